@@ -1,0 +1,184 @@
+/** Who said a message. Any string is accepted; `user`/`assistant`/`system` are the usual ones. */
+export type Role = 'user' | 'assistant' | 'system' | (string & {})
+
+/** A chat turn as the app hands it to `memory.add`. */
+export interface MessageInput {
+  role: Role
+  /** The text of the turn. Must be a string; an empty string is stored but yields no sentences. */
+  content: string
+  /** Groups messages into one thread; default `'default'`. `buildContext` can be scoped to one. */
+  conversationId?: string
+  /** Stable id chosen by the app (e.g. its own message id). Default: a generated UUID. Adding an id twice is an error. */
+  id?: string
+  /** When the turn happened: epoch milliseconds, an ISO string or a Date. Default: the time of `add`. Rendered in the context so a reader can tell old from new. */
+  timestamp?: number | string | Date
+}
+
+/** A stored message. `seq` is its position in the global history (insertion order, starting at 1). */
+export interface StoredMessage {
+  id: string
+  seq: number
+  role: Role
+  content: string
+  conversationId: string
+  /** Epoch milliseconds. */
+  timestamp: number
+}
+
+/** A sentence (or a ≤ 250-character chunk of a long one) of a stored message. */
+export interface Sentence {
+  /** Global, monotonically increasing sentence id. */
+  sid: number
+  messageId: string
+  conversationId: string
+  /** The message's `seq`. */
+  seq: number
+  /** Position of this sentence within its message (0-based). */
+  index: number
+  role: Role
+  timestamp: number
+  text: string
+  /** Character offsets of `text` in the message content: `content.slice(start, end)` contains `text` (trimmed). */
+  start: number
+  end: number
+}
+
+export type Device = 'auto' | 'webgpu' | 'wasm'
+/** The backend actually in use: `cpu` is onnxruntime-node. */
+export type Backend = 'webgpu' | 'wasm' | 'cpu'
+
+/** How a context is selected. `hybrid` (the default) fuses `dense` and `lexical` with reciprocal rank fusion; `head`, `tail` and `full` are reference baselines. */
+export type Strategy = 'hybrid' | 'dense' | 'lexical' | 'head' | 'tail' | 'full'
+
+/** How a feature-extraction model's output becomes one vector per text. */
+export interface EmbeddingOptions {
+  /** `none` when the model already outputs one pooled vector per text (the shipped model); `mean` for most sentence-transformers; `cls` for BGE-style models. */
+  pooling?: 'none' | 'mean' | 'cls'
+  /** L2-normalise vectors (cosine = dot product). Default true. */
+  normalize?: boolean
+  /** Prepended to requests, e.g. `'query: '` for E5 or BGE's instruction. */
+  queryPrefix?: string
+  /** Prepended to stored sentences, e.g. `'passage: '` for E5. */
+  documentPrefix?: string
+  /** ONNX weights to load: `fp32` (`onnx/model.onnx`) or `q8` (`onnx/model_quantized.onnx`). Default: the model's own default (`fp32` for the shipped model). */
+  dtype?: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4'
+}
+
+/** Progress of the embedding backlog, for progress bars. */
+export interface IndexProgress {
+  /** Sentences embedded so far in this drain. */
+  done: number
+  /** Sentences in this drain (done + still pending). */
+  total: number
+  /** Sentences still waiting for a vector. */
+  pending: number
+  backend: Backend
+}
+
+export interface MemoryOptions {
+  /** IndexedDB database name. Default `'sift'`. Two memories with different names are fully separate. */
+  name?: string
+  /**
+   * transformers.js feature-extraction model: a folder name under `localModelPath` (default `'use-lite'`, the
+   * shipped Universal Sentence Encoder Lite), or a Hub id such as `'Xenova/all-MiniLM-L6-v2'` served from
+   * `localModelPath/<id>/` on the app's own origin (or fetched remotely only if `allowRemoteModels`).
+   */
+  model?: string
+  /** Pooling, normalisation and prefixes for `model`; known models get the right defaults. */
+  embedding?: EmbeddingOptions
+  /** `'auto'`: WebGPU when an adapter exists and works, else WASM. Ignored in Node (onnxruntime-node CPU). */
+  device?: Device
+  /** Where model folders live. Browser default: `'/models/'` on the page's origin. Node default: the package's `public/models/`. */
+  localModelPath?: string
+  /** Where ONNX Runtime's `.wasm` files are served from (browser only). Default `'/ort/'` on the page's origin. */
+  wasmPaths?: string
+  /** Let transformers.js download a model from the Hugging Face Hub when it is not found locally. Default false: nothing leaves the origin. */
+  allowRemoteModels?: boolean
+  /** Called as the embedding backlog drains. */
+  onProgress?: (progress: IndexProgress) => void
+}
+
+export interface BuildContextOptions {
+  /** Character budget for `ctx.text` (labels and gap markers included). Default 8000. Never exceeded, except by `strategy: 'full'`. */
+  budget?: number
+  /** Default `'hybrid'`. */
+  strategy?: Strategy
+  /** Only use this conversation's history. Default: all conversations. */
+  conversationId?: string
+  /** Include the last N turns (messages) of the scope verbatim, inside the same budget. Default 0. */
+  recentTurns?: number
+  /** Extra queries; candidates from each query are taken round-robin so no single query monopolises the budget. */
+  queries?: string[]
+}
+
+/** One selected sentence, in chronological order within `Context.items`. */
+export interface ContextItem {
+  messageId: string
+  conversationId: string
+  seq: number
+  role: Role
+  text: string
+  /** Relevance score used for ranking (strategy-dependent; 0 for head/tail/full/recent). */
+  score: number
+  /** Offsets of `text` in the message's content. */
+  start: number
+  end: number
+  timestamp: number
+  /** Why this sentence is in the context: retrieved for relevance, one of the `recentTurns`, a head/tail/full pick, or the neighbour of a retrieved one. */
+  reason: 'relevant' | 'recent' | 'neighbour' | 'position'
+}
+
+/** Why packing stopped: the budget reached ≥ 90% fill, candidates ran out (history thinner than the budget, or nothing relevant left), or relevance fell off a cliff. */
+export type StopReason = 'budget' | 'exhausted' | 'cliff'
+
+export interface ContextStats {
+  budget: number
+  /** `text.length`. */
+  used: number
+  /** used / budget. */
+  fill: number
+  /** Characters of all message contents in scope. */
+  historyChars: number
+  /** Sentences in scope. */
+  historySentences: number
+  strategy: Strategy
+  backend: Backend
+  stoppedBy: StopReason
+  /** Ranked candidates looked at while packing. */
+  candidatesConsidered: number
+  /** Sentences not yet embedded when the context was built (dense/hybrid missed them). */
+  pending: number
+  /** Wall-clock milliseconds spent in buildContext, and the part spent embedding the request. */
+  ms: number
+  queryMs: number
+}
+
+export interface Context {
+  /** Rendered context: chronological, role-labelled, gaps marked with `[…]`. */
+  text: string
+  items: ContextItem[]
+  stats: ContextStats
+}
+
+export type ForgetSelector = { id: string } | { conversationId: string } | { before: number | string | Date }
+
+export interface MemoryStats {
+  messages: number
+  sentences: number
+  /** Sentences waiting for a vector. */
+  pending: number
+  backend: Backend
+  model: string
+}
+
+export interface Memory {
+  /** Store one or more messages. Resolves with their ids once they are durable; embedding follows in the background. */
+  add(message: MessageInput | MessageInput[]): Promise<string[]>
+  /** Resolves when every stored sentence is embedded and indexed. */
+  indexed(): Promise<void>
+  buildContext(request: string, options?: BuildContextOptions): Promise<Context>
+  /** Remove messages and everything derived from them. Resolves with the number of messages removed. */
+  forget(selector: ForgetSelector): Promise<number>
+  stats(): Promise<MemoryStats>
+  close(): Promise<void>
+}
