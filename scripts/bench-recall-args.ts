@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util'
+import { UsageError, parsePositiveInteger } from './context-args'
+
+export const BENCH_RECALL_USAGE =
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--cache DIR]'
+
+export const DEFAULT_BUDGETS = [2000, 8000]
+export const DEFAULT_STRATEGIES = ['head', 'tail', 'lexical', 'dense', 'hybrid']
+
+/** What `npm run bench:recall` was asked to do. */
+export interface BenchRecallArgs {
+  data: string
+  budgets: number[]
+  /** Passed to the engine as they are: it rejects names it does not know. */
+  strategies: string[]
+  json?: string
+  misses?: string
+  limitConversations?: number
+  /** Questions per conversation (the first N answerable ones): for quick runs, not for reported numbers. */
+  limitQuestions?: number
+  cache?: string
+}
+
+function commaList(option: string, value: string): string[] {
+  const items = value.split(',').map((item) => item.trim())
+  if (items.some((item) => item === '')) throw new UsageError(`--${option} must be a comma-separated list without empty items, got ${JSON.stringify(value)}`)
+  return [...new Set(items)]
+}
+
+export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        data: { type: 'string' },
+        budgets: { type: 'string' },
+        strategies: { type: 'string' },
+        json: { type: 'string' },
+        misses: { type: 'string' },
+        'limit-conversations': { type: 'string' },
+        'limit-questions': { type: 'string' },
+        cache: { type: 'string' },
+      },
+    }))
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  if (!values.data) throw new UsageError('--data FILE is required')
+  const limit = (option: 'limit-conversations' | 'limit-questions') => {
+    const value = values[option]
+    return value === undefined ? undefined : parsePositiveInteger(option, value)
+  }
+  return {
+    data: values.data,
+    budgets: values.budgets === undefined ? DEFAULT_BUDGETS : commaList('budgets', values.budgets).map((budget) => parsePositiveInteger('budgets', budget)),
+    strategies: values.strategies === undefined ? DEFAULT_STRATEGIES : commaList('strategies', values.strategies),
+    json: values.json,
+    misses: values.misses,
+    limitConversations: limit('limit-conversations'),
+    limitQuestions: limit('limit-questions'),
+    cache: values.cache,
+  }
+}

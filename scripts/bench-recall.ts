@@ -1,0 +1,221 @@
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { cpus, totalmem } from 'node:os'
+import { dirname } from 'node:path'
+import { IDBFactory } from 'fake-indexeddb'
+import { isSiftError } from '../src/errors'
+import type { Memory, MemoryStats, Strategy } from '../src/types'
+import { BENCH_RECALL_USAGE, parseBenchRecallArgs, type BenchRecallArgs } from './bench-recall-args'
+import { renderRecallTable, type RecallResults } from './bench-recall-report'
+import { UsageError } from './context-args'
+import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
+import { readHistory, type EvidenceQuestion, type LoadedConversation } from './locomo'
+import { RecallTally, foundEvidence } from './recall-tally'
+
+/**
+ * LoCoMo recall benchmark: does the context `buildContext(question)` builds contain the turns the answer is in?
+ * Each conversation goes into a fresh memory once; every answerable question (categories 1–4, with evidence) is
+ * asked against it (scoped to the conversation) for each strategy × budget.
+ */
+
+interface Miss {
+  strategy: string
+  budget: number
+  /** Evidence ids that did make it into the context (empty: an any-evidence miss). */
+  found: string[]
+}
+
+interface ConversationSize {
+  /** `stats.historyChars`: characters of all message contents. */
+  historyChars: number
+  /** Length of the `full` strategy's rendered text. */
+  renderedChars: number
+}
+
+type CreateMemory = typeof import('../src/node').createMemory
+
+const elapsed = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`
+const log = (line: string): void => void process.stderr.write(`${line}\n`)
+
+function isAnswerable(question: EvidenceQuestion): boolean {
+  return question.category >= 1 && question.category <= 4
+}
+
+function git(args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return undefined
+  }
+}
+
+class RecallBench {
+  readonly tallies = new Map<string, Map<number, RecallTally>>()
+  readonly sizes: Record<string, ConversationSize> = {}
+  defaultStrategy: string | undefined
+  memoryStats: MemoryStats | undefined
+
+  constructor(
+    private readonly createMemory: CreateMemory,
+    private readonly args: BenchRecallArgs,
+    private readonly misses: WriteStream | undefined,
+  ) {
+    for (const strategy of args.strategies) this.tallies.set(strategy, new Map(args.budgets.map((budget) => [budget, new RecallTally()])))
+  }
+
+  async run(conversation: LoadedConversation, questions: EvidenceQuestion[], label: string): Promise<void> {
+    const started = performance.now()
+    const memory = await this.createMemory({
+      name: `bench-recall-${conversation.id}`,
+      indexedDB: new IDBFactory(),
+      embeddingCacheDir: this.args.cache ?? DEFAULT_EMBEDDING_CACHE_DIR,
+    })
+    try {
+      await memory.add(conversation.messages)
+      await memory.indexed()
+      const stats = await memory.stats()
+      this.memoryStats = stats
+      log(`${label}: ${conversation.messages.length} turns, ${stats.sentences} sentences indexed in ${elapsed(started)}`)
+      await this.measureReferences(memory, conversation.id, questions[0].question)
+      const asking = performance.now()
+      for (const [index, question] of questions.entries()) {
+        await this.ask(memory, conversation.id, question)
+        if ((index + 1) % 50 === 0 || index + 1 === questions.length) log(`${label}: ${index + 1}/${questions.length} questions, ${elapsed(asking)}`)
+      }
+    } finally {
+      await memory.close()
+    }
+  }
+
+  /** The strategy used when none is given, as the engine reports it, and the size of the whole history. */
+  private async measureReferences(memory: Memory, conversationId: string, request: string): Promise<void> {
+    if (this.defaultStrategy === undefined) this.defaultStrategy = (await memory.buildContext(request, { conversationId })).stats.strategy
+    const full = await memory.buildContext(request, { conversationId, strategy: 'full' })
+    this.sizes[conversationId] = { historyChars: full.stats.historyChars, renderedChars: full.stats.used }
+  }
+
+  private async ask(memory: Memory, conversationId: string, question: EvidenceQuestion): Promise<void> {
+    const missed: Miss[] = []
+    for (const [strategy, byBudget] of this.tallies) {
+      for (const [budget, tally] of byBudget) {
+        const context = await memory.buildContext(question.question, { budget, strategy: strategy as Strategy, conversationId })
+        const stray = context.items.find((item) => item.conversationId !== conversationId)
+        if (stray) throw new Error(`buildContext scoped to ${conversationId} returned a sentence of ${stray.conversationId}`)
+        const found = foundEvidence(question.evidence, context.items.map((item) => item.messageId))
+        tally.record(question, found, context.stats.used, context.stats.fill)
+        if (found.length < question.evidence.length) missed.push({ strategy, budget, found })
+      }
+    }
+    if (missed.length > 0 && this.misses) {
+      const { question: text, answer, category, evidence } = question
+      this.misses.write(`${JSON.stringify({ conversationId, question: text, answer, category, evidence, missed })}\n`)
+    }
+  }
+
+  results(): RecallResults {
+    const results: RecallResults = {}
+    for (const [strategy, byBudget] of this.tallies) {
+      results[strategy] = Object.fromEntries([...byBudget].map(([budget, tally]) => [String(budget), tally.summary()]))
+    }
+    return results
+  }
+}
+
+async function openMisses(path: string | undefined): Promise<WriteStream | undefined> {
+  if (!path) return undefined
+  await mkdir(dirname(path), { recursive: true })
+  return createWriteStream(path)
+}
+
+async function benchRecall(args: BenchRecallArgs): Promise<void> {
+  const started = performance.now()
+  let history
+  try {
+    history = await readHistory(args.data)
+  } catch (error) {
+    throw new UsageError(`cannot read --data: ${(error as Error).message}`)
+  }
+  if (history.format !== 'locomo') throw new UsageError(`--data must be LoCoMo JSON (with questions); ${args.data} is a plain message list`)
+  for (const warning of history.warnings) log(`data: ${warning}`)
+
+  const conversations = history.conversations.slice(0, args.limitConversations)
+  const plan = conversations.map((conversation) => {
+    const answerable = conversation.questions.filter(isAnswerable)
+    const asked = answerable.filter((question) => question.evidence.length > 0).slice(0, args.limitQuestions)
+    return { conversation, asked, withoutEvidence: answerable.filter((question) => question.evidence.length === 0).length }
+  })
+  const questionCount = plan.reduce((sum, { asked }) => sum + asked.length, 0)
+  log(`${conversations.length} conversations, ${questionCount} questions × ${args.strategies.length} strategies × ${args.budgets.length} budgets`)
+
+  // Loaded only once the arguments are known to be good: the engine pulls in ONNX Runtime.
+  const { createMemory } = await import('../src/node')
+  const misses = await openMisses(args.misses)
+  const bench = new RecallBench(createMemory, args, misses)
+  try {
+    for (const [index, { conversation, asked }] of plan.entries()) {
+      if (asked.length > 0) await bench.run(conversation, asked, `${conversation.id} [${index + 1}/${plan.length}]`)
+    }
+  } finally {
+    await new Promise((resolve) => (misses ? misses.end(resolve) : resolve(undefined)))
+  }
+
+  const seconds = (performance.now() - started) / 1000
+  const results = bench.results()
+  const defaultStrategy = bench.defaultStrategy ?? 'unknown'
+  const sizes = Object.values(bench.sizes)
+  const mean = (pick: (size: ConversationSize) => number) => (sizes.length ? sizes.reduce((sum, size) => sum + pick(size), 0) / sizes.length : 0)
+  const full = {
+    meanHistoryChars: mean((size) => size.historyChars),
+    meanRenderedChars: mean((size) => size.renderedChars),
+    perConversation: bench.sizes,
+  }
+  process.stdout.write(renderRecallTable(results, defaultStrategy))
+  process.stdout.write(
+    `full reference: ${Math.round(full.meanHistoryChars)} chars of history per conversation (${Math.round(full.meanRenderedChars)} rendered); ` +
+      `${questionCount} questions, ${seconds.toFixed(0)} s\n`,
+  )
+
+  if (args.json) {
+    const dirty = git(['status', '--porcelain', '--untracked-files=no'])
+    const meta = {
+      date: new Date().toISOString(),
+      commit: git(['rev-parse', 'HEAD']),
+      uncommittedChanges: dirty === undefined ? undefined : dirty.length > 0,
+      machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), platform: process.platform, arch: process.arch, node: process.version },
+      engine: bench.memoryStats ? { backend: bench.memoryStats.backend, model: bench.memoryStats.model } : undefined,
+      data: {
+        path: args.data,
+        sha256: createHash('sha256').update(await readFile(args.data)).digest('hex'),
+        images: 'caption',
+        conversations: conversations.length,
+        questions: questionCount,
+        answerableWithoutEvidence: plan.reduce((sum, { withoutEvidence }) => sum + withoutEvidence, 0),
+        limitQuestions: args.limitQuestions,
+      },
+      full,
+      seconds,
+      command: `npm run bench:recall -- ${process.argv.slice(2).join(' ')}`,
+    }
+    await mkdir(dirname(args.json), { recursive: true })
+    await writeFile(args.json, `${JSON.stringify({ default: defaultStrategy, ...results, meta }, null, 2)}\n`)
+    log(`wrote ${args.json}`)
+  }
+}
+
+async function main(): Promise<number> {
+  try {
+    await benchRecall(parseBenchRecallArgs(process.argv.slice(2)))
+    return 0
+  } catch (error) {
+    if (error instanceof UsageError || (isSiftError(error) && error.code === 'INVALID_INPUT')) {
+      process.stderr.write(`bench:recall: ${error.message}\n${BENCH_RECALL_USAGE}\n`)
+      return 2
+    }
+    process.stderr.write(`bench:recall: ${(error as Error).stack ?? error}\n`)
+    return 1
+  }
+}
+
+process.exitCode = await main()
