@@ -1,0 +1,47 @@
+import { SiftError } from '../errors'
+
+/** One key of a fused ranking and its reciprocal-rank score. */
+export interface FusedRank<K> {
+  key: K
+  score: number
+}
+
+interface Tally {
+  score: number
+  bestRank: number
+  firstSeen: number
+}
+
+/**
+ * Reciprocal rank fusion: score(key) = Σ over lists of 1 / (k + rank), rank 1-based. A key repeated within one
+ * list counts only at its first (best) rank there. Sorted by score descending; ties broken by the best rank the
+ * key reached in any list, then by first appearance (lists scanned in order, each from its top).
+ *
+ * `k` (default 60, the value from Cormack et al.) damps the head of each list: a small `k` lets one list's top
+ * hit dominate, a large `k` rewards keys that several lists agree on.
+ */
+export function fuseRanks<K>(rankings: readonly (readonly K[])[], k = 60): FusedRank<K>[] {
+  if (!(k >= 0) || !Number.isFinite(k)) {
+    throw new SiftError('INVALID_INPUT', `fuseRanks: k must be a finite number ≥ 0, got ${k}.`)
+  }
+  const tallies = new Map<K, Tally>()
+  let seen = 0
+  for (const ranking of rankings) {
+    const inThisList = new Set<K>()
+    ranking.forEach((key, position) => {
+      if (inThisList.has(key)) return
+      inThisList.add(key)
+      const rank = position + 1
+      const tally = tallies.get(key)
+      if (tally) {
+        tally.score += 1 / (k + rank)
+        tally.bestRank = Math.min(tally.bestRank, rank)
+      } else {
+        tallies.set(key, { score: 1 / (k + rank), bestRank: rank, firstSeen: seen++ })
+      }
+    })
+  }
+  return [...tallies]
+    .sort(([, a], [, b]) => b.score - a.score || a.bestRank - b.bestRank || a.firstSeen - b.firstSeen)
+    .map(([key, { score }]) => ({ key, score }))
+}

@@ -1,0 +1,9 @@
+import type { ContextItem, Sentence } from '../types'
+
+/** A sentence as the packer and the renderer see it: where it sits in its conversation, and why it was picked. */
+export interface ScoredSentence extends Sentence {
+  /** Message position within its conversation (0-based): decides adjacency of message lines. */
+  turn: number
+  score: number
+  reason: ContextItem['reason']
+}
