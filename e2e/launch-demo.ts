@@ -1,0 +1,51 @@
+// Opens the built demo page in headless Debian Chromium and records every request the page and its workers make.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromiumArgs, findChromium, webgpuArgs } from '../scripts/find-chromium'
+
+export interface DemoSession {
+  browser: Browser
+  context: BrowserContext
+  page: Page
+  /** Every request URL issued so far, by the page and by its workers. */
+  requests: string[]
+  close(): Promise<void>
+}
+
+export interface LaunchOptions {
+  baseUrl: string
+  /** Launch with `--enable-unsafe-webgpu` (SwiftShader adapter); without it Chromium offers no WebGPU adapter here. */
+  webgpu: boolean
+  /** Query string for the demo page; `open=0` keeps the page from opening its own memory. */
+  query?: string
+}
+
+export async function launchDemo({ baseUrl, webgpu, query = 'open=0' }: LaunchOptions): Promise<DemoSession> {
+  const executablePath = process.env.CHROME_PATH ?? findChromium()
+  if (!executablePath) throw new Error('e2e: no Chromium found; run through `npm test` or set CHROME_PATH')
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: webgpu ? [...chromiumArgs, ...webgpuArgs] : chromiumArgs,
+  })
+  const context = await browser.newContext()
+  const requests: string[] = []
+  context.on('request', (request) => requests.push(request.url()))
+  const page = await context.newPage()
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') console.error(`[page ${message.type()}] ${message.text()}`)
+  })
+  await page.goto(`${baseUrl}/?${query}`)
+  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+  return { browser, context, page, requests, close: () => browser.close() }
+}
+
+/** Request URLs whose origin is not the demo's own (blob: and data: URLs never leave the page). */
+export function foreignRequests(requests: readonly string[], baseUrl: string): string[] {
+  const origin = new URL(baseUrl).origin
+  return requests.filter((url) => {
+    if (url.startsWith('data:')) return false
+    if (url.startsWith('blob:')) return !url.startsWith(`blob:${origin}/`)
+    return new URL(url).origin !== origin
+  })
+}

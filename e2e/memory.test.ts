@@ -1,0 +1,72 @@
+// The real browser API (through the demo page's test hook) on both backends: ingest, index, build a context,
+// persist across a reload, and never send a request off the page's origin.
+import { afterEach, describe, expect, inject, test } from 'vitest'
+import { sampleConversation } from '../demo/sample-conversation'
+import type { Memory } from '../src/types'
+import { foreignRequests, launchDemo, type DemoSession } from './launch-demo'
+
+declare global {
+  interface Window {
+    e2eMemory?: Memory
+  }
+}
+
+const baseUrl = inject('baseUrl')
+const request = 'Which vaccine booster does Biscuit need?'
+
+describe.each([
+  { path: 'WASM', webgpu: false, backend: 'wasm' },
+  { path: 'WebGPU (SwiftShader)', webgpu: true, backend: 'webgpu' },
+] as const)('on the $path path', ({ webgpu, backend }) => {
+  let session: DemoSession | undefined
+  afterEach(async () => {
+    await session?.close()
+    session = undefined
+  })
+
+  test('adds, indexes and builds a context; the history survives a reload; no request leaves the origin', async () => {
+    session = await launchDemo({ baseUrl, webgpu })
+    const { page, requests } = session
+
+    const hasAdapter = await page.evaluate(async () => (navigator.gpu ? (await navigator.gpu.requestAdapter()) !== null : false))
+    expect(hasAdapter).toBe(webgpu)
+
+    const first = await page.evaluate(
+      async ({ messages, request }) => {
+        const memory = await window.sift.createMemory({ name: 'e2e', device: 'auto' })
+        window.e2eMemory = memory
+        const ids = await memory.add(messages)
+        await memory.indexed()
+        const stats = await memory.stats()
+        const context = await memory.buildContext(request, { budget: 400 })
+        return { ids, stats, context }
+      },
+      { messages: sampleConversation, request },
+    )
+    expect(first.ids).toHaveLength(sampleConversation.length)
+    expect(first.stats).toMatchObject({ messages: sampleConversation.length, pending: 0, backend })
+    expect(first.stats.sentences).toBeGreaterThanOrEqual(sampleConversation.length)
+    expect(first.context.stats.backend).toBe(backend)
+    expect(first.context.stats.used).toBeLessThanOrEqual(400)
+    expect(first.context.stats.used).toBe(first.context.text.length)
+    expect(first.context.items.length).toBeGreaterThan(0)
+    expect(first.context.text).toContain('rabies booster')
+
+    expect(requests.some((url) => url.includes('/models/use-lite/')), 'the model download was recorded').toBe(true)
+    expect(requests.some((url) => url.includes('/ort/') && url.endsWith('.wasm')), 'the ORT wasm download was recorded').toBe(true)
+    expect(foreignRequests(requests, baseUrl)).toEqual([])
+
+    await page.reload()
+    await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+    const afterReload = await page.evaluate(async (request) => {
+      const memory = await window.sift.createMemory({ name: 'e2e', device: 'auto' })
+      const stats = await memory.stats()
+      const context = await memory.buildContext(request, { budget: 400 })
+      await memory.close()
+      return { stats, context }
+    }, request)
+    expect(afterReload.stats).toEqual(first.stats)
+    expect(afterReload.context.text).toContain('rabies booster')
+    expect(foreignRequests(requests, baseUrl)).toEqual([])
+  })
+})

@@ -1,0 +1,89 @@
+// A small static file server for the built demo (`npm run demo`, e2e). It sends the cross-origin isolation
+// headers ONNX Runtime needs for SharedArrayBuffer (multi-threaded WASM) and exact MIME types for .wasm/.mjs.
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize, sep } from 'node:path'
+
+const mimeTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+}
+
+const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+}
+
+export interface StaticServerOptions {
+  /** Folder served as the site root. */
+  root: string
+  /** 0 picks a free port. */
+  port: number
+  /** Default `'127.0.0.1'`: the demo is for this machine only. */
+  host?: string
+}
+
+export interface StaticServer {
+  /** e.g. `http://localhost:5173`. */
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+/** Maps a URL path to a file under root; `undefined` for malformed paths and paths that try to leave it. */
+function filePathFor(root: string, urlPath: string): string | undefined {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(new URL(urlPath, 'http://localhost').pathname)
+  } catch {
+    return undefined
+  }
+  const path = normalize(join(root, decoded))
+  if (path !== root && !path.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined
+  return decoded.endsWith('/') ? join(path, 'index.html') : path
+}
+
+export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
+  const root = normalize(options.root)
+  const server: Server = createServer(async (request, response) => {
+    const path = filePathFor(root, request.url ?? '/')
+    const info = path ? await stat(path).catch(() => undefined) : undefined
+    if (!path || !info?.isFile()) {
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...isolationHeaders })
+      response.end('Not found')
+      return
+    }
+    response.writeHead(200, {
+      'Content-Type': mimeTypes[extname(path).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': info.size,
+      'Cache-Control': 'no-cache',
+      ...isolationHeaders,
+    })
+    if (request.method === 'HEAD') response.end()
+    else createReadStream(path).pipe(response)
+  })
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, host, resolve)
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  }
+}
