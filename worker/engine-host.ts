@@ -1,0 +1,25 @@
+import type { Backend, Device } from '../src/types'
+import type { IndexedDBSource } from './store'
+
+/** Vectors remembered across runs, keyed by the exact text embedded (prefix included) for one model fingerprint. */
+export interface EmbeddingCache {
+  get(text: string): Float32Array | undefined
+  set(text: string, vector: Float32Array): void
+  /** Persists what was set since the last flush. */
+  flush(): Promise<void>
+}
+
+/**
+ * What differs between the browser worker and Node: where IndexedDB, the model files and ONNX Runtime come from.
+ * The engine itself never asks which environment it is in.
+ */
+export interface EngineHost {
+  indexedDB: IndexedDBSource
+  /** Default folder of model folders when `MemoryOptions.localModelPath` is not given. */
+  localModelPath: string
+  /** Absolute URL prefix of ONNX Runtime's `.wasm` files (browser only). */
+  wasmPaths?: string
+  /** Backends to try for `device`, in order; the first that loads and runs is used. */
+  backends(device: Device): Promise<Backend[]>
+  openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
+}

@@ -1,0 +1,105 @@
+import type { Sentence, StoredMessage } from '../src/types'
+
+/** A stored message as the catalog keeps it: position, size, and its sentences. */
+export interface CatalogMessage {
+  id: string
+  seq: number
+  conversationId: string
+  chars: number
+  sids: number[]
+}
+
+/** One scope's history: all conversations, or one. Arrays are in chronological order. */
+export interface CatalogScope {
+  messages: CatalogMessage[]
+  sids: number[]
+  chars: number
+}
+
+/**
+ * The store's messages and sentences held in memory for fast context building: sentence lookup by sid,
+ * chronological order per scope, and turn numbers. Mirrors the store: loaded at open, updated after each commit.
+ */
+export class SentenceCatalog {
+  private readonly sentences = new Map<number, Sentence>()
+  private readonly messages = new Map<string, CatalogMessage>()
+  private readonly all: CatalogScope = emptyScope()
+  private readonly conversations = new Map<string, CatalogScope>()
+
+  get messageCount(): number {
+    return this.messages.size
+  }
+
+  get sentenceCount(): number {
+    return this.sentences.size
+  }
+
+  /** Messages in increasing `seq` and their sentences in increasing `sid` — the order the store assigns them. */
+  add(messages: readonly StoredMessage[], sentences: readonly Sentence[]): void {
+    for (const message of messages) {
+      const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: [] }
+      this.messages.set(message.id, entry)
+      for (const scope of [this.all, this.conversation(message.conversationId)]) {
+        scope.messages.push(entry)
+        scope.chars += entry.chars
+      }
+    }
+    for (const sentence of sentences) {
+      this.sentences.set(sentence.sid, sentence)
+      this.messages.get(sentence.messageId)?.sids.push(sentence.sid)
+      this.all.sids.push(sentence.sid)
+      this.conversation(sentence.conversationId).sids.push(sentence.sid)
+    }
+  }
+
+  remove(messageIds: readonly string[]): void {
+    const gone = messageIds.map((id) => this.messages.get(id)).filter((m): m is CatalogMessage => m !== undefined)
+    if (gone.length === 0) return
+    const goneIds = new Set(gone.map((m) => m.id))
+    const goneSids = new Set(gone.flatMap((m) => m.sids))
+    for (const message of gone) this.messages.delete(message.id)
+    for (const sid of goneSids) this.sentences.delete(sid)
+    for (const [conversationId, scope] of [['', this.all] as const, ...this.conversations]) {
+      scope.messages = scope.messages.filter((m) => !goneIds.has(m.id))
+      scope.sids = scope.sids.filter((sid) => !goneSids.has(sid))
+      scope.chars = scope.messages.reduce((sum, m) => sum + m.chars, 0)
+      if (scope !== this.all && scope.messages.length === 0) this.conversations.delete(conversationId)
+    }
+  }
+
+  get(sid: number): Sentence | undefined {
+    return this.sentences.get(sid)
+  }
+
+  /** The whole history, or one conversation's (empty if unknown). */
+  scope(conversationId?: string): CatalogScope {
+    if (conversationId === undefined) return this.all
+    return this.conversations.get(conversationId) ?? emptyScope()
+  }
+
+  /** Position (0-based) of the sentence's message within its conversation. */
+  turnOf(sentence: Sentence): number {
+    const { messages } = this.scope(sentence.conversationId)
+    let low = 0
+    let high = messages.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (messages[middle].seq < sentence.seq) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+
+  private conversation(conversationId: string): CatalogScope {
+    let scope = this.conversations.get(conversationId)
+    if (!scope) {
+      scope = emptyScope()
+      this.conversations.set(conversationId, scope)
+    }
+    return scope
+  }
+}
+
+function emptyScope(): CatalogScope {
+  return { messages: [], sids: [], chars: 0 }
+}
