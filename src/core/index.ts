@@ -1,0 +1,19 @@
+export { splitSentences, type SentenceSpan, type SplitOptions } from './split-sentences'
+export { fuseRanks, type FusedRank } from './fuse-ranks'
+export { interleaveRankings } from './interleave-rankings'
+export type { ScoredSentence } from './scored-sentence'
+export {
+  renderContext,
+  formatUtcDate,
+  compareChronological,
+  sentenceSeparator,
+  lineSeparator,
+  lineLabel,
+  lineDate,
+  SENTENCE_JOIN,
+  SENTENCE_GAP,
+  LINE_JOIN,
+  LINE_GAP,
+  type RenderOptions,
+} from './render-context'
+export { packBudget, type PackOptions, type PackResult } from './pack-budget'

@@ -1,0 +1,80 @@
+import type { ScoredSentence } from './scored-sentence'
+
+export interface RenderOptions {
+  /**
+   * Show a message's date (UTC, e.g. "8 May 2023") on its line when it differs from the previous line's.
+   * Default true: lets the model tell old facts from new ones, at ~15 characters per date change.
+   */
+  dates?: boolean
+}
+
+/** Joins two sentences of one message that were adjacent in it. */
+export const SENTENCE_JOIN = ' '
+/** Joins two sentences of one message with something left out between them. */
+export const SENTENCE_GAP = ' […] '
+/** Joins two message lines that were consecutive turns of one conversation. */
+export const LINE_JOIN = '\n'
+/** Joins two message lines with turns left out between them (or from different conversations). */
+export const LINE_GAP = '\n[…]\n'
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/** "8 May 2023": UTC, English month names, independent of the machine's locale and time zone. '' when the timestamp is not a valid date. */
+export function formatUtcDate(timestamp: number): string {
+  const date = new Date(timestamp)
+  if (Number.isNaN(date.getTime())) return ''
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+}
+
+/** Chronological order: by the message's global `seq`, then by position in the message; `sid` keeps it total. */
+export function compareChronological(a: ScoredSentence, b: ScoredSentence): number {
+  return a.seq - b.seq || a.index - b.index || a.sid - b.sid
+}
+
+/** What goes between two sentences of the same message line. */
+export function sentenceSeparator(previous: ScoredSentence, next: ScoredSentence): string {
+  return next.index === previous.index + 1 ? SENTENCE_JOIN : SENTENCE_GAP
+}
+
+/** What goes between two message lines. */
+export function lineSeparator(previous: ScoredSentence, next: ScoredSentence): string {
+  return next.conversationId === previous.conversationId && next.turn === previous.turn + 1 ? LINE_JOIN : LINE_GAP
+}
+
+/**
+ * The label that starts a message line. `date` is the line's formatted date ('' for none); it is shown only when
+ * it differs from `previousDate`, the previous line's date (undefined on the first line).
+ */
+export function lineLabel(role: string, date: string, previousDate: string | undefined): string {
+  return date !== '' && date !== previousDate ? `${role} (${date}): ` : `${role}: `
+}
+
+/** The date a line carries under these options: '' when dates are off. */
+export function lineDate(item: ScoredSentence, options: RenderOptions): string {
+  return options.dates === false ? '' : formatUtcDate(item.timestamp)
+}
+
+/**
+ * Items in any order → text in chronological order (by `seq`, then `index`; conversations interleave by `seq`).
+ * One line per message: `${role}: ${body}`, or `${role} (8 May 2023): ${body}` when the date changed. Within a
+ * message, adjacent sentences are joined by ' ', others by ' […] '. Between two lines: '\n' when the second is
+ * the next turn of the same conversation, else '\n[…]\n'. No items → ''.
+ */
+export function renderContext(items: readonly ScoredSentence[], options: RenderOptions = {}): string {
+  const sorted = [...items].sort(compareChronological)
+  let text = ''
+  let previous: ScoredSentence | undefined
+  let previousDate: string | undefined
+  for (const item of sorted) {
+    if (previous && previous.seq === item.seq) {
+      text += sentenceSeparator(previous, item) + item.text
+    } else {
+      const date = lineDate(item, options)
+      if (previous) text += lineSeparator(previous, item)
+      text += lineLabel(item.role, date, previousDate) + item.text
+      previousDate = date
+    }
+    previous = item
+  }
+  return text
+}
