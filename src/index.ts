@@ -1,6 +1,6 @@
 import { proxy, wrap } from 'comlink'
 import { installSiftErrorTransfer } from '../worker/sift-error-transfer'
-import type { WorkerApi } from '../worker/worker'
+import type { WorkerApi } from '../worker/worker-api'
 import { SiftError } from './errors'
 import { WorkerMemory } from './memory'
 import type { Memory, MemoryOptions } from './types'
@@ -25,5 +25,5 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     worker.terminate()
     throw error
   }
-  return new WorkerMemory(remote, worker)
+  return new WorkerMemory(remote, () => worker.terminate())
 }

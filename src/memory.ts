@@ -1,15 +1,15 @@
 import type { Remote } from 'comlink'
-import type { WorkerApi } from '../worker/worker'
+import type { WorkerApi } from '../worker/worker-api'
 import { SiftError } from './errors'
 import type { BuildContextOptions, Context, ForgetSelector, Memory, MemoryStats, MessageInput } from './types'
 
-/** The main-thread side of a memory whose engine runs in a Web Worker: each call is forwarded; `close` ends the worker. */
+/** The main-thread side of a memory whose engine runs in a Web Worker: each call is forwarded; `close` then ends the worker with `stop`. */
 export class WorkerMemory implements Memory {
   private closing: Promise<void> | undefined
 
   constructor(
     private readonly remote: Remote<WorkerApi>,
-    private readonly worker: Worker,
+    private readonly stop: () => void,
   ) {}
 
   add(message: MessageInput | MessageInput[]): Promise<string[]> {
@@ -33,7 +33,7 @@ export class WorkerMemory implements Memory {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.remote.close().finally(() => this.worker.terminate())
+    this.closing ??= this.remote.close().finally(this.stop)
     return this.closing
   }
 

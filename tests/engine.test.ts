@@ -1,0 +1,225 @@
+import { fileURLToPath } from 'node:url'
+import { IDBFactory } from 'fake-indexeddb'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemory, SiftError, type Context, type Memory, type MessageInput, type Strategy } from '../src/node'
+import { Embedder } from '../worker/embedder'
+import { resolveEmbedding } from '../worker/embedding-presets'
+
+const modelPath = fileURLToPath(new URL('../public/models/', import.meta.url))
+const DAY = 86_400_000
+
+const topics = [
+  'My sister Alma moved to Lisbon last spring. She teaches violin at a music school there.',
+  'The boiler in the basement makes a knocking noise every morning. A plumber is coming on Thursday.',
+  'I am training for a half marathon in October. My long run this week was eighteen kilometres.',
+  'Our cat Pixel refuses to eat the new salmon food. We went back to the chicken one.',
+  'The quarterly budget review moved to the fourteenth. Finance wants the forecast by Monday.',
+  'I started learning Japanese with flashcards. Kanji for numbers are the easiest so far.',
+  'The tomato plants on the balcony finally have fruit. The basil died in the heatwave.',
+  'My flight to Montreal leaves at seven in the morning. I still need to renew my passport.',
+]
+
+function history(): MessageInput[] {
+  return topics.flatMap((content, i) => [
+    { role: 'user', content, conversationId: i % 2 ? 'odd' : 'even', id: `u${i}`, timestamp: 1_700_000_000_000 + i * DAY },
+    { role: 'assistant', content: `Thanks for telling me. I will remember that (${i}).`, conversationId: i % 2 ? 'odd' : 'even', id: `a${i}`, timestamp: 1_700_000_000_000 + i * DAY + 1000 },
+  ])
+}
+
+function expectHonest(ctx: Context, budget: number): void {
+  const { stats, items, text } = ctx
+  expect(stats.used).toBe(text.length)
+  expect(stats.fill).toBeCloseTo(stats.used / budget, 10)
+  if (stats.strategy !== 'full') expect(stats.used).toBeLessThanOrEqual(budget)
+  if (stats.stoppedBy === 'budget') expect(stats.fill).toBeGreaterThanOrEqual(0.9)
+  for (let i = 1; i < items.length; i++) {
+    const [a, b] = [items[i - 1], items[i]]
+    expect(a.seq < b.seq || (a.seq === b.seq && a.start < b.start)).toBe(true)
+  }
+  for (const item of items) {
+    expect(Number.isFinite(item.score)).toBe(true)
+    expect(text).toContain(item.text)
+  }
+  expect(stats.candidatesConsidered).toBeGreaterThanOrEqual(items.length)
+  expect(Number.isFinite(stats.ms) && Number.isFinite(stats.queryMs)).toBe(true)
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(() => undefined, (e: unknown) => e)
+  expect(error).toBeInstanceOf(SiftError)
+  return (error as SiftError).code
+}
+
+describe('Embedder on the shipped model', () => {
+  it('scores a paraphrase pair above unrelated pairs, and empty or unknown text as exactly zero', async () => {
+    const embedder = new Embedder({ model: 'use-lite', embedding: resolveEmbedding('use-lite'), localModelPath: modelPath, allowRemoteModels: false, backends: ['cpu'] })
+    const texts = [
+      'How old is your brother?',
+      'What is the age of your brother?',
+      'The train to Berlin was delayed by an hour.',
+      'I prefer green tea over coffee.',
+      '',
+      '\u0000\u0001\u0002',
+    ]
+    const vectors = await embedder.embed(texts, 'document')
+    const dim = embedder.dim!
+    const row = (i: number) => vectors.subarray(i * dim, (i + 1) * dim)
+    const cosine = (a: number, b: number) => row(a).reduce((sum, v, d) => sum + v * row(b)[d], 0)
+    expect(embedder.backend).toBe('cpu')
+    expect(cosine(0, 0)).toBeCloseTo(1, 4)
+    const paraphrase = cosine(0, 1)
+    for (const [a, b] of [[0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]) expect(paraphrase).toBeGreaterThan(cosine(a, b) + 0.2)
+    expect(Array.from(row(4)).every((v) => v === 0)).toBe(true)
+    for (let i = 0; i < texts.length; i++) expect(Array.from(row(i)).every(Number.isFinite)).toBe(true)
+    await embedder.dispose()
+  })
+})
+
+describe('Engine on the shipped model', () => {
+  const indexedDB = new IDBFactory()
+  let memory: Memory
+
+  beforeAll(async () => {
+    memory = await createMemory({ name: 'engine', indexedDB })
+    await memory.add(history())
+    await memory.indexed()
+  })
+  afterAll(() => memory.close())
+
+  it('retrieves the relevant sentence first with dense, lexical and hybrid', async () => {
+    for (const strategy of ['dense', 'hybrid', 'lexical'] as const) {
+      const ctx = await memory.buildContext('When is the plumber coming to fix the boiler?', { strategy, budget: 200 })
+      expectHonest(ctx, 200)
+      expect(ctx.text, strategy).toContain('A plumber is coming on Thursday.')
+      expect(ctx.items.every((i) => i.reason === 'relevant')).toBe(true)
+    }
+    const paraphrase = await memory.buildContext('Which town did Alma relocate to?', { strategy: 'dense', budget: 80 })
+    expect(paraphrase.text).toContain('Lisbon')
+  })
+
+  it('respects budget, fill and chronology for every strategy, and reports the scope honestly', async () => {
+    const strategies: Strategy[] = ['hybrid', 'dense', 'lexical', 'head', 'tail', 'full']
+    const stats = await memory.stats()
+    for (const strategy of strategies) {
+      for (const budget of [150, 600, 100_000]) {
+        const ctx = await memory.buildContext('cat food and marathon training', { strategy, budget })
+        expectHonest(ctx, budget)
+        expect(ctx.stats).toMatchObject({ strategy, backend: 'cpu', pending: 0, historySentences: stats.sentences })
+        if (budget === 100_000) expect(ctx.stats.stoppedBy, strategy).toBe('exhausted')
+      }
+    }
+    const full = await memory.buildContext('', { strategy: 'full', budget: 10 })
+    expect(full.items).toHaveLength(stats.sentences)
+    expect(full.stats.historyChars).toBe(history().reduce((sum, m) => sum + m.content.length, 0))
+    const head = await memory.buildContext('', { strategy: 'head', budget: 100 })
+    expect(head.text.startsWith(`user (14 November 2023): ${topics[0].slice(0, 20)}`)).toBe(true)
+    const tail = await memory.buildContext('', { strategy: 'tail', budget: 100 })
+    expect(tail.items.at(-1)!.messageId).toBe('a7')
+    const everything = await memory.buildContext('anything', { strategy: 'dense', budget: 100_000 })
+    expect(everything.items).toHaveLength(stats.sentences)
+    expect(everything.stats.candidatesConsidered).toBe(stats.sentences)
+  })
+
+  it('scopes to a conversation, pins recent turns and interleaves extra queries', async () => {
+    const scoped = await memory.buildContext('boiler plumber', { conversationId: 'even', budget: 100_000, strategy: 'hybrid' })
+    expect(scoped.items.every((i) => i.conversationId === 'even')).toBe(true)
+    expect(scoped.stats.historySentences).toBe(scoped.items.length)
+    expect(scoped.text).not.toContain('plumber')
+    const recent = await memory.buildContext('Japanese kanji', { recentTurns: 2, budget: 400 })
+    expectHonest(recent, 400)
+    expect(recent.items.filter((i) => i.reason === 'recent').map((i) => i.messageId)).toEqual(expect.arrayContaining(['u7', 'a7']))
+    expect(recent.text).toContain('Kanji for numbers')
+    const multi = await memory.buildContext('tomato plants on the balcony', { queries: ['passport renewal for the flight'], budget: 200, strategy: 'dense' })
+    expect(multi.text).toContain('tomato')
+    expect(multi.text).toContain('passport')
+  })
+
+  it('rejects invalid requests with INVALID_INPUT', async () => {
+    expect(await codeOf(memory.buildContext('x', { budget: 0 }))).toBe('INVALID_INPUT')
+    expect(await codeOf(memory.buildContext('x', { budget: 10.5 }))).toBe('INVALID_INPUT')
+    expect(await codeOf(memory.buildContext('x', { strategy: 'magic' as Strategy }))).toBe('INVALID_INPUT')
+    expect(await codeOf(memory.buildContext('x', { recentTurns: -1 }))).toBe('INVALID_INPUT')
+    expect(await codeOf(memory.buildContext(42 as unknown as string))).toBe('INVALID_INPUT')
+    expect(await codeOf(memory.forget({} as never))).toBe('INVALID_INPUT')
+    expect(await codeOf(memory.forget({ before: 'soon' }))).toBe('INVALID_INPUT')
+  })
+
+  it('gives finite scores for an empty request and for all-unknown text', async () => {
+    const local = await createMemory({ name: 'unknown-text', indexedDB })
+    await local.add([{ role: 'user', content: '\u0000\u0001 \u0002' }, { role: 'user', content: 'A normal sentence.' }])
+    await local.indexed()
+    for (const request of ['', '\u0003\u0004', 'normal']) {
+      for (const strategy of ['dense', 'hybrid'] as const) {
+        const ctx = await local.buildContext(request, { strategy, budget: 1000 })
+        expectHonest(ctx, 1000)
+        if (request === '') expect(ctx.items.every((i) => i.score === 0 || strategy === 'hybrid')).toBe(true)
+      }
+    }
+    await local.close()
+  })
+})
+
+describe('Engine lifecycle', () => {
+  it('forgets everywhere: no strategy can bring a forgotten sentence back, not even after a reopen', async () => {
+    const indexedDB = new IDBFactory()
+    const memory = await createMemory({ name: 'forget', indexedDB })
+    await memory.add(history())
+    await memory.add({ role: 'user', content: 'The secret vault code is pelican forty two.', id: 'secret', conversationId: 'even', timestamp: 1_600_000_000_000 })
+    await memory.indexed()
+    const before = await memory.stats()
+    expect(await memory.forget({ id: 'secret' })).toBe(1)
+    expect(await memory.forget({ id: 'secret' })).toBe(0)
+    const check = async (m: Memory) => {
+      for (const strategy of ['hybrid', 'dense', 'lexical', 'head', 'tail', 'full'] as const) {
+        const ctx = await m.buildContext('secret vault code pelican', { strategy, budget: 100_000 })
+        expect(ctx.text, strategy).not.toContain('pelican')
+        expect(ctx.items.some((i) => i.messageId === 'secret')).toBe(false)
+      }
+    }
+    await check(memory)
+    expect(await memory.stats()).toMatchObject({ messages: before.messages - 1, sentences: before.sentences - 1, pending: 0 })
+    expect(await memory.forget({ conversationId: 'odd' })).toBe(8)
+    expect(await memory.forget({ before: new Date(1_700_000_000_000 + DAY) })).toBe(2)
+    await memory.close()
+    const reopened = await createMemory({ name: 'forget', indexedDB })
+    await check(reopened)
+    const left = await reopened.buildContext('', { strategy: 'full' })
+    expect(new Set(left.items.map((i) => i.messageId))).toEqual(new Set(['u2', 'a2', 'u4', 'a4', 'u6', 'a6']))
+    await reopened.indexed()
+    const dense = await reopened.buildContext('anything', { strategy: 'dense', budget: 100_000 })
+    expect(dense.items).toHaveLength(left.items.length)
+    await reopened.close()
+  })
+
+  it('resumes the embedding backlog after a reopen, re-embeds on a model change, and refuses calls after close', async () => {
+    const indexedDB = new IDBFactory()
+    const progress: number[] = []
+    const memory = await createMemory({ name: 'resume', indexedDB })
+    const many = Array.from({ length: 120 }, (_, i) => ({ role: 'user', content: `Note ${i}: the meeting about item ${i} went fine.` }))
+    await memory.add(many)
+    const total = (await memory.stats()).sentences
+    await memory.close()
+    expect(await codeOf(memory.stats())).toBe('CLOSED')
+    expect(await codeOf(memory.add({ role: 'user', content: 'late' }))).toBe('CLOSED')
+    expect(await codeOf(memory.buildContext('x'))).toBe('CLOSED')
+
+    const reopened = await createMemory({ name: 'resume', indexedDB, onProgress: (p) => progress.push(p.pending) })
+    const { pending, sentences } = await reopened.stats()
+    expect(sentences).toBe(total)
+    expect(pending).toBeGreaterThan(0)
+    await reopened.indexed()
+    expect((await reopened.stats()).pending).toBe(0)
+    expect(progress.at(-1)).toBe(0)
+    const dense = await reopened.buildContext('item 117', { strategy: 'dense', budget: 100_000 })
+    expect(dense.items).toHaveLength(total)
+    await reopened.close()
+
+    const quantized = await createMemory({ name: 'resume', indexedDB, embedding: { dtype: 'q8' } })
+    expect((await quantized.stats()).pending).toBeGreaterThan(0)
+    await quantized.indexed()
+    const requantized = await quantized.buildContext('item 117', { strategy: 'dense', budget: 100_000 })
+    expect(requantized.items).toHaveLength(total)
+    expect(requantized.stats.pending).toBe(0)
+    await quantized.close()
+  })
+})

@@ -1,0 +1,49 @@
+import { IDBFactory } from 'fake-indexeddb'
+import { describe, expect, it } from 'vitest'
+import { createMemory } from '../src/node'
+import type { Sentence } from '../src/types'
+import { LexicalIndex } from '../worker/lexical-index'
+
+function sentence(sid: number, text: string, conversationId = 'c1'): Sentence {
+  return { sid, text, conversationId, messageId: `m${sid}`, seq: sid, index: 0, role: 'user', timestamp: 0, start: 0, end: text.length }
+}
+
+describe('LexicalIndex', () => {
+  it('ranks by BM25, filters by conversation, and forgets for good', () => {
+    const index = new LexicalIndex()
+    index.add([
+      sentence(1, 'The zebra crossed the road.'),
+      sentence(2, 'A zebra and another zebra grazed.', 'c2'),
+      sentence(3, 'Nothing about stripes here.'),
+      sentence(4, 'Zebra.'),
+    ])
+    const all = index.search('zebra')
+    expect(all.map((h) => h.sid).sort()).toEqual([1, 2, 4])
+    expect(all.every((h, i) => i === 0 || all[i - 1].score >= h.score)).toBe(true)
+    expect(index.search('zebra', { conversationId: 'c2' }).map((h) => h.sid)).toEqual([2])
+    index.remove([2, 4, 99])
+    expect(index.search('zebra').map((h) => h.sid)).toEqual([1])
+    expect(index.has(2)).toBe(false)
+    expect(index.size).toBe(2)
+    index.add([sentence(5, 'zebra again')])
+    expect(index.search('zebra').map((h) => h.sid).sort()).toEqual([1, 5])
+  })
+
+  it('stays consistent with the store after forget and a reopen (rebuilt from the sentences table)', async () => {
+    const indexedDB = new IDBFactory()
+    const memory = await createMemory({ name: 'lexical', indexedDB })
+    await memory.add([
+      { role: 'user', content: 'My quokka photo is on the fridge.', id: 'q', conversationId: 'a' },
+      { role: 'user', content: 'Quokka facts are fun.', id: 'keep', conversationId: 'b' },
+    ])
+    expect(await memory.forget({ id: 'q' })).toBe(1)
+    const after = await memory.buildContext('quokka', { strategy: 'lexical' })
+    expect(after.items.map((i) => i.messageId)).toEqual(['keep'])
+    await memory.close()
+    const reopened = await createMemory({ name: 'lexical', indexedDB })
+    const rebuilt = await reopened.buildContext('quokka fridge', { strategy: 'lexical' })
+    expect(rebuilt.items.map((i) => i.messageId)).toEqual(['keep'])
+    expect(rebuilt.text).not.toContain('fridge')
+    await reopened.close()
+  })
+})

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { VectorIndex } from '../worker/vector-index'
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function bruteForce(rows: Map<number, { vector: Float32Array; conversationId: string }>, query: Float32Array, k: number, conversationId?: string) {
+  return [...rows]
+    .filter(([, row]) => conversationId === undefined || row.conversationId === conversationId)
+    .map(([sid, row]) => ({ sid, score: row.vector.reduce((sum, v, d) => sum + v * query[d], 0) }))
+    .sort((a, b) => b.score - a.score || a.sid - b.sid)
+    .slice(0, k)
+}
+
+describe('VectorIndex', () => {
+  it('top-k equals a brute-force sort, with filters, removals, growth and ties', () => {
+    const next = random(7)
+    const dim = 16
+    const index = new VectorIndex(dim, 4)
+    const rows = new Map<number, { vector: Float32Array; conversationId: string }>()
+    for (let batch = 0; batch < 20; batch++) {
+      const sids = Array.from({ length: 25 }, (_, i) => 1 + batch * 25 + i)
+      // Every fifth row repeats the previous one exactly, so ties must break by sid.
+      const vectors = new Float32Array(sids.length * dim)
+      sids.forEach((sid, i) => {
+        for (let d = 0; d < dim; d++) vectors[i * dim + d] = i % 5 === 4 ? vectors[(i - 1) * dim + d] : Math.round((next() * 2 - 1) * 8) / 8
+        rows.set(sid, { vector: vectors.slice(i * dim, (i + 1) * dim), conversationId: `c${sid % 3}` })
+      })
+      index.add(sids, vectors, (sid) => rows.get(sid)!.conversationId)
+    }
+    const removed = [...rows.keys()].filter((sid) => sid % 7 === 0)
+    index.remove(removed)
+    for (const sid of removed) rows.delete(sid)
+    expect(index.size).toBe(rows.size)
+    for (let q = 0; q < 30; q++) {
+      const query = Float32Array.from({ length: dim }, () => next() * 2 - 1)
+      for (const k of [1, 5, 37, rows.size, rows.size + 10]) {
+        expect(index.search(query, k).map((h) => h.sid)).toEqual(bruteForce(rows, query, k).map((h) => h.sid))
+        expect(index.search(query, k, { conversationId: 'c1' }).map((h) => h.sid)).toEqual(bruteForce(rows, query, k, 'c1').map((h) => h.sid))
+      }
+      const [best] = index.search(query, 1)
+      expect(best.score).toBeCloseTo(bruteForce(rows, query, 1)[0].score, 4)
+    }
+    expect(index.search(new Float32Array(dim), 3, { conversationId: 'unknown' })).toEqual([])
+  })
+
+  it('loads stored blocks and skips rows whose sentence is gone', () => {
+    const index = new VectorIndex(2)
+    index.addBlocks(
+      [{ blockId: 1, model: 'm', dim: 2, firstSid: 1, lastSid: 3, sids: Float64Array.from([1, 2, 3]), vectors: Float32Array.from([1, 0, 0, 1, 0.6, 0.8]) }],
+      (sid) => (sid === 2 ? undefined : 'c'),
+    )
+    expect(index.size).toBe(2)
+    expect(index.has(2)).toBe(false)
+    expect(index.search(Float32Array.from([0, 1]), 5)).toEqual([
+      { sid: 3, score: expect.closeTo(0.8, 5) },
+      { sid: 1, score: 0 },
+    ])
+  })
+})
