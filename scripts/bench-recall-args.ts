@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { UsageError, parsePositiveInteger } from './context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--cache DIR]'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR]'
 
 export const DEFAULT_BUDGETS = [2000, 8000]
 export const DEFAULT_STRATEGIES = ['head', 'tail', 'lexical', 'dense', 'hybrid']
@@ -19,6 +19,8 @@ export interface BenchRecallArgs {
   /** Questions per conversation (the first N answerable ones): for quick runs, not for reported numbers. */
   limitQuestions?: number
   cache?: string
+  /** LoCoMo image turns: append the photo's caption (default) or drop it; see `scripts/locomo.ts`. */
+  images: 'caption' | 'omit'
 }
 
 function commaList(option: string, value: string): string[] {
@@ -43,12 +45,15 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
         'limit-conversations': { type: 'string' },
         'limit-questions': { type: 'string' },
         cache: { type: 'string' },
+        images: { type: 'string', default: 'caption' },
       },
     }))
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
   if (!values.data) throw new UsageError('--data FILE is required')
+  const images = values.images ?? 'caption'
+  if (images !== 'caption' && images !== 'omit') throw new UsageError(`--images must be caption or omit, got ${JSON.stringify(images)}`)
   const limit = (option: 'limit-conversations' | 'limit-questions') => {
     const value = values[option]
     return value === undefined ? undefined : parsePositiveInteger(option, value)
@@ -62,5 +67,6 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     limitConversations: limit('limit-conversations'),
     limitQuestions: limit('limit-questions'),
     cache: values.cache,
+    images,
   }
 }

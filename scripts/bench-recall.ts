@@ -4,7 +4,6 @@ import { createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { dirname } from 'node:path'
-import { IDBFactory } from 'fake-indexeddb'
 import { isSiftError } from '../src/errors'
 import type { Memory, MemoryStats, Strategy } from '../src/types'
 import { BENCH_RECALL_USAGE, parseBenchRecallArgs, type BenchRecallArgs } from './bench-recall-args'
@@ -69,7 +68,6 @@ class RecallBench {
     const started = performance.now()
     const memory = await this.createMemory({
       name: `bench-recall-${conversation.id}`,
-      indexedDB: new IDBFactory(),
       embeddingCacheDir: this.args.cache ?? DEFAULT_EMBEDDING_CACHE_DIR,
     })
     try {
@@ -133,7 +131,7 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   const started = performance.now()
   let history
   try {
-    history = await readHistory(args.data)
+    history = await readHistory(args.data, { images: args.images })
   } catch (error) {
     throw new UsageError(`cannot read --data: ${(error as Error).message}`)
   }
@@ -188,7 +186,7 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
       data: {
         path: args.data,
         sha256: createHash('sha256').update(await readFile(args.data)).digest('hex'),
-        images: 'caption',
+        images: args.images,
         conversations: conversations.length,
         questions: questionCount,
         answerableWithoutEvidence: plan.reduce((sum, { withoutEvidence }) => sum + withoutEvidence, 0),
