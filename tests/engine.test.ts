@@ -191,6 +191,18 @@ describe('Engine lifecycle', () => {
     await reopened.close()
   })
 
+  it('reports a missing model as MODEL_UNAVAILABLE while lexical and positional strategies keep working', async () => {
+    const memory = await createMemory({ localModelPath: fileURLToPath(new URL('./fixtures/', import.meta.url)) })
+    await memory.add({ role: 'user', content: 'The lighthouse keeper waved.' })
+    const error = await memory.indexed().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiftError)
+    expect(error).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringContaining('localModelPath') })
+    expect(await codeOf(memory.buildContext('lighthouse', { strategy: 'hybrid' }))).toBe('MODEL_UNAVAILABLE')
+    expect((await memory.buildContext('lighthouse', { strategy: 'lexical' })).text).toContain('lighthouse keeper')
+    expect((await memory.stats()).pending).toBe(1)
+    await memory.close()
+  })
+
   it('resumes the embedding backlog after a reopen, re-embeds on a model change, and refuses calls after close', async () => {
     const indexedDB = new IDBFactory()
     const progress: number[] = []
