@@ -10,8 +10,15 @@
 //   left out of its trie. Registered as added tokens they would be split out of user text, and as plain
 //   Unigram pieces `<s>` would win over `<`,`s`,`>`. So pieces 1–5 carry a trailing ASCII space, which no
 //   normalised text can contain; id 0 stays `�`, the unknown token, whose runs are fused like the reference's.
+// - Seven pieces (`:`, `://`, `▁:`, `▁:)`, `▁:(`, `):`, `▁:-)`) have a null score in vocab.json; the reference
+//   adds null as 0, so they get score 0 here.
+//
+// Known divergences (tests/model-conversion.test.ts lists them): the reference Viterbi treats a running
+// score of exactly 0 as "unset", so a text that starts with one of the zero-score pieces above (`:)` …) is
+// split differently; and on exact score ties (runs of one repeated character, `aaaaaaaaaa`) the reference
+// keeps the later split, transformers.js the earlier. Neither can be expressed in a Unigram tokenizer.json.
 
-export type VocabEntry = [piece: string, score: number]
+export type VocabEntry = [piece: string, score: number | null]
 
 const UNMATCHABLE_SUFFIX = ' '
 const RESERVED_COUNT = 6
@@ -37,9 +44,10 @@ export function buildTokenizerJson(vocab: VocabEntry[]): object {
       type: 'Unigram',
       unk_id: 0,
       byte_fallback: false,
-      vocab: vocab.map(([piece, score], id): VocabEntry =>
-        id > 0 && id < RESERVED_COUNT ? [piece + UNMATCHABLE_SUFFIX, score] : [piece, score],
-      ),
+      vocab: vocab.map(([piece, score], id): VocabEntry => [
+        id > 0 && id < RESERVED_COUNT ? piece + UNMATCHABLE_SUFFIX : piece,
+        score ?? 0,
+      ]),
     },
   }
 }
