@@ -1,35 +1,52 @@
-import { builtinModules } from 'node:module'
-import { readFileSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
+import MagicString from 'magic-string'
 import { defineConfig, type Plugin } from 'vite'
 
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
-  dependencies?: Record<string, string>
-}
-const dependencies = Object.keys(pkg.dependencies ?? {})
-
-/** Bare imports of dependencies (and their subpaths) and Node built-ins stay imports in the library build. */
+/**
+ * In the library build every bare import (dependencies, their own dependencies such as onnxruntime-node, Node
+ * built-ins) stays an import: the app's bundler or Node resolves it, and the app gets one copy of each.
+ */
 function isExternal(id: string): boolean {
-  if (id.startsWith('node:') || builtinModules.includes(id)) return true
-  return dependencies.some((name) => id === name || id.startsWith(`${name}/`))
+  return !id.startsWith('.') && !id.startsWith('\0') && !isAbsolute(id) && !id.startsWith('vite/')
 }
 
 /**
- * Vite writes a library's worker URL as `new URL(/* @vite-ignore *\/ "assets/w.js", '' + import.meta.url)`,
+ * tsc writes declarations beside their sources (`dist/src/`, `dist/worker/`), since the entries import the
+ * engine's types from `worker/`; these two files give package.json's `types` paths their entry points.
+ */
+function declarationEntries(): Plugin {
+  return {
+    name: 'sift:declaration-entries',
+    apply: 'build',
+    generateBundle() {
+      for (const entry of ['index', 'node']) {
+        this.emitFile({ type: 'asset', fileName: `${entry}.d.ts`, source: `export * from './src/${entry}'\n` })
+      }
+    },
+  }
+}
+
+/**
+ * Vite writes a library's worker URL as
+ * `new URL(/* @vite-ignore *\/ new URL("assets/w.js", import.meta.url).href, "" + import.meta.url)`,
  * which an app's bundler skips, so the worker's bare imports would reach the browser unresolved. Rewritten
  * to the plain `new URL("./assets/w.js", import.meta.url)` form, the app's bundler (Vite, webpack, Rollup)
  * recognises the worker and bundles it with its dependencies.
  */
 function bundlerVisibleWorkerUrl(): Plugin {
-  const viteIgnoredUrl = /new URL\(\s*\/\* @vite-ignore \*\/\s*"([^"]+)",\s*'' \+ import\.meta\.url\s*\)/g
+  const viteIgnoredUrl =
+    /new URL\(\s*\/\* @vite-ignore \*\/\s*(?:new URL\("([^"]+)", import\.meta\.url\)\.href|"([^"]+)"),\s*(?:""|'') \+ import\.meta\.url\s*\)/g
   return {
     name: 'sift:bundler-visible-worker-url',
     apply: 'build',
     renderChunk(code) {
-      if (!viteIgnoredUrl.test(code)) return null
-      return code.replace(viteIgnoredUrl, (_, url: string) => {
+      const edited = new MagicString(code)
+      for (const match of code.matchAll(viteIgnoredUrl)) {
+        const url = match[1] ?? match[2] ?? ''
         const relative = url.startsWith('.') || url.startsWith('/') ? url : `./${url}`
-        return `new URL(${JSON.stringify(relative)}, import.meta.url)`
-      })
+        edited.overwrite(match.index, match.index + match[0].length, `new URL(${JSON.stringify(relative)}, import.meta.url)`)
+      }
+      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null
     },
   }
 }
@@ -37,8 +54,10 @@ function bundlerVisibleWorkerUrl(): Plugin {
 export default defineConfig(({ mode }) => {
   if (mode === 'lib') {
     return {
+      // Relative asset URLs: the worker file is found next to dist/index.js wherever the package is installed.
+      base: './',
       publicDir: false,
-      plugins: [bundlerVisibleWorkerUrl()],
+      plugins: [bundlerVisibleWorkerUrl(), declarationEntries()],
       worker: { format: 'es', rolldownOptions: { external: isExternal } },
       build: {
         outDir: 'dist',

@@ -31,6 +31,9 @@ export async function launchDemo({ baseUrl, webgpu, query = 'open=0' }: LaunchOp
   const requests: string[] = []
   context.on('request', (request) => requests.push(request.url()))
   const page = await context.newPage()
+  context.on('response', (response) => {
+    if (response.status() >= 400) console.error(`[page] ${response.status()} ${response.url()}`)
+  })
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`))
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') console.error(`[page ${message.type()}] ${message.text()}`)
