@@ -47,3 +47,21 @@ describe('LexicalIndex', () => {
     await reopened.close()
   })
 })
+
+describe('LexicalIndex term normalisation', () => {
+  it('matches inflections of a word and ignores stop words in the query', () => {
+    const index = new LexicalIndex()
+    index.add([
+      sentence(1, 'What did you do when you were there?'),
+      sentence(2, 'I painted a sunrise last year.'),
+      sentence(3, 'Painting calms me down.'),
+    ])
+    expect(index.search('What did Melanie paint?').map((h) => h.sid).sort()).toEqual([2, 3])
+  })
+
+  it('searches a query made only of stop words with them kept', () => {
+    const index = new LexicalIndex()
+    index.add([sentence(1, 'What about you?'), sentence(2, 'Sunny today.')])
+    expect(index.search('what about').map((h) => h.sid)).toEqual([1])
+  })
+})

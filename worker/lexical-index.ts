@@ -1,4 +1,5 @@
-import MiniSearch from 'minisearch'
+import MiniSearch, { type SearchOptions } from 'minisearch'
+import { indexTerm, queryTerm } from '../src/core/english-terms'
 import type { Sentence } from '../src/types'
 
 /** A scored row of a lexical search. */
@@ -15,6 +16,7 @@ export class LexicalIndex {
     idField: 'sid',
     fields: ['text'],
     storeFields: ['conversationId'],
+    processTerm: indexTerm,
   })
 
   get size(): number {
@@ -33,10 +35,15 @@ export class LexicalIndex {
     for (const sid of sids) if (this.search_.has(sid)) this.search_.discard(sid)
   }
 
-  /** Every sentence matching any term of `query`, best BM25 score first (ties: older first). */
+  /**
+   * Every sentence matching any content term of `query` (stop words dropped, all terms stemmed), best BM25 score
+   * first (ties: older first). A query made only of stop words is searched with them, rather than not at all.
+   */
   search(query: string, filter?: { conversationId?: string }): LexicalHit[] {
     const only = filter?.conversationId
-    const results = this.search_.search(query, only === undefined ? {} : { filter: (result) => result.conversationId === only })
+    const scope: SearchOptions = only === undefined ? {} : { filter: (result) => result.conversationId === only }
+    const hasContent = MiniSearch.getDefault('tokenize')(query).some((token: string) => queryTerm(token) !== null)
+    const results = this.search_.search(query, { ...scope, processTerm: hasContent ? queryTerm : indexTerm })
     return results.map((r) => ({ sid: r.id as number, score: r.score })).sort((a, b) => b.score - a.score || a.sid - b.sid)
   }
 }

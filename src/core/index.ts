@@ -1,5 +1,6 @@
 export { splitSentences, type SentenceSpan, type SplitOptions } from './split-sentences'
 export { fuseRanks, type FusedRank } from './fuse-ranks'
+export { STOP_WORDS, stemEnglish, indexTerm, queryTerm } from './english-terms'
 export { interleaveRankings } from './interleave-rankings'
 export type { ScoredSentence } from './scored-sentence'
 export {
