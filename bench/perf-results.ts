@@ -1,0 +1,96 @@
+import type { Backend } from '../src/types'
+import type { EmbedThroughput } from './embed-worker'
+import type { PeerName, PeerSearchRuns } from './peer-worker'
+import type { PeerBuild } from './peers/peer-index'
+import type { SyntheticCacheCounts } from './synthetic-embedding-cache'
+import type { UiBlocking } from './ui-heartbeat'
+
+/** Raw measurements as the bench page returns them to the driver, which summarises them (medians, p95). */
+
+export interface AutoBackendResult {
+  /** The backend `device: 'auto'` ended up using, after its first embedding. */
+  backend: Backend
+  webgpuAdapter: boolean
+}
+
+export interface IngestResult {
+  messages: number
+  sentences: number
+  /** From the first `add` until `indexed()` resolved. */
+  ms: number
+  /** Model load (first message + indexed), excluded from `ms`. */
+  warmUpMs: number
+  backend: Backend
+  ui: UiBlocking
+}
+
+export interface LoadResult {
+  size: number
+  /** Sentences stored after this load (the whole history so far). */
+  sentences: number
+  messages: number
+  /** Sentences added by this load step, and how long `add` calls and then `indexed()` took. */
+  added: number
+  addMs: number
+  indexedMs: number
+  /** Opening the engine on the existing store before adding (0 for a new store). */
+  openMs: number
+  cache: SyntheticCacheCounts
+  ui: UiBlocking
+}
+
+export interface ContextRun {
+  /** `ctx.stats.ms` (inside the worker) and the round trip seen by the page. */
+  ms: number
+  roundTripMs: number
+  queryMs: number
+  candidates: number
+  items: number
+  used: number
+}
+
+export interface ContextResult {
+  size: number
+  strategy: 'hybrid' | 'dense'
+  /** Query vectors from the synthetic cache (no model call). */
+  synthetic: ContextRun[]
+  /** Same requests embedded by the real model (WASM). */
+  withQuery: ContextRun[]
+  /** Per query: share of the exact top-50 among the 50 best-scored relevant items of the context. */
+  recallAt50: number[]
+  /** Per query: relevant items the context held (recall@50 counts only 50 of them). */
+  relevantItems: number[]
+}
+
+export interface ColdStartRun {
+  /** `createMemory()` until it resolved (store read, indexes rebuilt). */
+  openMs: number
+  /** Then the first `buildContext` (model load + query embedding + ranking). */
+  firstContextMs: number
+  totalMs: number
+}
+
+export interface ColdStartResult {
+  size: number
+  runs: ColdStartRun[]
+  /** `performance.measureUserAgentSpecificMemory()` after the last open: bytes per worker/page, or why not. */
+  memory: { bytes: number; breakdown: { bytes: number; types: string[]; url: string }[] } | { unavailable: string }
+}
+
+export interface FootprintResult {
+  size: number
+  sentences: number
+  /** UTF-8 bytes of all message contents: the text the app gave us. */
+  textBytes: number
+  /** `navigator.storage.estimate().usage` for the origin (IndexedDB + cached model files). */
+  originUsage: number
+}
+
+export interface PeerResult {
+  size: number
+  peer: PeerName
+  build: PeerBuild
+  searches: PeerSearchRuns[]
+}
+
+export type { EmbedThroughput }

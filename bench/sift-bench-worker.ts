@@ -1,0 +1,34 @@
+// The real Sift engine in a Web Worker, exactly as `worker/worker.ts` runs it (same workerApi, same browser host,
+// same IndexedDB), except that the host also offers a synthetic embedding cache: ingest then needs no model
+// calls, while any text outside the synthetic history (a real request) is embedded by the real model.
+import { expose } from 'comlink'
+import { browserHost } from '../worker/browser-host'
+import { installSiftErrorTransfer } from '../worker/sift-error-transfer'
+import { workerApi } from '../worker/worker-api'
+import { syntheticEmbeddingCache, type SyntheticCacheCounts, type SyntheticEmbeddingCache } from './synthetic-embedding-cache'
+import { generateHistory, generateQueries } from './synthetic-history'
+import { SyntheticVectors } from './synthetic-vectors'
+
+let prepared: SyntheticEmbeddingCache | undefined
+
+const benchApi = {
+  ...workerApi((options) => ({
+    ...browserHost(options),
+    openEmbeddingCache: async () => {
+      if (!prepared) throw new Error('sift-bench-worker: call prepare() before open()')
+      return prepared.cache
+    },
+  })),
+  /** Derives the same history and queries as the page (same seeds), up to `sentences`. */
+  prepare(sentences: number, queryCount: number, queriesWithin: number): void {
+    const history = generateHistory(sentences)
+    prepared = syntheticEmbeddingCache(history, generateQueries(queryCount, history, queriesWithin), new SyntheticVectors())
+  },
+  cacheCounts: (): SyntheticCacheCounts | undefined => prepared?.counts(),
+  embedQueriesWithModel: (on: boolean): void => prepared?.embedQueriesWithModel(on),
+}
+
+export type SiftBenchWorkerApi = typeof benchApi
+
+installSiftErrorTransfer()
+expose(benchApi)

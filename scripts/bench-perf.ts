@@ -1,0 +1,191 @@
+// Performance benchmark in headless Chromium (the product's runtime: real worker, real IndexedDB):
+//   npm run bench:perf -- [--sizes 1000,10000,100000] [--json OUT] [--repeats N] [--queries N]
+//                         [--peer-time-limit SECONDS] [--ingest-sentences N] [--no-webgpu] [--no-build]
+// Builds bench/perf.html (bench/vite.config.ts), serves it with the cross-origin isolation headers, drives
+// window.siftBench step by step, prints a table and optionally writes JSON.
+import { execFileSync } from 'node:child_process'
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { build } from 'vite'
+import type { BenchSetup } from '../bench/perf-page'
+import type { AutoBackendResult, EmbedThroughput } from '../bench/perf-results'
+import { perfReport, type PerfRaw } from '../bench/perf-summary'
+import { perfTable } from '../bench/perf-table'
+import { SYNTHETIC_VECTOR_SOURCE } from '../bench/synthetic-vectors'
+import { benchSiteDir } from '../bench/vite.config'
+import { chromiumArgs, findChromium, webgpuArgs } from './find-chromium'
+import { startStaticServer } from './static-server'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    json: { type: 'string' },
+    repeats: { type: 'string', default: '3' },
+    queries: { type: 'string', default: '20' },
+    'peer-time-limit': { type: 'string', default: '120' },
+    'ingest-sentences': { type: 'string', default: '200' },
+    'embed-runs': { type: 'string', default: '5' },
+    'no-webgpu': { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+  },
+})
+const sizes = values.sizes.split(',').map((s) => Number(s.trim()))
+if (sizes.some((s) => !Number.isInteger(s) || s < 20) || sizes.some((s, i) => i > 0 && s <= sizes[i - 1])) {
+  console.error('bench:perf: --sizes must be increasing integers ≥ 20, e.g. 1000,10000,100000')
+  process.exit(2)
+}
+const repeats = Number(values.repeats)
+const queryCount = Number(values.queries)
+const peerTimeLimitMs = Number(values['peer-time-limit']) * 1000
+const ingestSentences = Number(values['ingest-sentences'])
+const embedRuns = Number(values['embed-runs'])
+const batchSizes = [1, 8, 32]
+
+const executablePath = findChromium()
+if (!executablePath) {
+  console.error('bench:perf: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROME_PATH.')
+  process.exit(1)
+}
+
+const startedAt = Date.now()
+const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0)}s`
+const say = (message: string) => console.log(`[${elapsed()}] ${message}`)
+
+interface Session {
+  context: BrowserContext
+  page: Page
+  userDataDir: string
+  close(): Promise<void>
+}
+
+async function openSession(url: string, webgpu: boolean): Promise<Session> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'sift-bench-perf-'))
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless: true,
+    args: webgpu ? [...chromiumArgs, ...webgpuArgs] : chromiumArgs,
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  page.on('console', (message) => {
+    const text = message.text()
+    if (text.startsWith('[bench]')) say(text.slice(8))
+    else if (message.type() === 'error' || message.type() === 'warning') console.error(`  [page ${message.type()}] ${text}`)
+  })
+  page.on('pageerror', (error) => console.error(`  [page error] ${error.message}`))
+  await page.goto(`${url}/perf.html`)
+  await page.waitForFunction(() => typeof window.siftBench?.prepare === 'function')
+  return {
+    context,
+    page,
+    userDataDir,
+    close: async () => {
+      await context.close()
+      await rm(userDataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Bytes of every file under the profile's IndexedDB folder: what the stores really occupy on disk. */
+async function indexedDbDiskBytes(userDataDir: string): Promise<number> {
+  const total = async (path: string): Promise<number> => {
+    const info = await stat(path).catch(() => undefined)
+    if (!info) return 0
+    if (!info.isDirectory()) return info.size
+    let sum = 0
+    for (const entry of await readdir(path)) sum += await total(join(path, entry))
+    return sum
+  }
+  return total(join(userDataDir, 'Default', 'IndexedDB'))
+}
+
+function commandOutput(command: string, args: string[]): string {
+  try {
+    return execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return 'unknown'
+  }
+}
+
+const setup: BenchSetup = { maxSentences: sizes[sizes.length - 1], queryCount, queriesWithin: sizes[0] }
+
+if (!values['no-build']) {
+  say('building bench/perf.html')
+  await build({ configFile: join(root, 'bench', 'vite.config.ts'), logLevel: 'warn' })
+}
+const server = await startStaticServer({ root: benchSiteDir, port: 0 })
+const raw: Partial<PerfRaw> = { embed: [], loads: [], contexts: [], footprints: [], coldStarts: [], peers: [] }
+try {
+  let webgpuLaunch: AutoBackendResult | undefined
+  if (!values['no-webgpu']) {
+    say('WebGPU launch (--enable-unsafe-webgpu): embedding throughput, auto backend')
+    const session = await openSession(server.url, true)
+    try {
+      await session.page.evaluate((s) => window.siftBench.prepare(s), { ...setup, maxSentences: 2000 })
+      raw.embed!.push(await session.page.evaluate(([b, r]) => window.siftBench.embedThroughput('webgpu', b, r), [batchSizes, embedRuns] as const))
+      webgpuLaunch = await session.page.evaluate(() => window.siftBench.autoBackend())
+    } finally {
+      await session.close()
+    }
+  }
+
+  say('plain launch: WASM embedding, auto backend, real-model ingest')
+  const session = await openSession(server.url, false)
+  try {
+    const { page, userDataDir } = session
+    await page.evaluate((s) => window.siftBench.prepare(s), setup)
+    raw.embed!.unshift(await page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const) as EmbedThroughput)
+    raw.auto = { wasmLaunch: await page.evaluate(() => window.siftBench.autoBackend()), webgpuLaunch }
+    raw.ingest = await page.evaluate((n) => window.siftBench.realIngest(n), ingestSentences)
+    say(`ingest: ${raw.ingest.sentences} sentences in ${raw.ingest.ms.toFixed(0)} ms`)
+    const originUsageBaseline = await page.evaluate(() => window.siftBench.originUsage())
+    const diskBaseline = await indexedDbDiskBytes(userDataDir)
+    for (const size of sizes) {
+      say(`size ${size}: ground truth`)
+      await page.evaluate((n) => window.siftBench.groundTruth(n), size)
+      say(`size ${size}: load`)
+      raw.loads!.push(await page.evaluate((n) => window.siftBench.load(n), size))
+      say(`size ${size}: buildContext`)
+      for (const strategy of ['hybrid', 'dense'] as const) {
+        raw.contexts!.push(await page.evaluate(([n, s, r]) => window.siftBench.context(n, s, r, 1), [size, strategy, repeats] as const))
+      }
+      await page.evaluate(() => window.siftBench.closeSift())
+      const footprint = await page.evaluate((n) => window.siftBench.footprint(n), size)
+      raw.footprints!.push({ ...footprint, originUsageBaseline, diskBytes: await indexedDbDiskBytes(userDataDir), diskBaseline })
+      say(`size ${size}: cold start`)
+      raw.coldStarts!.push(await page.evaluate(([n, r, m]) => window.siftBench.coldStart(n, r, m), [size, repeats, size === sizes[sizes.length - 1]] as const))
+      for (const peer of ['orama', 'mememo'] as const) {
+        say(`size ${size}: ${peer}`)
+        raw.peers!.push(await page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [size, peer, peerTimeLimitMs, repeats] as const))
+      }
+    }
+  } finally {
+    await session.close()
+  }
+} finally {
+  await server.close()
+}
+
+const meta = {
+  date: new Date().toISOString(),
+  commit: `${commandOutput('git', ['rev-parse', '--short', 'HEAD'])}${commandOutput('git', ['status', '--porcelain', '--', 'src', 'worker', 'bench']) ? ' (uncommitted changes)' : ''}`,
+  machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
+  chromium: commandOutput(executablePath, ['--version']),
+  vectorSource: `${SYNTHETIC_VECTOR_SOURCE}; texts: synthetic (bench/synthetic-history.ts); query embeddings in "+query" columns: real model (WASM)`,
+  sizes,
+  repeats,
+  queries: queryCount,
+  peerTimeLimitSeconds: peerTimeLimitMs / 1000,
+  durationSeconds: Math.round((Date.now() - startedAt) / 1000),
+}
+const report = perfReport(raw as PerfRaw, meta)
+console.log('')
+console.log(perfTable(report))
+if (values.json) {
+  await writeFile(values.json, `${JSON.stringify({ ...report, raw }, null, 1)}\n`)
+  console.log(`\nwrote ${values.json}`)
+}
