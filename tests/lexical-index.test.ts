@@ -65,3 +65,15 @@ describe('LexicalIndex term normalisation', () => {
     expect(index.search('what about').map((h) => h.sid)).toEqual([1])
   })
 })
+
+describe('LexicalIndex speaker field', () => {
+  it('prefers the named speaker among sentences sharing the topic words', () => {
+    const index = new LexicalIndex()
+    index.add([
+      { ...sentence(1, 'I love to paint landscapes.'), role: 'Caroline' },
+      { ...sentence(2, 'I love to paint landscapes.'), role: 'Melanie' },
+    ])
+    expect(index.search('What does Melanie paint?').map((h) => h.sid)).toEqual([2, 1])
+    expect(index.search('What does Caroline paint?').map((h) => h.sid)).toEqual([1, 2])
+  })
+})

@@ -8,13 +8,17 @@ export interface LexicalHit {
   score: number
 }
 
-type LexicalDocument = Pick<Sentence, 'sid' | 'text' | 'conversationId'>
+type LexicalDocument = Pick<Sentence, 'sid' | 'text' | 'conversationId' | 'role'>
 
-/** BM25 over sentence texts (MiniSearch), in memory; rebuilt from the sentences table at open. */
+/**
+ * BM25 over sentence texts (MiniSearch), in memory; rebuilt from the sentences table at open. The speaker
+ * (`role`) is a second field, so a question that names a person ("What did Melanie paint?") prefers that
+ * person's own sentences among those sharing its topic words.
+ */
 export class LexicalIndex {
   private readonly search_ = new MiniSearch<LexicalDocument>({
     idField: 'sid',
-    fields: ['text'],
+    fields: ['text', 'role'],
     storeFields: ['conversationId'],
     processTerm: indexTerm,
   })
@@ -28,7 +32,7 @@ export class LexicalIndex {
   }
 
   add(sentences: readonly Sentence[]): void {
-    this.search_.addAll(sentences.map(({ sid, text, conversationId }) => ({ sid, text, conversationId })))
+    this.search_.addAll(sentences.map(({ sid, text, conversationId, role }) => ({ sid, text, conversationId, role })))
   }
 
   remove(sids: Iterable<number>): void {
