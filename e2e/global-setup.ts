@@ -1,8 +1,6 @@
 // Builds the demo once and serves dist-demo/ on a free localhost port for every e2e test file.
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'vite'
 import type { TestProject } from 'vitest/node'
+import { buildDemo, demoOutDir } from '../scripts/demo-build'
 import { startStaticServer } from '../scripts/static-server'
 
 declare module 'vitest' {
@@ -11,11 +9,9 @@ declare module 'vitest' {
   }
 }
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
-  const server = await startStaticServer({ root: join(root, 'dist-demo'), port: 0 })
+  await buildDemo()
+  const server = await startStaticServer({ root: demoOutDir, port: 0 })
   project.provide('baseUrl', server.url)
   return () => server.close()
 }

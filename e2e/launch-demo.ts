@@ -1,6 +1,6 @@
 // Opens the built demo page in headless Debian Chromium and records every request the page and its workers make.
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { chromiumArgs, findChromium, webgpuArgs } from '../scripts/find-chromium'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchChromium } from '../scripts/launch-chromium'
 
 export interface DemoSession {
   browser: Browser
@@ -20,13 +20,7 @@ export interface LaunchOptions {
 }
 
 export async function launchDemo({ baseUrl, webgpu, query = 'open=0' }: LaunchOptions): Promise<DemoSession> {
-  const executablePath = process.env.CHROME_PATH ?? findChromium()
-  if (!executablePath) throw new Error('e2e: no Chromium found; run through `npm test` or set CHROME_PATH')
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: webgpu ? [...chromiumArgs, ...webgpuArgs] : chromiumArgs,
-  })
+  const browser = await launchChromium({ webgpu })
   const context = await browser.newContext()
   const requests: string[] = []
   context.on('request', (request) => requests.push(request.url()))

@@ -1,21 +1,21 @@
 // Embedding throughput in headless Chromium, on the WASM path and on the WebGPU path (SwiftShader when the
 // machine has no GPU): `npx tsx scripts/bench-embed-browser.ts [--sentences N] [--no-build]`.
 // The model is loaded by a one-sentence warm-up first, so the figure is steady-state sentences per second.
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { chromium } from 'playwright-core'
-import { build } from 'vite'
-import { chromiumArgs, findChromium, webgpuArgs } from './find-chromium'
+import { buildDemo, demoOutDir } from './demo-build'
+import { launchChromium } from './launch-chromium'
 import { startStaticServer } from './static-server'
 import type { MessageInput } from '../src/types'
 import '../demo/test-hook'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
   options: { sentences: { type: 'string', default: '256' }, 'no-build': { type: 'boolean', default: false } },
 })
 const count = Number(values.sentences)
+if (!Number.isInteger(count) || count < 1) {
+  console.error(`bench-embed-browser: --sentences must be a positive integer, got ${values.sentences}`)
+  process.exit(1)
+}
 
 const subjects = ['My neighbour', 'The old captain', 'A quiet student', 'Her grandmother', 'Our new manager', 'The baker', 'His cousin', 'That tourist']
 const actions = ['painted', 'repaired', 'forgot', 'sold', 'photographed', 'described', 'borrowed', 'cleaned']
@@ -30,8 +30,8 @@ function syntheticMessages(n: number): MessageInput[] {
   }))
 }
 
-async function measure(url: string, executablePath: string, webgpu: boolean) {
-  const browser = await chromium.launch({ executablePath, headless: true, args: webgpu ? [...chromiumArgs, ...webgpuArgs] : chromiumArgs })
+async function measure(url: string, webgpu: boolean) {
+  const browser = await launchChromium({ webgpu })
   try {
     const page = await browser.newPage()
     await page.goto(`${url}/?open=0`)
@@ -54,16 +54,11 @@ async function measure(url: string, executablePath: string, webgpu: boolean) {
   }
 }
 
-const executablePath = findChromium()
-if (!executablePath) {
-  console.error('bench-embed-browser: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROME_PATH.')
-  process.exit(1)
-}
-if (!values['no-build']) await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
-const server = await startStaticServer({ root: join(root, 'dist-demo'), port: 0 })
+if (!values['no-build']) await buildDemo()
+const server = await startStaticServer({ root: demoOutDir, port: 0 })
 try {
   for (const webgpu of [false, true]) {
-    const { backend, sentences, seconds } = await measure(server.url, executablePath, webgpu)
+    const { backend, sentences, seconds } = await measure(server.url, webgpu)
     console.log(`${webgpu ? 'WebGPU flag' : 'no flag    '} backend=${backend}: ${sentences} sentences in ${seconds.toFixed(2)} s = ${(sentences / seconds).toFixed(1)} sentences/s`)
   }
 } finally {

@@ -1,11 +1,8 @@
 // `npm run demo [-- --port N]`: builds the demo page and serves it on localhost, offline.
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { build } from 'vite'
+import { buildDemo, demoOutDir } from './demo-build'
 import { startStaticServer } from './static-server'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({ options: { port: { type: 'string', default: '5173' } } })
 const port = Number(values.port)
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -13,6 +10,6 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1)
 }
 
-await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
-const server = await startStaticServer({ root: join(root, 'dist-demo'), port })
+await buildDemo()
+const server = await startStaticServer({ root: demoOutDir, port })
 console.log(`Sift demo: ${server.url}/  (Ctrl+C to stop)`)

@@ -1,0 +1,13 @@
+// The demo site build shared by `npm run demo`, the browser tests and the browser benchmark.
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Where `vite build` writes the demo: index.html, its bundles, and public/ (model, ONNX Runtime files). */
+export const demoOutDir = join(root, 'dist-demo')
+
+export async function buildDemo(): Promise<void> {
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
+}
