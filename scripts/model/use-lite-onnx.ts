@@ -26,7 +26,15 @@ export function maxSequenceLength(graph: TfjsGraph): number {
   return scalar(requireTensor(graph, `${K}/ClipToMaxLength/Less/y`))
 }
 
-export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision): Uint8Array {
+/**
+ * What the graph outputs as `last_hidden_state`: `sentence` is the shipped model (the pooled, tanh-projected,
+ * L2-normalised [B,512] vector); `tokens` stops before the pooling and outputs the masked per-token encoder
+ * states [B,T,512], the shape sentence-transformers models have — used by tests to exercise the mean-pooling
+ * path of a non-default model for real.
+ */
+export type UseLiteOutput = 'sentence' | 'tokens'
+
+export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, output: UseLiteOutput = 'sentence'): Uint8Array {
   const b = new OnnxGraphBuilder()
   const tensor = (name: string): TfjsTensor => requireTensor(graph, name)
   const vector = (name: string): string => {
@@ -117,6 +125,15 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision): 
     hidden = b.op('Add', [b.op('Mul', [ffn, maskColumn]), hidden])
   }
 
+  const inputs = [
+    { name: 'input_ids', type: 'int64', dims: ['batch_size', 'sequence_length'] },
+    { name: 'attention_mask', type: 'int64', dims: ['batch_size', 'sequence_length'] },
+  ] as const
+  if (output === 'tokens') {
+    b.output(b.op('Mul', [hidden, maskColumn]), 'last_hidden_state')
+    return b.encode([...inputs], [{ name: 'last_hidden_state', type: 'float32', dims: ['batch_size', 'sequence_length', 512] }], 17, 'sift-memory convert-model')
+  }
+
   // Mean over real tokens; the TF graph divides by max(length, 1), so an empty row gives zeros, not NaN.
   const summed = b.op('ReduceSum', [b.op('Mul', [hidden, maskColumn]), b.ints([1])], { keepdims: 0 })
   const count = b.op('Max', [b.op('ReduceSum', [mask, b.ints([1])], { keepdims: 1 }), b.floats([1], [])])
@@ -133,10 +150,7 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision): 
   b.output(normalised, 'last_hidden_state')
 
   return b.encode(
-    [
-      { name: 'input_ids', type: 'int64', dims: ['batch_size', 'sequence_length'] },
-      { name: 'attention_mask', type: 'int64', dims: ['batch_size', 'sequence_length'] },
-    ],
+    [...inputs],
     [{ name: 'last_hidden_state', type: 'float32', dims: ['batch_size', 512] }],
     17,
     'sift-memory convert-model',
