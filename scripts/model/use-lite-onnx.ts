@@ -13,7 +13,7 @@
 // of position × inverse timescale, softmax attention, ReLU FFN, tanh head, l2_normalize with its 1e-12
 // floor) is the same arithmetic. Parity with TF.js is checked in tests/model-conversion.test.ts.
 import { type TfjsGraph, type TfjsTensor, requireTensor } from './tfjs-graph.js'
-import { OnnxGraphBuilder } from './onnx-writer.js'
+import { type GraphIo, OnnxGraphBuilder } from './onnx-writer.js'
 
 export type WeightPrecision = 'fp32' | 'q8'
 
@@ -125,13 +125,13 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
     hidden = b.op('Add', [b.op('Mul', [ffn, maskColumn]), hidden])
   }
 
-  const inputs = [
+  const inputs: GraphIo[] = [
     { name: 'input_ids', type: 'int64', dims: ['batch_size', 'sequence_length'] },
     { name: 'attention_mask', type: 'int64', dims: ['batch_size', 'sequence_length'] },
-  ] as const
+  ]
   if (output === 'tokens') {
     b.output(b.op('Mul', [hidden, maskColumn]), 'last_hidden_state')
-    return b.encode([...inputs], [{ name: 'last_hidden_state', type: 'float32', dims: ['batch_size', 'sequence_length', 512] }], 17, 'sift-memory convert-model')
+    return b.encode(inputs, [{ name: 'last_hidden_state', type: 'float32', dims: ['batch_size', 'sequence_length', 512] }], 17, 'sift-memory convert-model')
   }
 
   // Mean over real tokens; the TF graph divides by max(length, 1), so an empty row gives zeros, not NaN.
@@ -150,7 +150,7 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
   b.output(normalised, 'last_hidden_state')
 
   return b.encode(
-    [...inputs],
+    inputs,
     [{ name: 'last_hidden_state', type: 'float32', dims: ['batch_size', 512] }],
     17,
     'sift-memory convert-model',
