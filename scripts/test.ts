@@ -1,6 +1,6 @@
 // `npm test`: makes sure a Chromium and the embedded model exist, then runs every vitest project.
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { findChromium } from './find-chromium'
@@ -40,6 +40,20 @@ function ensureModel(): void {
   if (run('npx', ['tsx', 'scripts/prepare.ts']) !== 0) process.exit(1)
 }
 
+/** One closing line in the plain `N passed, N failed` form that CI reads, from vitest's JSON report. */
+function printSummary(reportPath: string): void {
+  if (!existsSync(reportPath)) return
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
+  console.log(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`)
+}
+
 const chromePath = ensureChromium()
 ensureModel()
-process.exit(run('npx', ['vitest', 'run', ...process.argv.slice(2)], { ...process.env, CHROME_PATH: chromePath }))
+const reportPath = join(root, '.cache/vitest-report.json')
+rmSync(reportPath, { force: true })
+const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...process.argv.slice(2)], {
+  ...process.env,
+  CHROME_PATH: chromePath,
+})
+printSummary(reportPath)
+process.exit(status)
