@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { parseHistory, parseSessionDate, readHistory, splitEvidence, turnMessageId } from '../scripts/locomo'
 
-const LOCOMO = '/work/shared/data/locomo10.json'
+// The project's benchmark data sits beside the checkout (../shared), here and in CI.
+const LOCOMO = fileURLToPath(new URL('../../shared/data/locomo10.json', import.meta.url))
 
 describe('parseSessionDate', () => {
   it('reads LoCoMo dates as UTC with a 12-hour clock', () => {
