@@ -16,6 +16,8 @@ export interface PeerSearchRuns {
   ms: number[]
   /** Recall@k of each query against the exact top-k. */
   recall: number[]
+  /** Why the searches stopped, if one threw. */
+  error?: string
 }
 
 const TRUTH_K = 50
@@ -74,15 +76,19 @@ const peerApi = {
     const runs: PeerSearchRuns[] = []
     for (const mode of peer.modes) {
       const result: PeerSearchRuns = { mode, ms: [], recall: [] }
-      await peer.search(mode, queries[0].text, queryVector(queries[0]), TRUTH_K)
-      for (let r = 0; r < repeats; r++) {
-        for (const q of queries) {
-          const vector = queryVector(q)
-          const started = performance.now()
-          const found = await peer.search(mode, q.text, vector, TRUTH_K)
-          result.ms.push(performance.now() - started)
-          if (r === 0) result.recall.push(recallOf(found, truth[q.index]))
+      try {
+        await peer.search(mode, queries[0].text, queryVector(queries[0]), TRUTH_K)
+        for (let r = 0; r < repeats; r++) {
+          for (const q of queries) {
+            const vector = queryVector(q)
+            const started = performance.now()
+            const found = await peer.search(mode, q.text, vector, TRUTH_K)
+            result.ms.push(performance.now() - started)
+            if (r === 0) result.recall.push(recallOf(found, truth[q.index]))
+          }
         }
+      } catch (error) {
+        result.error = String(error)
       }
       runs.push(result)
     }

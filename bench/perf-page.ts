@@ -54,7 +54,10 @@ const bench = {
     try {
       const remote = wrap<EmbedWorkerApi>(worker)
       const needed = batchSizes.reduce((sum, b) => sum + b * (runs + 1), 0)
-      return await remote.measure(backend, batchSizes, runs, history.sentences.slice(0, needed).map((s) => s.text))
+      const result = await remote.measure(backend, batchSizes, runs, history.sentences.slice(0, needed).map((s) => s.text))
+      const rates = result.batches.map(({ batchSize, ms }) => `batch ${batchSize}: ${ms.map((m) => ((batchSize * 1000) / m).toFixed(1)).join(', ')}/s`)
+      log(`embed ${result.backend}: load ${Math.round(result.loadMs)} ms; ${rates.join('; ')}`)
+      return result
     } finally {
       worker.terminate()
     }
@@ -112,7 +115,7 @@ const bench = {
       const chunk = history.messages.slice(loadedMessages, loadedMessages + LOAD_CHUNK).filter((_, i) => history.messageStarts[loadedMessages + i] < size)
       await remote.add(chunk)
       loadedMessages += chunk.length
-      log(`load ${size}: ${history.messageStarts[loadedMessages]} sentences stored`)
+      if (loadedMessages % (LOAD_CHUNK * 10) === 0) log(`load ${size}: ${history.messageStarts[loadedMessages]} sentences stored`)
     }
     const addMs = performance.now() - addStarted
     const indexedStarted = performance.now()

@@ -11,6 +11,8 @@ export interface PerfRaw {
   footprints: (FootprintResult & { originUsageBaseline: number; diskBytes: number; diskBaseline: number })[]
   coldStarts: ColdStartResult[]
   peers: PeerResult[]
+  /** Steps that threw, with the error: the run goes on without them. */
+  errors: string[]
 }
 
 export interface ContextSummary extends LatencySummary {
@@ -25,6 +27,7 @@ export interface ContextSummary extends LatencySummary {
 
 export interface PeerSummary extends LatencySummary {
   mode: 'hybrid' | 'vector'
+  error?: string
   recallAt50: number
   built: number
   buildMs: number
@@ -60,7 +63,7 @@ export function contextSummary(result: ContextResult): ContextSummary {
 
 export function peerSummaries(result: PeerResult): PeerSummary[] {
   return result.searches.map((s) =>
-    roundSummary({ mode: s.mode, ...summarize(s.ms), recallAt50: mean(s.recall), built: result.build.inserted, buildMs: result.build.ms, complete: result.build.complete }),
+    roundSummary({ mode: s.mode, ...summarize(s.ms), recallAt50: mean(s.recall), built: result.build.inserted, buildMs: result.build.ms, complete: result.build.complete, ...(s.error ? { error: s.error } : {}) }),
   )
 }
 
@@ -120,6 +123,7 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
     })),
     embedSentencesPerSecond: embedRates(raw.embed),
     autoBackend: raw.auto,
+    errors: raw.errors,
     uiLongestBlockMs: round(Math.max(raw.ingest.ui.longestBlockMs, raw.ingest.ui.longestTaskMs), 1),
     recallAt50: Object.fromEntries(Object.entries(buildContext).map(([size, s]) => [size, { hybrid: s.recallAt50, dense: buildContextDense[size]?.recallAt50 }])),
   }

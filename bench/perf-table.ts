@@ -38,7 +38,8 @@ export function perfTable(report: PerfReport): string {
       const ratio = report.siftOverPeer[peer]?.[size]
       const vector = p.vector ? `; vector p50/p95 ${ms(p.vector.p50)} / ${ms(p.vector.p95)} recall@50 ${pct(p.vector.recallAt50)}` : ''
       const build = p.complete ? `built ${p.built} in ${ms(p.buildMs)} ms` : `BUILD STOPPED at ${p.built} rows after ${ms(p.buildMs)} ms (time limit)`
-      lines.push(`  ${peer.padEnd(7)} ${size.padEnd(7)} ${p.mode} p50/p95 ${ms(p.p50)} / ${ms(p.p95)} recall@50 ${pct(p.recallAt50)}${vector}; ${build}; Sift/peer p95 ${ratio?.p95 ?? '—'}`)
+      const failed = p.error ? ` FAILED: ${p.error}` : ''
+      lines.push(`  ${peer.padEnd(7)} ${size.padEnd(7)} ${p.mode} p50/p95 ${ms(p.p50)} / ${ms(p.p95)} recall@50 ${pct(p.recallAt50)}${failed}${vector}; ${build}; Sift/peer p95 ${ratio?.p95 ?? '—'}`)
     }
   }
   lines.push('')
@@ -56,5 +57,6 @@ export function perfTable(report: PerfReport): string {
   lines.push(`  JS memory after opening ${heap?.size ?? '?'} sentences: ${heap?.bytes !== undefined ? `${(heap.bytes / 1e6).toFixed(0)} MB (page + workers, measureUserAgentSpecificMemory)` : (heap?.unavailable ?? '—')}`)
   lines.push('')
   lines.push(`uiLongestBlockMs (during real-model ingest): ${report.uiLongestBlockMs}`)
+  for (const error of report.errors) lines.push(`FAILED STEP: ${error}`)
   return lines.join('\n')
 }

@@ -1,6 +1,7 @@
 // Performance benchmark in headless Chromium (the product's runtime: real worker, real IndexedDB):
 //   npm run bench:perf -- [--sizes 1000,10000,100000] [--json OUT] [--repeats N] [--queries N]
-//                         [--peer-time-limit SECONDS] [--ingest-sentences N] [--no-webgpu] [--no-build]
+//                         [--peer-time-limit SECONDS] [--ingest-sentences N] [--embed-runs N] [--webgpu-runs N]
+//                         [--no-webgpu] [--no-build]
 // Builds bench/perf.html (bench/vite.config.ts), serves it with the cross-origin isolation headers, drives
 // window.siftBench step by step, prints a table and optionally writes JSON.
 import { execFileSync } from 'node:child_process'
@@ -12,7 +13,7 @@ import { parseArgs } from 'node:util'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { build } from 'vite'
 import type { BenchSetup } from '../bench/perf-page'
-import type { AutoBackendResult, EmbedThroughput } from '../bench/perf-results'
+import type { AutoBackendResult } from '../bench/perf-results'
 import { perfReport, type PerfRaw } from '../bench/perf-summary'
 import { perfTable } from '../bench/perf-table'
 import { SYNTHETIC_VECTOR_SOURCE } from '../bench/synthetic-vectors'
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     'peer-time-limit': { type: 'string', default: '120' },
     'ingest-sentences': { type: 'string', default: '200' },
     'embed-runs': { type: 'string', default: '5' },
+    'webgpu-runs': { type: 'string', default: '3' },
     'no-webgpu': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
   },
@@ -44,6 +46,8 @@ const queryCount = Number(values.queries)
 const peerTimeLimitMs = Number(values['peer-time-limit']) * 1000
 const ingestSentences = Number(values['ingest-sentences'])
 const embedRuns = Number(values['embed-runs'])
+// SwiftShader (WebGPU on the CPU) is slow: fewer runs keep the default run within about 15 minutes.
+const webgpuRuns = Number(values['webgpu-runs'])
 const batchSizes = [1, 8, 32]
 
 const executablePath = findChromium()
@@ -74,9 +78,13 @@ async function openSession(url: string, webgpu: boolean): Promise<Session> {
   page.on('console', (message) => {
     const text = message.text()
     if (text.startsWith('[bench]')) say(text.slice(8))
+    else if (text.startsWith('Failed to load resource')) return
     else if (message.type() === 'error' || message.type() === 'warning') console.error(`  [page ${message.type()}] ${text}`)
   })
   page.on('pageerror', (error) => console.error(`  [page error] ${error.message}`))
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) console.error(`  [http ${response.status()}] ${response.url()}`)
+  })
   await page.goto(`${url}/perf.html`)
   await page.waitForFunction(() => typeof window.siftBench?.prepare === 'function')
   return {
@@ -118,7 +126,20 @@ if (!values['no-build']) {
   await build({ configFile: join(root, 'bench', 'vite.config.ts'), logLevel: 'warn' })
 }
 const server = await startStaticServer({ root: benchSiteDir, port: 0 })
-const raw: Partial<PerfRaw> = { embed: [], loads: [], contexts: [], footprints: [], coldStarts: [], peers: [] }
+const raw: Partial<PerfRaw> = { embed: [], loads: [], contexts: [], footprints: [], coldStarts: [], peers: [], errors: [] }
+
+/** Runs one measurement; a failure is recorded and reported, and the run goes on with the next one. */
+async function attempt<T>(label: string, work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work()
+  } catch (error) {
+    const message = `${label}: ${(error as Error)?.message?.split('\n')[0] ?? String(error)}`
+    raw.errors!.push(message)
+    say(`FAILED ${message}`)
+    return undefined
+  }
+}
+const keep = <T>(list: T[], value: T | undefined) => value !== undefined && list.push(value)
 try {
   let webgpuLaunch: AutoBackendResult | undefined
   if (!values['no-webgpu']) {
@@ -126,8 +147,8 @@ try {
     const session = await openSession(server.url, true)
     try {
       await session.page.evaluate((s) => window.siftBench.prepare(s), { ...setup, maxSentences: 2000 })
-      raw.embed!.push(await session.page.evaluate(([b, r]) => window.siftBench.embedThroughput('webgpu', b, r), [batchSizes, embedRuns] as const))
-      webgpuLaunch = await session.page.evaluate(() => window.siftBench.autoBackend())
+      keep(raw.embed!, await attempt('webgpu embedding', () => session.page.evaluate(([b, r]) => window.siftBench.embedThroughput('webgpu', b, r), [batchSizes, webgpuRuns] as const)))
+      webgpuLaunch = await attempt('auto backend (WebGPU launch)', () => session.page.evaluate(() => window.siftBench.autoBackend()))
     } finally {
       await session.close()
     }
@@ -138,29 +159,31 @@ try {
   try {
     const { page, userDataDir } = session
     await page.evaluate((s) => window.siftBench.prepare(s), setup)
-    raw.embed!.unshift(await page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const) as EmbedThroughput)
+    const wasm = await attempt('wasm embedding', () => page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const))
+    if (wasm) raw.embed!.unshift(wasm)
     raw.auto = { wasmLaunch: await page.evaluate(() => window.siftBench.autoBackend()), webgpuLaunch }
     raw.ingest = await page.evaluate((n) => window.siftBench.realIngest(n), ingestSentences)
-    say(`ingest: ${raw.ingest.sentences} sentences in ${raw.ingest.ms.toFixed(0)} ms`)
+    say(`ingest: ${raw.ingest.sentences} sentences in ${raw.ingest.ms.toFixed(0)} ms, UI longest block ${raw.ingest.ui.longestBlockMs.toFixed(1)} ms`)
     const originUsageBaseline = await page.evaluate(() => window.siftBench.originUsage())
     const diskBaseline = await indexedDbDiskBytes(userDataDir)
     for (const size of sizes) {
       say(`size ${size}: ground truth`)
       await page.evaluate((n) => window.siftBench.groundTruth(n), size)
       say(`size ${size}: load`)
-      raw.loads!.push(await page.evaluate((n) => window.siftBench.load(n), size))
-      say(`size ${size}: buildContext`)
+      const load = await page.evaluate((n) => window.siftBench.load(n), size)
+      raw.loads!.push(load)
+      say(`size ${size}: loaded in ${((load.addMs + load.indexedMs) / 1000).toFixed(1)} s; buildContext`)
       for (const strategy of ['hybrid', 'dense'] as const) {
-        raw.contexts!.push(await page.evaluate(([n, s, r]) => window.siftBench.context(n, s, r, 1), [size, strategy, repeats] as const))
+        keep(raw.contexts!, await attempt(`buildContext ${strategy} ${size}`, () => page.evaluate(([n, s, r]) => window.siftBench.context(n, s, r, 1), [size, strategy, repeats] as const)))
       }
       await page.evaluate(() => window.siftBench.closeSift())
       const footprint = await page.evaluate((n) => window.siftBench.footprint(n), size)
       raw.footprints!.push({ ...footprint, originUsageBaseline, diskBytes: await indexedDbDiskBytes(userDataDir), diskBaseline })
       say(`size ${size}: cold start`)
-      raw.coldStarts!.push(await page.evaluate(([n, r, m]) => window.siftBench.coldStart(n, r, m), [size, repeats, size === sizes[sizes.length - 1]] as const))
+      keep(raw.coldStarts!, await attempt(`cold start ${size}`, () => page.evaluate(([n, r, m]) => window.siftBench.coldStart(n, r, m), [size, repeats, size === sizes[sizes.length - 1]] as const)))
       for (const peer of ['orama', 'mememo'] as const) {
         say(`size ${size}: ${peer}`)
-        raw.peers!.push(await page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [size, peer, peerTimeLimitMs, repeats] as const))
+        keep(raw.peers!, await attempt(`${peer} ${size}`, () => page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [size, peer, peerTimeLimitMs, repeats] as const)))
       }
     }
   } finally {

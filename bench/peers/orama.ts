@@ -5,10 +5,17 @@ import type { PeerBuild, PeerDocument, PeerIndex } from './peer-index'
 const INSERT_CHUNK = 1000
 
 /**
+ * Cosine below which Orama drops a vector hit. Its default 0.8 drops every neighbour of a typical
+ * sentence-embedding query (top-50 cosines here are about 0.5–0.7); 0 keeps all rows, and Orama 3.1's hybrid
+ * search then overflows the call stack at 100K rows (a spread over every hit). 0.25 sits below the exact
+ * top-50 of these vectors (the vector-mode recall shows whether it cut anything) and above unrelated pairs.
+ */
+const SIMILARITY = 0.25
+
+/**
  * Orama (in memory): BM25 full-text plus brute-force cosine vectors, searched in `hybrid` mode (its default
- * 0.5/0.5 weights) or `vector` mode. The similarity threshold is 0, not Orama's default 0.8, which would
- * drop every neighbour of a typical sentence-embedding query; 0 cuts nothing from the top-k. Orama only accepts
- * plain arrays as vectors (and keeps them in its document store), so each vector is handed over as one.
+ * 0.5/0.5 weights) or `vector` mode. Orama only accepts plain arrays as vectors (and keeps them in its
+ * document store), so each vector is handed over as one.
  */
 export async function oramaPeer(dim: number): Promise<PeerIndex> {
   const db: AnyOrama = create({ schema: { text: 'string', embedding: `vector[${dim}]` } as const })
@@ -28,8 +35,8 @@ export async function oramaPeer(dim: number): Promise<PeerIndex> {
     async search(mode, text, vector, k) {
       const results =
         mode === 'hybrid'
-          ? await search(db, { mode: 'hybrid', term: text, vector: { value: vector, property: 'embedding' }, similarity: 0, limit: k })
-          : await search(db, { mode: 'vector', vector: { value: vector, property: 'embedding' }, similarity: 0, limit: k })
+          ? await search(db, { mode: 'hybrid', term: text, vector: { value: vector, property: 'embedding' }, similarity: SIMILARITY, limit: k })
+          : await search(db, { mode: 'vector', vector: { value: vector, property: 'embedding' }, similarity: SIMILARITY, limit: k })
       return results.hits.map((hit) => Number(hit.id))
     },
     async dispose() {},
