@@ -1,5 +1,6 @@
 import { fuseRanks } from '../src/core/fuse-ranks'
 import { interleaveRankings } from '../src/core/interleave-rankings'
+import { penaliseShortSentences, shortSentencePenalty } from '../src/core/short-sentence-penalty'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 import type { ContextItem } from '../src/types'
 import type { LexicalHit, LexicalIndex } from './lexical-index'
@@ -27,7 +28,8 @@ const FIRST_DEPTH = 256
 /**
  * Relevance-ranked candidates, produced lazily: the dense top-k deepens only when the packer asks for more,
  * and ends after every matching sentence in scope was offered — so an exhausted packer really saw everything.
- * Several queries are interleaved round-robin, each ranked on its own.
+ * Several queries are interleaved round-robin, each ranked on its own. Dense similarities are lowered for
+ * sentences with few content words (`shortSentencePenalty`), which small embedding models rank too high.
  */
 export function* rankCandidates(
   strategy: 'dense' | 'lexical' | 'hybrid',
@@ -37,8 +39,15 @@ export function* rankCandidates(
 ): Generator<ScoredSentence> {
   const filter = { conversationId }
   const lexicalHits = queries.map((query) => (strategy === 'dense' ? [] : sources.lexical.search(query.text, filter)))
-  const denseHits = (query: RankingQuery, depth: number): VectorHit[] =>
-    strategy === 'lexical' || !query.vector || !sources.vectors ? [] : sources.vectors.search(query.vector, depth, filter)
+  const penaltyOf = (hit: VectorHit): number => {
+    const sentence = sources.catalog.get(hit.sid)
+    return sentence ? shortSentencePenalty(sentence.text) : 0
+  }
+  const denseHits = (query: RankingQuery, depth: number): VectorHit[] => {
+    if (strategy === 'lexical' || !query.vector || !sources.vectors) return []
+    const hits = sources.vectors.search(query.vector, depth, filter)
+    return penaliseShortSentences(hits, penaltyOf, hits.length < depth)
+  }
   const rankOne = (query: RankingQuery, i: number, depth: number): Hit[] => {
     if (strategy === 'dense') return denseHits(query, depth)
     if (strategy === 'lexical') return lexicalHits[i]

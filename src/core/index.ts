@@ -1,6 +1,7 @@
 export { splitSentences, type SentenceSpan, type SplitOptions } from './split-sentences'
 export { fuseRanks, type FusedRank } from './fuse-ranks'
 export { STOP_WORDS, stemEnglish, indexTerm, queryTerm } from './english-terms'
+export { INFORMATIVE_TERMS, PENALTY_PER_MISSING_TERM, contentTermCount, shortSentencePenalty, penaliseShortSentences } from './short-sentence-penalty'
 export { interleaveRankings } from './interleave-rankings'
 export type { ScoredSentence } from './scored-sentence'
 export {

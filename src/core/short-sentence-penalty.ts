@@ -1,0 +1,37 @@
+import { STOP_WORDS } from './english-terms'
+
+/** Sentences with at least this many content words are not penalised. */
+export const INFORMATIVE_TERMS = 4
+/**
+ * Cosine taken off per content word short of `INFORMATIVE_TERMS`: "Wow, Caroline!" (2 content words) loses 0.1,
+ * "Thanks!" 0.15. Small sentence embeddings place short generic sentences close to every
+ * question ("What did she say?" is near "Wow!"), so without a prior they crowd out the sentences that carry facts;
+ * on LoCoMo 0.05 per word lifts dense any-evidence recall at 2,000 characters from 0.51 to 0.57 (BENCHMARKS.md).
+ */
+export const PENALTY_PER_MISSING_TERM = 0.05
+
+/** Words (letter/digit runs) that are not stop words. */
+export function contentTermCount(text: string): number {
+  let count = 0
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word !== '' && !STOP_WORDS.has(word)) count++
+  return count
+}
+
+/** How much a dense similarity is lowered for a sentence this short in content: 0 from `INFORMATIVE_TERMS` content words on. */
+export function shortSentencePenalty(text: string): number {
+  return PENALTY_PER_MISSING_TERM * Math.max(0, INFORMATIVE_TERMS - contentTermCount(text))
+}
+
+/**
+ * Re-ranks a dense top-k (best first) by score − penalty, floored at 0: the penalty makes a short sentence less
+ * similar, never more dissimilar than an unrelated one (scores ≤ 0 stay as they are). When the list is a prefix of a longer ranking
+ * (`complete` false), a hit whose lowered score falls below the last raw score is held back: an unseen row could
+ * outrank it, so it waits for a deeper scan. The result is then exactly a prefix of the fully re-ranked list.
+ */
+export function penaliseShortSentences<T extends { score: number }>(hits: readonly T[], penaltyOf: (hit: T) => number, complete: boolean): T[] {
+  const floor = complete || hits.length === 0 ? -Infinity : hits[hits.length - 1].score
+  return hits
+    .map((hit) => ({ ...hit, score: hit.score > 0 ? Math.max(0, hit.score - penaltyOf(hit)) : hit.score }))
+    .filter((hit) => hit.score >= floor)
+    .sort((a, b) => b.score - a.score)
+}
