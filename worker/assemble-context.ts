@@ -1,9 +1,10 @@
 import { packBudget, type PackResult } from '../src/core/pack-budget'
 import { renderContext } from '../src/core/render-context'
+import { withAnswerNeighbours } from '../src/core/answer-neighbours'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../src/types'
 import type { ContextRequest } from './context-request'
-import { positionalCandidates, rankCandidates, type RankingQuery, type RankingSources } from './rank-candidates'
+import { openingOfNextTurn, positionalCandidates, rankCandidates, type RankingQuery, type RankingSources } from './rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -30,7 +31,7 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
     const ranked =
       strategy === 'head' || strategy === 'tail'
         ? positionalCandidates(catalog, scope.sids, strategy === 'tail', 'position')
-        : rankCandidates(strategy, queries, conversationId, sources)
+        : withAnswerNeighbours(rankCandidates(strategy, queries, conversationId, sources), (question) => openingOfNextTurn(catalog, question))
     packed = packBudget(ranked, { budget, pinned })
   }
   return {

@@ -91,3 +91,9 @@ function scoredSentence(catalog: SentenceCatalog, sid: number, score: number, re
   const sentence = catalog.get(sid)
   return sentence && { ...sentence, turn: catalog.turnOf(sentence), score, reason }
 }
+
+/** The first sentence of the turn after `sentence`'s, in its conversation; undefined after the last turn. */
+export function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
+  const next = catalog.scope(sentence.conversationId).messages[sentence.turn + 1]
+  return next && next.sids.length > 0 ? scoredSentence(catalog, next.sids[0], 0, 'neighbour') : undefined
+}

@@ -3,6 +3,7 @@ export { fuseRanks, type FusedRank } from './fuse-ranks'
 export { STOP_WORDS, stemEnglish, indexTerm, queryTerm } from './english-terms'
 export { INFORMATIVE_TERMS, PENALTY_PER_MISSING_TERM, contentTermCount, shortSentencePenalty, penaliseShortSentences } from './short-sentence-penalty'
 export { interleaveRankings } from './interleave-rankings'
+export { withAnswerNeighbours, isQuestion } from './answer-neighbours'
 export type { ScoredSentence } from './scored-sentence'
 export {
   renderContext,
