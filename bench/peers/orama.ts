@@ -1,4 +1,5 @@
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama'
+import { STOP_WORDS } from '../../src/core/english-terms'
 import type { PeerBuild, PeerDocument, PeerIndex } from './peer-index'
 
 /** Documents per `insertMultiple` call: large enough to amortise the call, small enough to check the deadline often. */
@@ -6,19 +7,24 @@ const INSERT_CHUNK = 1000
 
 /**
  * Cosine below which Orama drops a vector hit. Its default 0.8 drops every neighbour of a typical
- * sentence-embedding query (top-50 cosines here are about 0.5–0.7); 0 keeps all rows, and Orama 3.1's hybrid
- * search then overflows the call stack at 100K rows (a spread over every hit). 0.25 sits below the exact
- * top-50 of these vectors (the vector-mode recall shows whether it cut anything) and above unrelated pairs.
+ * sentence-embedding query (top-50 cosines here are about 0.4–0.7). Vector mode uses 0, which cuts nothing.
+ * Hybrid mode cannot: Orama 3.1 normalises with `Math.max.apply` over every hit, which overflows the call stack
+ * near 100K hits, so hybrid uses 0.15 (above most unrelated pairs, ≈ 0.1); the hybrid recall shows what it costs.
  */
-const SIMILARITY = 0.25
+const VECTOR_SIMILARITY = 0
+const HYBRID_SIMILARITY = 0.15
 
 /**
  * Orama (in memory): BM25 full-text plus brute-force cosine vectors, searched in `hybrid` mode (its default
- * 0.5/0.5 weights) or `vector` mode. Orama only accepts plain arrays as vectors (and keeps them in its
+ * 0.5/0.5 weights) or `vector` mode, with Sift's English stop words (as Sift drops them from queries; without
+ * them a request's "the"/"in" match every document). Orama only accepts plain arrays as vectors (and keeps them in its
  * document store), so each vector is handed over as one.
  */
 export async function oramaPeer(dim: number): Promise<PeerIndex> {
-  const db: AnyOrama = create({ schema: { text: 'string', embedding: `vector[${dim}]` } as const })
+  const db: AnyOrama = create({
+    schema: { text: 'string', embedding: `vector[${dim}]` } as const,
+    components: { tokenizer: { stopWords: [...STOP_WORDS] } },
+  })
   return {
     name: 'orama',
     modes: ['hybrid', 'vector'],
@@ -35,8 +41,8 @@ export async function oramaPeer(dim: number): Promise<PeerIndex> {
     async search(mode, text, vector, k) {
       const results =
         mode === 'hybrid'
-          ? await search(db, { mode: 'hybrid', term: text, vector: { value: vector, property: 'embedding' }, similarity: SIMILARITY, limit: k })
-          : await search(db, { mode: 'vector', vector: { value: vector, property: 'embedding' }, similarity: SIMILARITY, limit: k })
+          ? await search(db, { mode: 'hybrid', term: text, vector: { value: vector, property: 'embedding' }, similarity: HYBRID_SIMILARITY, limit: k })
+          : await search(db, { mode: 'vector', vector: { value: vector, property: 'embedding' }, similarity: VECTOR_SIMILARITY, limit: k })
       return results.hits.map((hit) => Number(hit.id))
     },
     async dispose() {},
