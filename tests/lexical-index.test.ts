@@ -77,3 +77,24 @@ describe('LexicalIndex speaker field', () => {
     expect(index.search('What does Caroline paint?').map((h) => h.sid)).toEqual([1, 2])
   })
 })
+
+describe('LexicalIndex turn documents', () => {
+  const part = (sid: number, messageId: string, index: number, text: string): Sentence => ({ ...sentence(sid, text), messageId, index })
+
+  it('ranks a sentence whose turn holds the query words above one that only shares a word itself', () => {
+    const index = new LexicalIndex()
+    index.add([part(1, 'a', 0, 'I spent the week researching.'), part(2, 'a', 1, 'Adoption agencies are complicated.')])
+    index.add([part(3, 'b', 0, 'I was researching recipes for the party.')])
+    const hits = index.search('researching adoption')
+    expect(hits.slice(0, 2).map((h) => h.sid).sort()).toEqual([1, 2])
+    expect(hits.map((h) => h.sid)).toContain(3)
+  })
+
+  it('offers the other sentences of a matching turn, below the ones that match themselves', () => {
+    const index = new LexicalIndex()
+    index.add([part(1, 'a', 0, 'We adopted a kitten.'), part(2, 'a', 1, 'Her name is Luna.')])
+    expect(index.search('kitten').map((h) => h.sid)).toEqual([1, 2])
+    index.remove([1, 2])
+    expect(index.search('kitten')).toEqual([])
+  })
+})
