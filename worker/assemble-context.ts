@@ -1,6 +1,7 @@
 import { packBudget, type PackResult } from '../src/core/pack-budget'
 import { renderContext } from '../src/core/render-context'
 import { withAnswerNeighbours } from '../src/core/answer-neighbours'
+import { distinctSentences } from '../src/core/distinct-sentences'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../src/types'
 import type { ContextRequest } from './context-request'
@@ -31,7 +32,7 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
     const ranked =
       strategy === 'head' || strategy === 'tail'
         ? positionalCandidates(catalog, scope.sids, strategy === 'tail', 'position')
-        : withAnswerNeighbours(rankCandidates(strategy, queries, conversationId, sources), (question) => openingOfNextTurn(catalog, question))
+        : withAnswerNeighbours(distinctSentences(rankCandidates(strategy, queries, conversationId, sources)), (question) => openingOfNextTurn(catalog, question))
     packed = packBudget(ranked, { budget, pinned })
   }
   return {

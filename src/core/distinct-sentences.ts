@@ -1,0 +1,27 @@
+import type { ScoredSentence } from './scored-sentence'
+
+/** Lowercase letters and digits of `text`, words joined by single spaces: "Wow, that's great!" → "wow that s great". */
+export function normaliseSentence(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '')
+    .join(' ')
+}
+
+/**
+ * Passes ranked candidates through, dropping any whose normalised text (`normaliseSentence`) equals that of an
+ * earlier one: chit-chat repeats ("Thanks!", "Wow, that's great!") would otherwise spend the budget several times
+ * on one line. The first (best-ranked) copy is kept. Sentences with no letters or digits are never dropped.
+ */
+export function* distinctSentences(ranked: Iterable<ScoredSentence>): Generator<ScoredSentence> {
+  const seen = new Set<string>()
+  for (const candidate of ranked) {
+    const key = normaliseSentence(candidate.text)
+    if (key !== '') {
+      if (seen.has(key)) continue
+      seen.add(key)
+    }
+    yield candidate
+  }
+}
