@@ -7,6 +7,7 @@ import type { Sentence, StoredMessage } from '../src/types'
 import { assembleContext } from '../worker/assemble-context'
 import { toContextRequest } from '../worker/context-request'
 import { LexicalIndex } from '../worker/lexical-index'
+import type { MessageRecord } from '../worker/message-record'
 import { SentenceCatalog } from '../worker/sentence-catalog'
 import { VectorIndex } from '../worker/vector-index'
 import { summarize } from './latency-summary'
@@ -34,7 +35,13 @@ const time = <T>(label: string, work: () => T): T => {
 }
 
 const catalog = new SentenceCatalog()
-time('catalog.add', () => catalog.add(messages, sentences))
+const records: MessageRecord[] = messages.map((m) => ({ ...m, firstSid: 0, spans: [] }))
+for (const s of sentences) {
+  const record = records[s.seq - 1]
+  if (record.spans.length === 0) record.firstSid = s.sid
+  record.spans.push(s.start, s.end)
+}
+time('catalog.add', () => catalog.add(records))
 const lexical = new LexicalIndex()
 time('lexical.add (MiniSearch)', () => lexical.add(sentences))
 const vectors = new VectorIndex(dim)

@@ -15,9 +15,9 @@ const baseUrl = inject('baseUrl')
 const request = 'Which vaccine booster does Biscuit need?'
 
 describe.each([
-  { path: 'WASM', webgpu: false, backend: 'wasm' },
-  { path: 'WebGPU (SwiftShader)', webgpu: true, backend: 'webgpu' },
-] as const)('on the $path path', ({ webgpu, backend }) => {
+  { path: 'WASM', webgpu: false, device: 'auto', backend: 'wasm' },
+  { path: 'WebGPU (SwiftShader)', webgpu: true, device: 'webgpu', backend: 'webgpu' },
+] as const)('on the $path path', ({ webgpu, device, backend }) => {
   let session: DemoSession | undefined
   afterEach(async () => {
     await session?.close()
@@ -32,8 +32,8 @@ describe.each([
     expect(hasAdapter).toBe(webgpu)
 
     const first = await page.evaluate(
-      async ({ messages, request }) => {
-        const memory = await window.sift.createMemory({ name: 'e2e', device: 'auto' })
+      async ({ messages, request, device }) => {
+        const memory = await window.sift.createMemory({ name: 'e2e', device })
         window.e2eMemory = memory
         const ids = await memory.add(messages)
         await memory.indexed()
@@ -41,7 +41,7 @@ describe.each([
         const context = await memory.buildContext(request, { budget: 400 })
         return { ids, stats, context }
       },
-      { messages: sampleConversation, request },
+      { messages: sampleConversation, request, device },
     )
     expect(first.ids).toHaveLength(sampleConversation.length)
     expect(first.stats).toMatchObject({ messages: sampleConversation.length, pending: 0, backend })
@@ -58,15 +58,35 @@ describe.each([
 
     await page.reload()
     await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-    const afterReload = await page.evaluate(async (request) => {
-      const memory = await window.sift.createMemory({ name: 'e2e', device: 'auto' })
+    const afterReload = await page.evaluate(async ({ request, device }) => {
+      const memory = await window.sift.createMemory({ name: 'e2e', device })
       const stats = await memory.stats()
       const context = await memory.buildContext(request, { budget: 400 })
       await memory.close()
       return { stats, context }
-    }, request)
+    }, { request, device })
     expect(afterReload.stats).toEqual(first.stats)
     expect(afterReload.context.text).toContain('rabies booster')
     expect(foreignRequests(requests, baseUrl)).toEqual([])
+  })
+})
+
+describe("device: 'auto' with only a software WebGPU adapter", () => {
+  test('picks WASM and says why', async () => {
+    const session = await launchDemo({ baseUrl, webgpu: true })
+    try {
+      const stats = await session.page.evaluate(async () => {
+        const memory = await window.sift.createMemory({ name: 'e2e-auto', device: 'auto' })
+        await memory.add({ role: 'user', content: 'Which backend embeds this sentence?' })
+        await memory.indexed()
+        const stats = await memory.stats()
+        await memory.close()
+        return stats
+      })
+      expect(stats.backend).toBe('wasm')
+      expect(stats.backendReason).toMatch(/software fallback \(google swiftshader/)
+    } finally {
+      await session.close()
+    }
   })
 })

@@ -168,6 +168,11 @@ export interface MemoryStats {
   /** Sentences waiting for a vector. */
   pending: number
   backend: Backend
+  /**
+   * Why `backend`: what `device` asked for and, for `'auto'`, what the WebGPU adapter is (a software adapter such as
+   * SwiftShader gets WASM, which runs the model far faster on the CPU), plus any backend that failed to load first.
+   */
+  backendReason: string
   model: string
 }
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { IDBFactory } from 'fake-indexeddb'
+import Dexie from 'dexie'
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, SiftError, type Context, type Memory, type MessageInput, type Strategy } from '../src/node'
 import { Embedder } from '../worker/embedder'
@@ -71,6 +72,19 @@ describe('Embedder on the shipped model', () => {
     for (const [a, b] of [[0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]) expect(paraphrase).toBeGreaterThan(cosine(a, b) + 0.2)
     expect(Array.from(row(4)).every((v) => v === 0)).toBe(true)
     for (let i = 0; i < texts.length; i++) expect(Array.from(row(i)).every(Number.isFinite)).toBe(true)
+    await embedder.dispose()
+  })
+
+  it('embeds more texts than one batch in length-sorted batches and returns the rows in input order', async () => {
+    const embedder = new Embedder({ model: 'use-lite', embedding: resolveEmbedding('use-lite'), localModelPath: modelPath, allowRemoteModels: false, backends: ['cpu'] })
+    const texts = Array.from({ length: 70 }, (_, i) => `Note ${i}: ${'the harbour was calm that morning '.repeat(1 + ((i * 7) % 5))}`.trim())
+    const together = await embedder.embed(texts, 'document')
+    const dim = embedder.dim!
+    for (const i of [0, 1, 33, 69]) {
+      const alone = await embedder.embed([texts[i]], 'document')
+      const cosine = alone.reduce((sum, v, d) => sum + v * together[i * dim + d], 0)
+      expect(cosine, `row ${i}`).toBeGreaterThan(0.9999)
+    }
     await embedder.dispose()
   })
 })
@@ -156,6 +170,53 @@ describe('Engine on the shipped model', () => {
       }
     }
     await local.close()
+  })
+})
+
+describe('Lexical index snapshot', () => {
+  const readSnapshot = async (indexedDB: IDBFactory, name: string) => {
+    const db = new Dexie(name, { indexedDB: indexedDB as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange })
+    await db.open()
+    const snapshot = await db.table('lexicalSnapshots').get('lexical')
+    db.close()
+    return snapshot as { nextSid: number; json: string } | undefined
+  }
+
+  const bestLexicalMatch = async (memory: Memory, request: string) => {
+    const { items } = await memory.buildContext(request, { strategy: 'lexical', budget: 1000 })
+    return items.sort((a, b) => b.score - a.score)[0]?.messageId
+  }
+
+  it('is saved once enough sentences are missing from it, restored at open, and rewritten without forgotten words', async () => {
+    const indexedDB = new IDBFactory()
+    const words = ['harbour', 'lantern', 'meadow', 'glacier', 'orchard', 'canyon']
+    const notes = Array.from({ length: 600 }, (_, i) => ({ role: 'user', id: `n${i}`, content: `Note ${i} mentions the ${words[i % words.length]} number${i}.` }))
+    notes[5].content = 'The xylophone recital is on Friday.'
+    const first = await createMemory({ name: 'snapshot', indexedDB })
+    await first.add(notes)
+    await first.close()
+    const saved = await readSnapshot(indexedDB, 'snapshot')
+    expect(saved?.nextSid).toBe(601)
+    expect(saved?.json).toContain('xylophon')
+
+    const second = await createMemory({ name: 'snapshot', indexedDB })
+    await second.add({ role: 'user', id: 'late', content: 'A pelican landed on the roof.' })
+    for (const [request, id] of [['glacier number424', 'n424'], ['xylophone recital', 'n5'], ['pelican roof', 'late']]) {
+      expect(await bestLexicalMatch(second, request), request).toBe(id)
+    }
+    expect(await second.forget({ id: 'n5' })).toBe(1)
+    expect(await readSnapshot(indexedDB, 'snapshot')).toBeUndefined()
+    await second.close()
+    const rewritten = await readSnapshot(indexedDB, 'snapshot')
+    expect(rewritten?.nextSid).toBe(602)
+    expect(rewritten?.json).not.toContain('xylophon')
+
+    const third = await createMemory({ name: 'snapshot', indexedDB })
+    expect(await third.stats()).toMatchObject({ messages: 600, sentences: 600 })
+    expect((await third.buildContext('xylophone recital', { strategy: 'lexical', budget: 1000 })).items).toEqual([])
+    expect(await bestLexicalMatch(third, 'pelican roof')).toBe('late')
+    expect(await bestLexicalMatch(third, 'meadow number2')).toBe('n2')
+    await third.close()
   })
 })
 

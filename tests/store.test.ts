@@ -1,8 +1,12 @@
+import Dexie from 'dexie'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
+import { splitSentences } from '../src/core/split-sentences'
 import { createMemory, SiftError } from '../src/node'
+import type { Sentence, StoredMessage } from '../src/types'
+import { sentencesOf } from '../worker/message-record'
 import { BLOCK_CAPACITY } from '../worker/vector-block'
-import { SiftStore, type IndexedDBSource, type NewMessage } from '../worker/store'
+import { SiftStore, type IndexedDBSource, type NewMessage, type StoreSnapshot } from '../worker/store'
 
 function freshSource(): IndexedDBSource {
   return { indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
@@ -11,6 +15,8 @@ function freshSource(): IndexedDBSource {
 function message(id: string, content: string, conversationId = 'c1', timestamp = 1_700_000_000_000): NewMessage {
   return { id, role: 'user', content, conversationId, timestamp }
 }
+
+const sentencesIn = (snapshot: StoreSnapshot): Sentence[] => snapshot.messages.flatMap(sentencesOf)
 
 async function errorOf(promise: Promise<unknown>): Promise<SiftError> {
   const error = await promise.then(() => undefined, (e: unknown) => e)
@@ -27,8 +33,8 @@ describe('SiftStore', () => {
     const reopened = await SiftStore.open('round-trip', source, 'model-a')
     const snapshot = await reopened.snapshot()
     expect(snapshot.messages).toEqual(added.messages)
-    expect(snapshot.sentences).toEqual(added.sentences)
-    expect(snapshot.sentences.map((s) => [s.sid, s.seq, s.index, s.text])).toEqual([
+    expect(sentencesIn(snapshot)).toEqual(added.sentences)
+    expect(sentencesIn(snapshot).map((s) => [s.sid, s.seq, s.index, s.text])).toEqual([
       [1, 1, 0, 'First sentence.'],
       [2, 1, 1, 'Second one!'],
       [3, 2, 0, 'Another turn.'],
@@ -44,7 +50,7 @@ describe('SiftStore', () => {
     expect(error.code).toBe('DUPLICATE_ID')
     const snapshot = await store.snapshot()
     expect(snapshot.messages.map((m) => m.id)).toEqual(['a'])
-    expect(snapshot.sentences.map((s) => s.text)).toEqual(['Kept.'])
+    expect(sentencesIn(snapshot).map((s) => s.text)).toEqual(['Kept.'])
     expect(snapshot.state).toMatchObject({ nextSeq: 2, nextSid: 2 })
     store.close()
   })
@@ -68,12 +74,11 @@ describe('SiftStore', () => {
     const block = snapshot.blocks[1]
     expect(Array.from(block.vectors.subarray(0, dim))).toEqual([block.sids[0], -block.sids[0], 0.5])
     expect(snapshot.state.embeddedThrough).toBe(sentences[sentences.length - 1].sid)
-    expect(await store.pendingSentences(10)).toEqual([])
 
     const removed = await store.forget({ before: 1_700_000_000_001 })
     expect(removed.messageIds).toHaveLength(contents.length - 1)
     const empty = await store.snapshot()
-    expect([empty.messages.length, empty.sentences.length, empty.blocks.length]).toEqual([0, 0, 0])
+    expect([empty.messages.length, empty.blocks.length]).toEqual([0, 0])
     store.close()
   })
 
@@ -90,8 +95,98 @@ describe('SiftStore', () => {
     const snapshot = await other.snapshot()
     expect(snapshot.blocks).toEqual([])
     expect(snapshot.state).toMatchObject({ model: 'model-b', embeddedThrough: 0 })
-    expect((await other.pendingSentences(10)).map((s) => s.text)).toEqual(['One.', 'Two.'])
+    expect(sentencesIn(snapshot).map((s) => s.text)).toEqual(['One.', 'Two.'])
     other.close()
+  })
+
+  it('keeps the vectors around an empty message, which shares its firstSid with the next one', async () => {
+    const store = await SiftStore.open('empty-message', freshSource(), 'm')
+    const { sentences } = await store.addMessages([message('a', 'Before.'), message('empty', ''), message('b', 'After. More.')])
+    const sids = sentences.map((s) => s.sid)
+    const kept = await store.appendVectors(sids, new Float32Array(sids.length), 1, sids[sids.length - 1])
+    expect(kept.sids).toEqual([1, 2, 3])
+    expect(await store.forget({ id: 'empty' })).toEqual({ messageIds: ['empty'], sids: [] })
+    expect((await store.snapshot()).blocks.flatMap((b) => Array.from(b.sids))).toEqual([1, 2, 3])
+    store.close()
+  })
+
+  it('keeps the lexical snapshot until a forget, which deletes it in the same transaction', async () => {
+    const store = await SiftStore.open('lexical', freshSource(), 'm')
+    await store.addMessages([message('a', 'Alpha.'), message('b', 'Beta.')])
+    await store.saveLexicalSnapshot({ format: 1, nextSid: 3, json: '{"words":["alpha","beta"]}' })
+    await store.addMessages([message('c', 'Gamma.')])
+    expect((await store.snapshot()).lexical).toEqual({ key: 'lexical', format: 1, nextSid: 3, json: '{"words":["alpha","beta"]}' })
+    await store.forget({ id: 'zzz' })
+    expect((await store.snapshot()).lexical).toBeDefined()
+    await store.forget({ id: 'a' })
+    expect((await store.snapshot()).lexical).toBeUndefined()
+    store.close()
+  })
+})
+
+/** Writes a database exactly as schema 1 (the sentence-row layout before this version) stored it. */
+async function writeVersion1(source: IndexedDBSource, name: string, model: string, messages: StoredMessage[], dim: number): Promise<Sentence[]> {
+  const db = new Dexie(name, { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
+  db.version(1).stores({ messages: 'id, &seq, conversationId, [conversationId+seq], timestamp', sentences: 'sid, messageId, conversationId, seq', vectorBlocks: 'blockId, lastSid', meta: 'key' })
+  let sid = 1
+  const sentences = messages.flatMap((m) =>
+    splitSentences(m.content).map((span, index) => ({ sid: sid++, messageId: m.id, conversationId: m.conversationId, seq: m.seq, index, role: m.role, timestamp: m.timestamp, ...span })),
+  )
+  const sids = Float64Array.from(sentences, (s) => s.sid)
+  const vectors = Float32Array.from(sentences.flatMap((s) => Array.from({ length: dim }, (_, d) => s.sid + d / 10)))
+  await db.table('messages').bulkAdd(messages)
+  await db.table('sentences').bulkAdd(sentences)
+  await db.table('vectorBlocks').put({ blockId: 1, model, dim, firstSid: sids[0], lastSid: sids[sids.length - 1], sids, vectors })
+  await db.table('meta').put({ key: 'state', schemaVersion: 1, model, nextSeq: messages.length + 1, nextSid: sid, nextBlockId: 2, embeddedThrough: sid - 1 })
+  db.close()
+  return sentences
+}
+
+describe('schema upgrade 1 → 2', () => {
+  const v1Messages: StoredMessage[] = [
+    { id: 'x', seq: 1, role: 'user', content: 'The lighthouse keeper waved. Then he went inside!', conversationId: 'c1', timestamp: 1_700_000_000_000 },
+    { id: 'empty', seq: 2, role: 'assistant', content: '', conversationId: 'c1', timestamp: 1_700_000_001_000 },
+    { id: 'y', seq: 3, role: 'assistant', content: 'Lighthouses are  lonely places.', conversationId: 'c2', timestamp: 1_700_000_002_000 },
+  ]
+
+  it('moves sentence rows onto their messages, keeps vectors and counters, and drops the sentence table', async () => {
+    const source = freshSource()
+    const v1Sentences = await writeVersion1(source, 'upgrade', 'model-a', v1Messages, 2)
+    const store = await SiftStore.open('upgrade', source, 'model-a')
+    const snapshot = await store.snapshot()
+    expect(sentencesIn(snapshot)).toEqual(v1Sentences)
+    expect(snapshot.messages.map((m) => [m.id, m.firstSid, m.spans])).toEqual([
+      ['x', 1, [0, 28, 29, 49]],
+      ['empty', 3, []],
+      ['y', 3, [0, 31]],
+    ])
+    expect(snapshot.state).toMatchObject({ schemaVersion: 2, nextSeq: 4, nextSid: 4, embeddedThrough: 3 })
+    expect(Array.from(snapshot.blocks[0].sids)).toEqual([1, 2, 3])
+    expect(snapshot.lexical).toBeUndefined()
+    const { sentences } = await store.addMessages([{ id: 'z', role: 'user', content: 'New after the upgrade.', conversationId: 'c1', timestamp: 1_700_000_003_000 }])
+    expect(sentences.map((s) => [s.sid, s.seq])).toEqual([[4, 4]])
+    expect(await store.forget({ id: 'x' })).toEqual({ messageIds: ['x'], sids: [1, 2] })
+    expect(Array.from((await store.snapshot()).blocks[0].sids)).toEqual([3])
+    store.close()
+    const raw = new Dexie('upgrade', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
+    await raw.open()
+    expect(raw.verno).toBe(2)
+    expect(raw.tables.map((t) => t.name).sort()).toEqual(['lexicalSnapshots', 'messages', 'meta', 'vectorBlocks'])
+    raw.close()
+  })
+
+  it('opens an upgraded version-1 store through the engine: same sentences, contexts from the kept vectors', async () => {
+    const indexedDB = new IDBFactory()
+    const source = { indexedDB: indexedDB as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
+    await writeVersion1(source, 'engine-upgrade', 'fingerprint-of-another-model', v1Messages, 2)
+    const memory = await createMemory({ name: 'engine-upgrade', indexedDB })
+    expect(await memory.stats()).toMatchObject({ messages: 3, sentences: 3, pending: 3 })
+    const lexical = await memory.buildContext('lighthouse keeper', { strategy: 'lexical', budget: 1000 })
+    expect(lexical.items[0].text).toBe('The lighthouse keeper waved.')
+    await memory.indexed()
+    const dense = await memory.buildContext('lighthouse keeper', { strategy: 'dense', budget: 1000 })
+    expect(dense.items.map((i) => i.text).sort()).toEqual(['Lighthouses are  lonely places.', 'The lighthouse keeper waved.', 'Then he went inside!'])
+    await memory.close()
   })
 })
 

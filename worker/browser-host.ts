@@ -1,29 +1,50 @@
 import type { MemoryOptions } from '../src/types'
-import type { EngineHost } from './engine-host'
+import type { BackendChoice, EngineHost } from './engine-host'
 
-interface GpuNavigator {
-  gpu?: { requestAdapter(): Promise<unknown> }
+/** The parts of a WebGPU adapter's `info` that tell a real GPU from a software one. */
+interface GpuAdapterInfo {
+  vendor?: string
+  architecture?: string
+  description?: string
+  isFallbackAdapter?: boolean
 }
 
-/** Inside a Web Worker: the browser's IndexedDB, model and ONNX Runtime files from the page's own origin, WebGPU when it is there. */
+interface GpuNavigator {
+  gpu?: { requestAdapter(): Promise<{ info?: GpuAdapterInfo; isFallbackAdapter?: boolean } | null> }
+}
+
+/** Inside a Web Worker: the browser's IndexedDB, model and ONNX Runtime files from the page's own origin, WebGPU on a hardware adapter. */
 export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHost {
   return {
     indexedDB: { indexedDB: self.indexedDB, IDBKeyRange: self.IDBKeyRange },
     localModelPath: '/models/',
     wasmPaths: new URL(options.wasmPaths ?? '/ort/', self.location.href).href,
+    // ONNX Runtime's own default is half the cores (min 4), i.e. one thread on a two-core machine; threads need cross-origin isolation.
+    wasmThreads: self.crossOriginIsolated ? Math.max(1, navigator.hardwareConcurrency || 1) : 1,
     backends: async (device) => {
-      if (device === 'wasm') return ['wasm']
-      if (device === 'webgpu') return ['webgpu']
-      return (await hasWebGpuAdapter()) ? ['webgpu', 'wasm'] : ['wasm']
+      if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
+      if (device === 'webgpu') return { backends: ['webgpu'], reason: "device: 'webgpu' was requested" }
+      return chooseAutoBackend()
     },
   }
 }
 
-async function hasWebGpuAdapter(): Promise<boolean> {
+/**
+ * `device: 'auto'`: WebGPU only on a hardware adapter. A software adapter (SwiftShader, which Chromium offers with
+ * `--enable-unsafe-webgpu` on GPU-less machines) runs the model on the CPU about 90× slower than the WASM backend.
+ */
+async function chooseAutoBackend(): Promise<BackendChoice> {
+  let adapter: Awaited<ReturnType<NonNullable<GpuNavigator['gpu']>['requestAdapter']>> | undefined
   try {
-    return !!(await (navigator as GpuNavigator).gpu?.requestAdapter())
-  } catch {
-    return false
+    adapter = await (navigator as GpuNavigator).gpu?.requestAdapter()
+  } catch (error) {
+    return { backends: ['wasm'], reason: `auto: WASM, requesting a WebGPU adapter failed (${(error as Error)?.message ?? String(error)})` }
   }
+  if (!adapter) return { backends: ['wasm'], reason: 'auto: WASM, no WebGPU adapter' }
+  const info = adapter.info ?? {}
+  const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ')
+  if (info.isFallbackAdapter || adapter.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe|software/i.test(name)) {
+    return { backends: ['wasm'], reason: `auto: WASM, the WebGPU adapter is a software fallback (${name || 'isFallbackAdapter'}), slower than WASM` }
+  }
+  return { backends: ['webgpu', 'wasm'], reason: `auto: WebGPU on a hardware adapter (${name || 'unnamed'}), WASM if it fails` }
 }
-

@@ -9,6 +9,12 @@ export interface EmbeddingCache {
   flush(): Promise<void>
 }
 
+/** Which backends to try for a `device`, in order, and why (reported by `stats().backendReason`). */
+export interface BackendChoice {
+  backends: Backend[]
+  reason: string
+}
+
 /**
  * What differs between the browser worker and Node: where IndexedDB, the model files and ONNX Runtime come from.
  * The engine itself never asks which environment it is in.
@@ -19,7 +25,9 @@ export interface EngineHost {
   localModelPath: string
   /** Absolute URL prefix of ONNX Runtime's `.wasm` files (browser only). */
   wasmPaths?: string
+  /** Threads for ONNX Runtime's WASM backend (browser only); more than one needs cross-origin isolation. */
+  wasmThreads?: number
   /** Backends to try for `device`, in order; the first that loads and runs is used. */
-  backends(device: Device): Promise<Backend[]>
+  backends(device: Device): Promise<BackendChoice>
   openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
 }

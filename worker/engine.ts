@@ -6,7 +6,8 @@ import { Embedder } from './embedder'
 import { DEFAULT_MODEL, modelFingerprint, resolveEmbedding } from './embedding-presets'
 import type { EmbeddingCache, EngineHost } from './engine-host'
 import { toForgetSelector } from './forget-selector'
-import { LexicalIndex } from './lexical-index'
+import type { LexicalIndex } from './lexical-index'
+import { LEXICAL_SNAPSHOT_FORMAT, restoreLexicalIndex, snapshotIsStale } from './lexical-snapshot'
 import { toNewMessages } from './message-input'
 import type { RankingQuery } from './rank-candidates'
 import { SentenceCatalog } from './sentence-catalog'
@@ -14,8 +15,15 @@ import { SiftStore } from './store'
 import { VectorIndex } from './vector-index'
 import { WriteQueue } from './write-queue'
 
-/** Sentences embedded per model call while draining the backlog: larger batches run faster per sentence but delay progress events and pad more. */
-const BACKLOG_BATCH = 32
+/**
+ * Sentences taken from the backlog per round, embedded (in length-sorted batches, see `Embedder`) and stored in
+ * one transaction. A larger chunk pads less and writes less often, but its vectors become searchable later and a
+ * request waits longer for the model (about 1 s per 128 sentences on WASM).
+ */
+const BACKLOG_CHUNK = 128
+
+/** Quiet time after the last write before a stale lexical snapshot is saved, so a bulk import saves it once. */
+const SNAPSHOT_DELAY_MS = 1000
 
 /** Engine options as they cross to a host: everything in MemoryOptions except the callback, which the host passes separately. */
 export type EngineOptions = Omit<MemoryOptions, 'onProgress'>
@@ -31,16 +39,21 @@ export class Engine {
   private draining: Promise<void> | undefined
   private drainRequested = false
   private closed = false
+  private snapshotTimer: ReturnType<typeof setTimeout> | undefined
+  /** MiniSearch only marks discarded documents, so after a forget the index still holds the forgotten words until rebuilt. */
+  private lexicalHoldsForgotten = false
 
   private constructor(
     private readonly store: SiftStore,
     private readonly embedder: Embedder,
     private readonly catalog: SentenceCatalog,
-    private readonly lexical: LexicalIndex,
+    private lexical: LexicalIndex,
     private readonly model: string,
     private readonly cache: EmbeddingCache | undefined,
     private readonly onProgress: ((progress: IndexProgress) => void) | undefined,
     embeddedThrough: number,
+    /** The stored lexical snapshot covers every sentence below this sid (0: there is none). */
+    private snapshotCoveredBelow: number,
   ) {
     this.embeddedThrough = embeddedThrough
   }
@@ -52,26 +65,39 @@ export class Engine {
     const embedding = resolveEmbedding(model, options.embedding)
     const fingerprint = modelFingerprint(model, embedding)
     const cache = await host.openEmbeddingCache?.(fingerprint)
+    const choice = await host.backends(device)
     const embedder = new Embedder({
       model,
       embedding,
       localModelPath: options.localModelPath ?? host.localModelPath,
       allowRemoteModels: !!options.allowRemoteModels,
       wasmPaths: host.wasmPaths,
-      backends: await host.backends(device),
+      wasmThreads: host.wasmThreads,
+      backends: choice.backends,
+      backendReason: choice.reason,
       cache,
     })
-    const store = await SiftStore.open(name, host.indexedDB, fingerprint)
-    const snapshot = await store.snapshot()
-    const catalog = new SentenceCatalog()
-    catalog.add(snapshot.messages, snapshot.sentences.sort((a, b) => a.sid - b.sid))
-    const lexical = new LexicalIndex()
-    lexical.add(snapshot.sentences)
-    const engine = new Engine(store, embedder, catalog, lexical, model, cache, onProgress, snapshot.state.embeddedThrough)
-    const [first] = snapshot.blocks
-    if (first) engine.vectorIndex(first.dim).addBlocks(snapshot.blocks, (sid) => catalog.get(sid)?.conversationId)
-    engine.drainInBackground()
-    return engine
+    // The model loads while the store is read, so the first request does not wait for it after open.
+    embedder.preload()
+    try {
+      const store = await SiftStore.open(name, host.indexedDB, fingerprint)
+      const snapshot = await store.snapshot().catch((error: unknown) => {
+        store.close()
+        throw error
+      })
+      const catalog = new SentenceCatalog()
+      catalog.add(snapshot.messages)
+      const lexical = restoreLexicalIndex(snapshot.lexical, catalog)
+      const engine = new Engine(store, embedder, catalog, lexical.index, model, cache, onProgress, snapshot.state.embeddedThrough, lexical.coveredBelow)
+      const [first] = snapshot.blocks
+      if (first) engine.vectorIndex(first.dim).addBlocks(snapshot.blocks, (sid) => catalog.get(sid)?.conversationId)
+      engine.drainInBackground()
+      engine.scheduleLexicalSnapshot()
+      return engine
+    } catch (error) {
+      await embedder.dispose()
+      throw error
+    }
   }
 
   /** Stores the messages (one transaction, before any embedding) and resolves with their ids; embedding follows in the background. */
@@ -82,11 +108,12 @@ export class Engine {
     const { messages } = await this.writes.run(async () => {
       this.assertOpen()
       const stored = await this.store.addMessages(batch)
-      this.catalog.add(stored.messages, stored.sentences)
+      this.catalog.add(stored.messages)
       this.lexical.add(stored.sentences)
       return stored
     })
     this.drainInBackground()
+    this.scheduleLexicalSnapshot()
     return messages.map((m) => m.id)
   }
 
@@ -127,21 +154,29 @@ export class Engine {
       this.catalog.remove(messageIds)
       this.lexical.remove(sids)
       this.vectors?.remove(sids)
+      if (messageIds.length > 0) {
+        this.snapshotCoveredBelow = 0
+        this.lexicalHoldsForgotten = true
+        this.scheduleLexicalSnapshot()
+      }
       return messageIds.length
     })
   }
 
   async stats(): Promise<MemoryStats> {
     this.assertOpen()
-    return { messages: this.catalog.messageCount, sentences: this.catalog.sentenceCount, pending: this.pending(), backend: this.embedder.backend, model: this.model }
+    const { messageCount: messages, sentenceCount: sentences } = this.catalog
+    return { messages, sentences, pending: this.pending(), backend: this.embedder.backend, backendReason: this.embedder.backendReason, model: this.model }
   }
 
-  /** Stops the backlog after the batch in flight, persists the embedding cache and closes the database. Later calls reject with `CLOSED`. */
+  /** Stops the backlog after the batch in flight, saves a stale lexical snapshot, persists the embedding cache and closes the database. Later calls reject with `CLOSED`. */
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    clearTimeout(this.snapshotTimer)
     await this.draining?.catch(() => undefined)
     await this.writes.settled()
+    if (snapshotIsStale(this.catalog, this.snapshotCoveredBelow)) await this.saveLexicalSnapshot().catch(() => undefined)
     await this.cache?.flush()
     await this.embedder.dispose()
     this.store.close()
@@ -176,10 +211,11 @@ export class Engine {
     }
   }
 
+  /** Sentences added while a chunk is being embedded gather into the next chunk, so a busy chat gets bigger batches. */
   private async drainBacklog(): Promise<void> {
     let done = 0
     while (!this.closed) {
-      const batch = await this.store.pendingSentences(BACKLOG_BATCH)
+      const batch = this.catalog.sidsAbove(this.embeddedThrough, BACKLOG_CHUNK).map((sid) => this.catalog.get(sid)!)
       if (batch.length === 0) return
       const vectors = await this.embedder.embed(batch.map((s) => s.text), 'document')
       const dim = this.embedder.dim!
@@ -194,6 +230,33 @@ export class Engine {
       const pending = this.pending()
       this.onProgress?.({ done, total: done + pending, pending, backend: this.embedder.backend })
     }
+  }
+
+  /** Saves the lexical snapshot once writes have been quiet for a while, if enough sentences are missing from it. */
+  private scheduleLexicalSnapshot(): void {
+    clearTimeout(this.snapshotTimer)
+    if (this.closed || !snapshotIsStale(this.catalog, this.snapshotCoveredBelow)) return
+    this.snapshotTimer = setTimeout(() => {
+      // A failed save leaves the old snapshot in place (or none); open then indexes what it misses.
+      if (!this.closed) this.writes.run(() => this.saveLexicalSnapshot()).catch(() => undefined)
+    }, SNAPSHOT_DELAY_MS)
+    // In Node, a pending save must not keep the process alive.
+    ;(this.snapshotTimer as { unref?: () => void }).unref?.()
+  }
+
+  /**
+   * Run inside the write queue (or after it settled), so no forget can fall between serialising and storing.
+   * After a forget the index is rebuilt from the catalog first (a few seconds at 100K sentences, once per burst of
+   * forgets), so no forgotten word is ever written to disk.
+   */
+  private async saveLexicalSnapshot(): Promise<void> {
+    if (this.lexicalHoldsForgotten) {
+      this.lexical = restoreLexicalIndex(undefined, this.catalog).index
+      this.lexicalHoldsForgotten = false
+    }
+    const nextSid = (this.catalog.scope().sids.at(-1) ?? 0) + 1
+    await this.store.saveLexicalSnapshot({ format: LEXICAL_SNAPSHOT_FORMAT, nextSid, json: JSON.stringify(this.lexical.toJSON()) })
+    this.snapshotCoveredBelow = nextSid
   }
 
   private vectorIndex(dim: number): VectorIndex {

@@ -93,4 +93,19 @@ export class LexicalIndex {
     this.turns.discard(messageId)
     this.turnSids.delete(messageId)
   }
+
+  /** The whole index as plain data, for `fromJSON`: persisted so that open need not re-index every sentence. */
+  toJSON() {
+    return { sentences: this.sentences.toJSON(), turns: this.turns.toJSON(), turnSids: [...this.turnSids] }
+  }
+
+  static fromJSON(json: ReturnType<LexicalIndex['toJSON']>): LexicalIndex {
+    const index = new LexicalIndex()
+    Object.assign(index, { sentences: MiniSearch.loadJS(json.sentences, searchOptions()), turns: MiniSearch.loadJS(json.turns, searchOptions()) })
+    for (const [messageId, sids] of json.turnSids) {
+      index.turnSids.set(messageId, sids)
+      for (const sid of sids) index.turnOf.set(sid, messageId)
+    }
+    return index
+  }
 }

@@ -20,7 +20,7 @@ export function nodeHost(options: NodeHostOptions, packageRoot: URL): EngineHost
       IDBKeyRange: options.IDBKeyRange ?? (FakeIDBKeyRange as unknown as typeof IDBKeyRange),
     },
     localModelPath: fileURLToPath(new URL('public/models/', packageRoot)),
-    backends: async () => ['cpu'],
+    backends: async () => ({ backends: ['cpu'], reason: 'Node: onnxruntime-node on the CPU' }),
     openEmbeddingCache: embeddingCacheDir === undefined ? undefined : (fingerprint) => openEmbeddingCacheFile(embeddingCacheDir, fingerprint),
   }
 }

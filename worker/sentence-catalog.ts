@@ -1,4 +1,5 @@
-import type { Sentence, StoredMessage } from '../src/types'
+import type { Sentence } from '../src/types'
+import { sentencesOf, type MessageRecord } from './message-record'
 
 /** A stored message as the catalog keeps it: position, size, and its sentences. */
 export interface CatalogMessage {
@@ -18,7 +19,8 @@ export interface CatalogScope {
 
 /**
  * The store's messages and sentences held in memory for fast context building: sentence lookup by sid,
- * chronological order per scope, and turn numbers. Mirrors the store: loaded at open, updated after each commit.
+ * chronological order per scope, and turn numbers. Mirrors the store: built from the message records at open
+ * (sentences are spans of their message), updated after each commit.
  */
 export class SentenceCatalog {
   private readonly sentences = new Map<number, Sentence>()
@@ -34,21 +36,18 @@ export class SentenceCatalog {
     return this.sentences.size
   }
 
-  /** Messages in increasing `seq` and their sentences in increasing `sid` — the order the store assigns them. */
-  add(messages: readonly StoredMessage[], sentences: readonly Sentence[]): void {
+  /** Messages in increasing `seq` — the order the store assigns them, and so their sentences' sids increase too. */
+  add(messages: readonly MessageRecord[]): void {
     for (const message of messages) {
-      const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: [] }
+      const sentences = sentencesOf(message)
+      const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: sentences.map((s) => s.sid) }
       this.messages.set(message.id, entry)
+      for (const sentence of sentences) this.sentences.set(sentence.sid, sentence)
       for (const scope of [this.all, this.conversation(message.conversationId)]) {
         scope.messages.push(entry)
         scope.chars += entry.chars
+        for (const sid of entry.sids) scope.sids.push(sid)
       }
-    }
-    for (const sentence of sentences) {
-      this.sentences.set(sentence.sid, sentence)
-      this.messages.get(sentence.messageId)?.sids.push(sentence.sid)
-      this.all.sids.push(sentence.sid)
-      this.conversation(sentence.conversationId).sids.push(sentence.sid)
     }
   }
 
@@ -75,6 +74,19 @@ export class SentenceCatalog {
   scope(conversationId?: string): CatalogScope {
     if (conversationId === undefined) return this.all
     return this.conversations.get(conversationId) ?? emptyScope()
+  }
+
+  /** Sids greater than `sid`, oldest first, at most `limit` of them. */
+  sidsAbove(sid: number, limit = Infinity): number[] {
+    const { sids } = this.all
+    let low = 0
+    let high = sids.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (sids[middle] <= sid) low = middle + 1
+      else high = middle
+    }
+    return sids.slice(low, low + Math.min(limit, sids.length))
   }
 
   /** Position (0-based) of the sentence's message within its conversation. */

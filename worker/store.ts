@@ -1,7 +1,7 @@
-import Dexie, { type Table } from 'dexie'
-import { splitSentences } from '../src/core/split-sentences'
+import Dexie, { type Table, type Transaction } from 'dexie'
 import { SiftError } from '../src/errors'
 import type { ForgetSelector, Sentence, StoredMessage } from '../src/types'
+import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
 import type { VectorBlock } from './vector-block'
 import { appendToBlocks, removeFromBlock } from './vector-block'
 
@@ -18,6 +18,18 @@ export interface StoreState {
   embeddedThrough: number
 }
 
+/**
+ * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
+ * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.
+ */
+export interface LexicalSnapshot {
+  key: 'lexical'
+  /** Layout of `json`; a snapshot of another format is ignored and rebuilt. */
+  format: number
+  nextSid: number
+  json: string
+}
+
 /** A message ready to store: validated, defaults applied, no `seq` yet. */
 export type NewMessage = Omit<StoredMessage, 'seq'>
 
@@ -27,31 +39,39 @@ export interface IndexedDBSource {
   IDBKeyRange: typeof IDBKeyRange
 }
 
-const SCHEMA_VERSION = 1
+/**
+ * Schema 1 kept a row per sentence (its text a second time, its metadata, three secondary indexes); schema 2
+ * keeps each message's sentences as spans on the message record and adds the lexical index snapshot.
+ */
+const SCHEMA_VERSION = 2
 
 class SiftDatabase extends Dexie {
-  messages!: Table<StoredMessage, string>
-  sentences!: Table<Sentence, number>
+  messages!: Table<MessageRecord, string>
   vectorBlocks!: Table<VectorBlock, number>
   meta!: Table<StoreState, string>
+  lexicalSnapshots!: Table<LexicalSnapshot, string>
 
   constructor(name: string, source: IndexedDBSource) {
     super(name, { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
-    this.version(SCHEMA_VERSION).stores({
+    this.version(1).stores({
       messages: 'id, &seq, conversationId, [conversationId+seq], timestamp',
       sentences: 'sid, messageId, conversationId, seq',
       vectorBlocks: 'blockId, lastSid',
       meta: 'key',
     })
+    this.version(2)
+      .stores({ messages: 'id, &seq, firstSid, conversationId, timestamp', sentences: null, lexicalSnapshots: 'key' })
+      .upgrade(moveSentencesOntoMessages)
   }
 }
 
 /** Everything persisted, as loaded at open to rebuild the in-memory indexes. */
 export interface StoreSnapshot {
   state: StoreState
-  messages: StoredMessage[]
-  sentences: Sentence[]
+  /** In `seq` order. */
+  messages: MessageRecord[]
   blocks: VectorBlock[]
+  lexical: LexicalSnapshot | undefined
 }
 
 /** What a forget removed, so the in-memory indexes can follow. */
@@ -88,20 +108,20 @@ export class SiftStore {
   async snapshot(): Promise<StoreSnapshot> {
     const { db } = this
     return this.run('read the database', () =>
-      db.transaction('r', db.meta, db.messages, db.sentences, db.vectorBlocks, async () => ({
+      db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, async () => ({
         state: (await db.meta.get('state'))!,
         messages: await db.messages.orderBy('seq').toArray(),
-        sentences: await db.sentences.toArray(),
         blocks: await db.vectorBlocks.toArray(),
+        lexical: await db.lexicalSnapshots.get('lexical'),
       })),
     )
   }
 
   /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
-  async addMessages(batch: readonly NewMessage[]): Promise<{ messages: StoredMessage[]; sentences: Sentence[] }> {
+  async addMessages(batch: readonly NewMessage[]): Promise<{ messages: MessageRecord[]; sentences: Sentence[] }> {
     const { db } = this
     return this.run('store the messages', () =>
-      db.transaction('rw', db.meta, db.messages, db.sentences, async () => {
+      db.transaction('rw', db.meta, db.messages, async () => {
         const existing = await db.messages.bulkGet(batch.map((m) => m.id))
         const taken = existing.find((m) => m !== undefined)
         if (taken) {
@@ -109,41 +129,16 @@ export class SiftStore {
         }
         const state = (await db.meta.get('state'))!
         let { nextSeq, nextSid } = state
-        const messages: StoredMessage[] = []
-        const sentences: Sentence[] = []
+        const messages: MessageRecord[] = []
         for (const message of batch) {
-          const seq = nextSeq++
-          messages.push({ ...message, seq })
-          splitSentences(message.content).forEach((span, index) => {
-            sentences.push({
-              sid: nextSid++,
-              messageId: message.id,
-              conversationId: message.conversationId,
-              seq,
-              index,
-              role: message.role,
-              timestamp: message.timestamp,
-              text: span.text,
-              start: span.start,
-              end: span.end,
-            })
-          })
+          const record = toMessageRecord({ ...message, seq: nextSeq++ }, nextSid)
+          nextSid += sentenceCount(record)
+          messages.push(record)
         }
         await db.messages.bulkAdd(messages)
-        await db.sentences.bulkAdd(sentences)
         await db.meta.put({ ...state, nextSeq, nextSid })
+        const sentences = messages.flatMap(sentencesOf)
         return { messages, sentences }
-      }),
-    )
-  }
-
-  /** The oldest sentences still waiting for a vector. */
-  async pendingSentences(limit: number): Promise<Sentence[]> {
-    const { db } = this
-    return this.run('read the embedding backlog', () =>
-      db.transaction('r', db.meta, db.sentences, async () => {
-        const { embeddedThrough } = (await db.meta.get('state'))!
-        return db.sentences.where('sid').above(embeddedThrough).limit(limit).toArray()
       }),
     )
   }
@@ -156,9 +151,9 @@ export class SiftStore {
   async appendVectors(sids: readonly number[], vectors: Float32Array, dim: number, through: number): Promise<{ sids: number[]; vectors: Float32Array }> {
     const { db } = this
     return this.run('store the embeddings', () =>
-      db.transaction('rw', db.meta, db.sentences, db.vectorBlocks, async () => {
+      db.transaction('rw', db.meta, db.messages, db.vectorBlocks, async () => {
         const state = (await db.meta.get('state'))!
-        const alive = await db.sentences.bulkGet([...sids])
+        const alive = await storedSids(db, sids)
         const keptRows = sids.flatMap((sid, row) => (alive[row] ? [row] : []))
         const keptSids = keptRows.map((row) => sids[row])
         const keptVectors = new Float32Array(keptRows.length * dim)
@@ -176,12 +171,13 @@ export class SiftStore {
   async forget(selector: ForgetSelector): Promise<ForgetResult> {
     const { db } = this
     return this.run('forget the messages', () =>
-      db.transaction('rw', db.messages, db.sentences, db.vectorBlocks, async () => {
+      db.transaction('rw', db.messages, db.vectorBlocks, db.lexicalSnapshots, async () => {
         const messageIds = await selectMessageIds(db, selector)
         if (messageIds.length === 0) return { messageIds, sids: [] }
-        const sids = (await db.sentences.where('messageId').anyOf(messageIds).primaryKeys()).sort((a, b) => a - b)
-        await db.sentences.bulkDelete(sids)
+        const records = (await db.messages.bulkGet(messageIds)) as MessageRecord[]
+        const sids = records.flatMap((r) => sentencesOf(r).map((s) => s.sid)).sort((a, b) => a - b)
         await db.messages.bulkDelete(messageIds)
+        await db.lexicalSnapshots.delete('lexical')
         if (sids.length > 0) {
           const gone = new Set(sids)
           const touched = (await db.vectorBlocks.where('lastSid').aboveOrEqual(sids[0]).toArray()).filter((b) => b.firstSid <= sids[sids.length - 1])
@@ -197,6 +193,12 @@ export class SiftStore {
     )
   }
 
+  /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `json` and this write. */
+  async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot, 'key'>): Promise<void> {
+    const { db } = this
+    await this.run('save the lexical index', () => db.lexicalSnapshots.put({ key: 'lexical', ...snapshot }))
+  }
+
   close(): void {
     this.db.close()
   }
@@ -208,6 +210,38 @@ export class SiftStore {
       throw toSiftError(error, what)
     }
   }
+}
+
+/** Which of `sids` (increasing) still belong to a stored message, as a parallel array of flags. */
+async function storedSids(db: SiftDatabase, sids: readonly number[]): Promise<boolean[]> {
+  if (sids.length === 0) return []
+  // An empty message shares its firstSid with the next message, so take every message from that firstSid on.
+  const from = (await db.messages.where('firstSid').belowOrEqual(sids[0]).last())?.firstSid ?? sids[0]
+  const records = await db.messages.where('firstSid').between(from, sids[sids.length - 1], true, true).toArray()
+  const live = new Set(records.flatMap((r) => sentencesOf(r).map((s) => s.sid)))
+  return sids.map((sid) => live.has(sid))
+}
+
+/** Schema 1 → 2: each message gets its sentences' sids and spans from the sentence rows, which are then dropped. */
+async function moveSentencesOntoMessages(tx: Transaction): Promise<void> {
+  const spansOf = new Map<string, { firstSid: number; spans: number[] }>()
+  await tx.table<Sentence, number>('sentences').each((sentence) => {
+    const entry = spansOf.get(sentence.messageId) ?? { firstSid: sentence.sid, spans: [] }
+    entry.firstSid = Math.min(entry.firstSid, sentence.sid)
+    entry.spans[2 * sentence.index] = sentence.start
+    entry.spans[2 * sentence.index + 1] = sentence.end
+    spansOf.set(sentence.messageId, entry)
+  })
+  let nextSid = 1
+  await tx.table<MessageRecord, string>('messages').orderBy('seq').modify((message) => {
+    const entry = spansOf.get(message.id) ?? { firstSid: nextSid, spans: [] }
+    message.firstSid = entry.firstSid
+    message.spans = entry.spans
+    nextSid = entry.firstSid + entry.spans.length / 2
+  })
+  await tx.table<StoreState, string>('meta').toCollection().modify((state) => {
+    state.schemaVersion = SCHEMA_VERSION
+  })
 }
 
 async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {
