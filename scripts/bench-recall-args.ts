@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { UsageError, parsePositiveInteger } from './context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR]'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates]'
 
 export const DEFAULT_BUDGETS = [2000, 8000]
 export const DEFAULT_STRATEGIES = ['head', 'tail', 'lexical', 'dense', 'hybrid']
@@ -21,6 +21,10 @@ export interface BenchRecallArgs {
   cache?: string
   /** LoCoMo image turns: append the photo's caption (default) or drop it; see `scripts/locomo.ts`. */
   images: 'caption' | 'omit'
+  /** Build every context with `adaptiveStop: true` (stop at a relevance cliff). */
+  adaptiveStop: boolean
+  /** Build every context with `followUpdates: true`. */
+  followUpdates: boolean
 }
 
 function commaList(option: string, value: string): string[] {
@@ -46,6 +50,8 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
         'limit-questions': { type: 'string' },
         cache: { type: 'string' },
         images: { type: 'string', default: 'caption' },
+        'adaptive-stop': { type: 'boolean', default: false },
+        'follow-updates': { type: 'boolean', default: false },
       },
     }))
   } catch (error) {
@@ -68,5 +74,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     limitQuestions: limit('limit-questions'),
     cache: values.cache,
     images,
+    adaptiveStop: values['adaptive-stop'] ?? false,
+    followUpdates: values['follow-updates'] ?? false,
   }
 }

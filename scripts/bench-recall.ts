@@ -98,7 +98,7 @@ class RecallBench {
     const missed: Miss[] = []
     for (const [strategy, byBudget] of this.tallies) {
       for (const [budget, tally] of byBudget) {
-        const context = await memory.buildContext(question.question, { budget, strategy: strategy as Strategy, conversationId })
+        const context = await memory.buildContext(question.question, { budget, strategy: strategy as Strategy, conversationId, adaptiveStop: this.args.adaptiveStop, followUpdates: this.args.followUpdates })
         const stray = context.items.find((item) => item.conversationId !== conversationId)
         if (stray) throw new Error(`buildContext scoped to ${conversationId} returned a sentence of ${stray.conversationId}`)
         const found = foundEvidence(question.evidence, context.items.map((item) => item.messageId))
@@ -192,6 +192,8 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
         answerableWithoutEvidence: plan.reduce((sum, { withoutEvidence }) => sum + withoutEvidence, 0),
         limitQuestions: args.limitQuestions,
       },
+      adaptiveStop: args.adaptiveStop,
+      followUpdates: args.followUpdates,
       full,
       seconds,
       command: `npm run bench:recall -- ${process.argv.slice(2).join(' ')}`,

@@ -8,15 +8,15 @@ import { UsageError } from '../scripts/context-args'
 
 describe('parseBenchRecallArgs', () => {
   it('defaults to 2000,8000 × head,tail,lexical,dense,hybrid', () => {
-    expect(parseBenchRecallArgs(['--data', 'd.json'])).toEqual({ data: 'd.json', budgets: DEFAULT_BUDGETS, strategies: DEFAULT_STRATEGIES, images: 'caption' })
+    expect(parseBenchRecallArgs(['--data', 'd.json'])).toEqual({ data: 'd.json', budgets: DEFAULT_BUDGETS, strategies: DEFAULT_STRATEGIES, images: 'caption', adaptiveStop: false, followUpdates: false })
     expect(DEFAULT_BUDGETS).toEqual([2000, 8000])
     expect(DEFAULT_STRATEGIES).toEqual(['head', 'tail', 'lexical', 'dense', 'hybrid'])
   })
 
   it('reads lists, limits and outputs; strategies are passed through for the engine to judge', () => {
     expect(
-      parseBenchRecallArgs(['--data', 'd', '--budgets', '500, 4000,500', '--strategies', 'hybrid,anything-new', '--json', 'o.json', '--misses', 'm.jsonl', '--limit-conversations', '2', '--limit-questions', '7', '--cache', 'c', '--images', 'omit']),
-    ).toEqual({ data: 'd', budgets: [500, 4000], strategies: ['hybrid', 'anything-new'], json: 'o.json', misses: 'm.jsonl', limitConversations: 2, limitQuestions: 7, cache: 'c', images: 'omit' })
+      parseBenchRecallArgs(['--data', 'd', '--budgets', '500, 4000,500', '--strategies', 'hybrid,anything-new', '--json', 'o.json', '--misses', 'm.jsonl', '--limit-conversations', '2', '--limit-questions', '7', '--cache', 'c', '--images', 'omit', '--adaptive-stop', '--follow-updates']),
+    ).toEqual({ data: 'd', budgets: [500, 4000], strategies: ['hybrid', 'anything-new'], json: 'o.json', misses: 'm.jsonl', limitConversations: 2, limitQuestions: 7, cache: 'c', images: 'omit', adaptiveStop: true, followUpdates: true })
   })
 
   it.each([

@@ -2,9 +2,12 @@ import { packBudget, type PackResult } from '../src/core/pack-budget'
 import { renderContext } from '../src/core/render-context'
 import { withAnswerNeighbours } from '../src/core/answer-neighbours'
 import { distinctSentences } from '../src/core/distinct-sentences'
+import { untilRelevanceCliff } from '../src/core/relevance-cliff'
+import { withLaterUpdates } from '../src/core/later-updates'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../src/types'
 import type { ContextRequest } from './context-request'
+import type { LexicalIndex } from './lexical-index'
 import { openingOfNextTurn, positionalCandidates, rankCandidates, type RankingQuery, type RankingSources } from './rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
@@ -19,21 +22,24 @@ export interface ContextMoment {
 
 /** Selects, packs and renders a context from the in-memory indexes; `queries` carry vectors for dense and hybrid. */
 export function assembleContext(request: ContextRequest, queries: readonly RankingQuery[], sources: RankingSources, moment: ContextMoment): Context {
-  const { strategy, budget, conversationId, recentTurns } = request
+  const { strategy, budget, conversationId, recentTurns, adaptiveStop, followUpdates } = request
   const { catalog } = sources
   const scope = catalog.scope(conversationId)
   const pinned = [...positionalCandidates(catalog, scope.messages.slice(scope.messages.length - recentTurns).flatMap((m) => m.sids), true, 'recent')]
   let packed: PackResult
+  let cliff = false
   if (strategy === 'full') {
     const items = [...positionalCandidates(catalog, scope.sids, false, 'position')]
     const text = renderContext(items)
     packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
   } else {
-    const ranked =
-      strategy === 'head' || strategy === 'tail'
-        ? positionalCandidates(catalog, scope.sids, strategy === 'tail', 'position')
-        : withAnswerNeighbours(distinctSentences(rankCandidates(strategy, queries, conversationId, sources)), (question) => openingOfNextTurn(catalog, question))
-    packed = packBudget(ranked, { budget, pinned })
+    if (strategy === 'head' || strategy === 'tail') {
+      packed = packBudget(positionalCandidates(catalog, scope.sids, strategy === 'tail', 'position'), { budget, pinned })
+    } else {
+      const answered = withAnswerNeighbours(distinctSentences(rankCandidates(strategy, queries, conversationId, sources)), (question) => openingOfNextTurn(catalog, question))
+      const relevant = followUpdates ? withLaterUpdates(answered, (sentence) => laterOnSameSubject(sentence, sources)) : answered
+      packed = packBudget(adaptiveStop ? untilRelevanceCliff(relevant, () => (cliff = true)) : relevant, { budget, pinned })
+    }
   }
   return {
     text: packed.text,
@@ -46,7 +52,7 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
       historySentences: scope.sids.length,
       strategy,
       backend: moment.backend,
-      stoppedBy: packed.stoppedBy,
+      stoppedBy: cliff && packed.stoppedBy === 'exhausted' ? 'cliff' : packed.stoppedBy,
       candidatesConsidered: packed.considered,
       pending: scope.sids.length - countAtMost(scope.sids, moment.embeddedThrough),
       ms: performance.now() - moment.startedAt,
@@ -54,6 +60,30 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
     },
   }
 }
+
+/**
+ * Sentences after `sentence` in its conversation sharing its content terms, best BM25 first (at most
+ * `UPDATE_CANDIDATES`). Memoised per sentence while the lexical index keeps its size: a search per ranked
+ * candidate would otherwise dominate the cost of building a context.
+ */
+function laterOnSameSubject(sentence: ScoredSentence, { lexical, catalog }: RankingSources): ScoredSentence[] {
+  let memo = laterMemo.get(lexical)
+  if (memo === undefined || memo.size !== lexical.size) laterMemo.set(lexical, (memo = { size: lexical.size, later: new Map() }))
+  let sids = memo.later.get(sentence.sid)
+  if (sids === undefined) {
+    const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => hit.sid > sentence.sid)
+    memo.later.set(sentence.sid, (sids = hits.slice(0, UPDATE_CANDIDATES).map((hit) => hit.sid)))
+  }
+  return sids.flatMap((sid) => {
+    const other = catalog.get(sid)
+    return other ? [{ ...other, turn: catalog.turnOf(other), score: 0, reason: 'update' as const }] : []
+  })
+}
+
+const laterMemo = new WeakMap<LexicalIndex, { size: number; later: Map<number, number[]> }>()
+
+/** Later sentences looked at per ranked one: the update, if any, shares its subject words and ranks near the top. */
+const UPDATE_CANDIDATES = 20
 
 function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }: ScoredSentence): ContextItem {
   return { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }

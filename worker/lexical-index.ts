@@ -89,6 +89,11 @@ export class LexicalIndex {
     return [...scores].map(([sid, score]) => ({ sid, score })).sort((a, b) => b.score - a.score || a.sid - b.sid)
   }
 
+  /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
+  similarSentences(text: string, conversationId: string): LexicalHit[] {
+    return this.sentences.search(text, { filter: (result) => result.conversationId === conversationId, processTerm: queryTerm }).map((r) => ({ sid: r.id as number, score: r.score }))
+  }
+
   private discardTurn(messageId: string): void {
     this.turns.discard(messageId)
     this.turnSids.delete(messageId)
