@@ -10,18 +10,25 @@ export function normaliseSentence(text: string): string {
 }
 
 /**
- * Passes ranked candidates through, dropping any whose normalised text (`normaliseSentence`) equals that of an
- * earlier one: chit-chat repeats ("Thanks!", "Wow, that's great!") would otherwise spend the budget several times
- * on one line. The first (best-ranked) copy is kept. Sentences with no letters or digits are never dropped.
+ * Passes ranked candidates through, holding back any whose normalised text (`normaliseSentence`) equals that of an
+ * earlier one until every distinct candidate was offered: chit-chat repeats ("Thanks!", "Wow, that's great!")
+ * would otherwise spend the budget several times on one line. The first (best-ranked) copy keeps its place;
+ * repeats come last, so a budget large enough for everything still gets everything. Sentences with no letters or
+ * digits are never held back.
  */
 export function* distinctSentences(ranked: Iterable<ScoredSentence>): Generator<ScoredSentence> {
   const seen = new Set<string>()
+  const repeats: ScoredSentence[] = []
   for (const candidate of ranked) {
     const key = normaliseSentence(candidate.text)
     if (key !== '') {
-      if (seen.has(key)) continue
+      if (seen.has(key)) {
+        repeats.push(candidate)
+        continue
+      }
       seen.add(key)
     }
     yield candidate
   }
+  yield* repeats
 }
