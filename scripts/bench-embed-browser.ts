@@ -1,19 +1,31 @@
-// Embedding throughput in headless Chromium, on the WASM path and on the WebGPU path (SwiftShader when the
-// machine has no GPU): `npx tsx scripts/bench-embed-browser.ts [--sentences N] [--no-build]`.
+// Embedding throughput in headless Chromium through the real worker (`add` + `indexed()`), once without and once
+// with the WebGPU flag (SwiftShader when the machine has no GPU), with `device: 'auto'` unless told otherwise:
+//   npx tsx scripts/bench-embed-browser.ts [--sentences N] [--dtype fp32|q8] [--device auto|wasm|webgpu] [--no-build]
 // The model is loaded by a one-sentence warm-up first, so the figure is steady-state sentences per second.
 import { parseArgs } from 'node:util'
 import { buildDemo, demoOutDir } from './demo-build'
 import { launchChromium } from './launch-chromium'
 import { startStaticServer } from './static-server'
-import type { MessageInput } from '../src/types'
+import type { Device, MessageInput } from '../src/types'
 import '../demo/test-hook'
 
 const { values } = parseArgs({
-  options: { sentences: { type: 'string', default: '256' }, 'no-build': { type: 'boolean', default: false } },
+  options: {
+    sentences: { type: 'string', default: '256' },
+    dtype: { type: 'string', default: 'fp32' },
+    device: { type: 'string', default: 'auto' },
+    'no-build': { type: 'boolean', default: false },
+  },
 })
 const count = Number(values.sentences)
 if (!Number.isInteger(count) || count < 1) {
   console.error(`bench-embed-browser: --sentences must be a positive integer, got ${values.sentences}`)
+  process.exit(1)
+}
+const dtype = values.dtype as 'fp32' | 'q8'
+const device = values.device as Device
+if (!['fp32', 'q8'].includes(dtype) || !['auto', 'wasm', 'webgpu'].includes(device)) {
+  console.error(`bench-embed-browser: --dtype must be fp32 or q8 and --device auto, wasm or webgpu`)
   process.exit(1)
 }
 
@@ -36,8 +48,8 @@ async function measure(url: string, webgpu: boolean) {
     const page = await browser.newPage()
     await page.goto(`${url}/?open=0`)
     await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-    return await page.evaluate(async (messages) => {
-      const memory = await window.sift.createMemory({ name: 'bench-embed', device: 'auto' })
+    return await page.evaluate(async ({ messages, dtype, device }) => {
+      const memory = await window.sift.createMemory({ name: 'bench-embed', device, embedding: { dtype } })
       await memory.add({ role: 'user', content: 'Warm-up sentence that loads the model.' })
       await memory.indexed()
       const before = (await memory.stats()).sentences
@@ -47,8 +59,8 @@ async function measure(url: string, webgpu: boolean) {
       const seconds = (performance.now() - start) / 1000
       const stats = await memory.stats()
       await memory.close()
-      return { backend: stats.backend, sentences: stats.sentences - before, seconds }
-    }, syntheticMessages(count))
+      return { backend: stats.backend, reason: stats.backendReason, sentences: stats.sentences - before, seconds, isolated: self.crossOriginIsolated, cores: navigator.hardwareConcurrency }
+    }, { messages: syntheticMessages(count), dtype, device })
   } finally {
     await browser.close()
   }
@@ -58,8 +70,9 @@ if (!values['no-build']) await buildDemo()
 const server = await startStaticServer({ root: demoOutDir, port: 0 })
 try {
   for (const webgpu of [false, true]) {
-    const { backend, sentences, seconds } = await measure(server.url, webgpu)
-    console.log(`${webgpu ? 'WebGPU flag' : 'no flag    '} backend=${backend}: ${sentences} sentences in ${seconds.toFixed(2)} s = ${(sentences / seconds).toFixed(1)} sentences/s`)
+    const { backend, reason, sentences, seconds, isolated, cores } = await measure(server.url, webgpu)
+    const rate = (sentences / seconds).toFixed(1)
+    console.log(`${webgpu ? 'WebGPU flag' : 'no flag    '} ${dtype} backend=${backend}: ${sentences} sentences in ${seconds.toFixed(2)} s = ${rate} sentences/s (${reason}; crossOriginIsolated=${isolated}, ${cores} cores)`)
   }
 } finally {
   await server.close()

@@ -19,8 +19,10 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     indexedDB: { indexedDB: self.indexedDB, IDBKeyRange: self.IDBKeyRange },
     localModelPath: '/models/',
     wasmPaths: new URL(options.wasmPaths ?? '/ort/', self.location.href).href,
-    // ONNX Runtime's own default is half the cores (min 4), i.e. one thread on a two-core machine; threads need cross-origin isolation.
-    wasmThreads: self.crossOriginIsolated ? Math.max(1, navigator.hardwareConcurrency || 1) : 1,
+    // Half the cores, at most 4: the worker's own JS (tokenizer, IndexedDB) and the page need the rest. On a busy
+    // two-core machine one thread embedded 52–66 sentences/s and two threads 32–40 (scripts/bench-embed-browser.ts).
+    // More than one needs cross-origin isolation (SharedArrayBuffer).
+    wasmThreads: self.crossOriginIsolated ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2))) : 1,
     backends: async (device) => {
       if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
       if (device === 'webgpu') return { backends: ['webgpu'], reason: "device: 'webgpu' was requested" }
