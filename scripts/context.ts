@@ -2,7 +2,7 @@ import { isSiftError } from '../src/errors'
 import type { BuildContextOptions, Memory, Strategy } from '../src/types'
 import { CONTEXT_USAGE, UsageError, parseContextArgs, type ContextArgs } from './context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
-import { readHistory, type LoadedHistory } from './locomo'
+import { qualifiedMessages, readHistory, type LoadedHistory } from './locomo'
 
 async function loadHistory(args: ContextArgs): Promise<LoadedHistory> {
   try {
@@ -33,7 +33,7 @@ async function buildContextFromFile(args: ContextArgs): Promise<void> {
   const { createMemory } = await import('../src/node')
   const memory: Memory = await createMemory({ name: 'sift-context-cli', embeddingCacheDir: args.cache ?? DEFAULT_EMBEDDING_CACHE_DIR })
   try {
-    await memory.add(conversations.flatMap((c) => c.messages))
+    await memory.add(qualifiedMessages(conversations))
     await memory.indexed()
     let context
     try {

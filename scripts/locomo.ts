@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises'
  * each with `conversation` and `qa`) or a plain array of chat messages `[{ role, content, … }]`.
  *
  * Decisions, applied the same way everywhere the loader is used:
- * - Message ids are `<sample_id>/<dia_id>` (e.g. `conv-26/D1:3`), not the bare dia_id: dia_ids repeat across
- *   conversations, and one memory may hold them all (the CLI without `--conversation`). Evidence ids are mapped
- *   the same way, so `items[].messageId` compares directly with `question.evidence`.
+ * - A turn keeps its `dia_id` as its message id (`D1:3`), and evidence ids are the same dia_ids, so
+ *   `items[].messageId` compares directly with `question.evidence`. Dia_ids repeat across conversations: a
+ *   caller that puts several conversations into one memory qualifies them with `qualifiedMessages`.
  * - Image turns: LoCoMo's speakers "share" photos whose only text is a BLIP caption, and some questions are
  *   answered by the photo alone. By default the caption is appended to the turn as ` [shared a photo of …]`,
  *   as LoCoMo's own evaluation prompts do ("… and shared <caption>"); `images: 'omit'` drops it.
@@ -35,7 +35,7 @@ export interface EvidenceQuestion {
   answer: string
   /** 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial (unanswerable). */
   category: number
-  /** Valid, normalised message ids (`<sample_id>/<dia_id>`); empty when none of the listed ids names a turn. */
+  /** Valid, normalised message ids (dia_ids); empty when none of the listed ids names a turn. */
   evidence: string[]
   /** The evidence exactly as written in the data. */
   rawEvidence: string[]
@@ -59,9 +59,13 @@ export interface LoadOptions {
   images?: 'caption' | 'omit'
 }
 
-/** The id a LoCoMo turn gets as a message. */
-export function turnMessageId(sampleId: string, diaId: string): string {
-  return `${sampleId}/${diaId}`
+/**
+ * The messages of several conversations with ids made unique across them (`conv-26/D1:3`), for one memory
+ * holding them all; a single conversation keeps its dia_ids.
+ */
+export function qualifiedMessages(conversations: readonly LoadedConversation[]): LoadedMessage[] {
+  if (conversations.length === 1) return conversations[0].messages
+  return conversations.flatMap((c) => c.messages.map((m) => (m.id === undefined ? m : { ...m, id: `${c.id}/${m.id}` })))
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
@@ -175,7 +179,7 @@ function parseLocomoSample(sample: LocomoSample, index: number, options: LoadOpt
       const diaId = turn.dia_id ?? `D${session}:${turnIndex + 1}`
       diaIds.add(diaId)
       const caption = options.images !== 'omit' && typeof turn.blip_caption === 'string' ? ` [shared ${turn.blip_caption}]` : ''
-      messages.push({ id: turnMessageId(id, diaId), role: turn.speaker, content: `${turn.text ?? ''}${caption}`, conversationId: id, timestamp })
+      messages.push({ id: diaId, role: turn.speaker, content: `${turn.text ?? ''}${caption}`, conversationId: id, timestamp })
     })
   }
 
@@ -184,7 +188,7 @@ function parseLocomoSample(sample: LocomoSample, index: number, options: LoadOpt
     const evidence: string[] = []
     for (const diaId of rawEvidence.flatMap(splitEvidence)) {
       if (!diaIds.has(diaId)) warnings.push(`${id}: evidence ${JSON.stringify(diaId)} of "${qa.question}" names no turn; dropped`)
-      else if (!evidence.includes(turnMessageId(id, diaId))) evidence.push(turnMessageId(id, diaId))
+      else if (!evidence.includes(diaId)) evidence.push(diaId)
     }
     return { question: qa.question, answer: String(qa.answer ?? ''), category: qa.category, evidence, rawEvidence }
   })

@@ -106,11 +106,11 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall
 
     const misses = readFileSync(missesPath, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line))
     const flight = misses.find((miss) => miss.question === 'Where is the flight booked to?')
-    expect(flight).toMatchObject({ conversationId: 'mini', category: 2, evidence: ['mini/D2:5'] })
+    expect(flight).toMatchObject({ conversationId: 'mini', category: 2, evidence: ['D2:5'] })
     expect(flight.missed).toContainEqual({ strategy: 'head', budget: 250, found: [] })
     expect(flight.missed).not.toContainEqual(expect.objectContaining({ budget: 100000, strategy: 'head' }))
     const multi = misses.find((miss) => miss.category === 1)
-    expect(multi.missed).toContainEqual({ strategy: 'head', budget: 250, found: ['mini/D1:2'] })
+    expect(multi.missed).toContainEqual({ strategy: 'head', budget: 250, found: ['D1:2'] })
     expect(misses.some((miss) => miss.category === 5)).toBe(false)
   })
 

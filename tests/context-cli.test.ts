@@ -131,7 +131,7 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run context: bui
     expect(context.stats.used).toBe(context.text.length)
     expect(context.stats.used).toBeLessThanOrEqual(300)
     expect(context.items.every((item: { conversationId: string }) => item.conversationId === 'c1')).toBe(true)
-    expect(context.items.map((item: { messageId: string }) => item.messageId)).toContain('c1/D1:6')
+    expect(context.items.map((item: { messageId: string }) => item.messageId)).toContain('D1:6')
     expect(context.text).toContain('Biscuit')
   })
 

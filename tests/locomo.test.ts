@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { parseHistory, parseSessionDate, readHistory, splitEvidence, turnMessageId } from '../scripts/locomo'
+import { parseHistory, parseSessionDate, qualifiedMessages, readHistory, splitEvidence } from '../scripts/locomo'
 
 // The project's benchmark data sits beside the checkout (../shared), here and in CI.
 const LOCOMO = fileURLToPath(new URL('../../shared/data/locomo10.json', import.meta.url))
@@ -65,7 +65,7 @@ describe('parseHistory (LoCoMo)', () => {
   it('turns sessions into ordered messages with prefixed ids, speakers as roles and the caption appended', () => {
     expect(history.format).toBe('locomo')
     expect(conversation.id).toBe('conv-x')
-    expect(conversation.messages.map((m) => m.id)).toEqual(['conv-x/D1:1', 'conv-x/D1:2', 'conv-x/D2:1'])
+    expect(conversation.messages.map((m) => m.id)).toEqual(['D1:1', 'D1:2', 'D2:1'])
     expect(conversation.messages[1]).toMatchObject({ role: 'Bob', content: 'Look at this. [shared a photo of a cat]', conversationId: 'conv-x' })
   })
 
@@ -76,7 +76,7 @@ describe('parseHistory (LoCoMo)', () => {
   })
 
   it('normalises evidence, drops ids that name no turn and keeps answers as strings', () => {
-    expect(conversation.questions[0]).toMatchObject({ answer: '2023', category: 2, evidence: ['conv-x/D1:1', 'conv-x/D2:1', 'conv-x/D1:2'] })
+    expect(conversation.questions[0]).toMatchObject({ answer: '2023', category: 2, evidence: ['D1:1', 'D2:1', 'D1:2'] })
     expect(conversation.questions[1].evidence).toEqual([])
     expect(conversation.questions[1].rawEvidence).toEqual(['D', 'D7:1'])
     expect(history.warnings.filter((w) => w.includes('names no turn'))).toHaveLength(2)
@@ -124,6 +124,9 @@ describe.skipIf(!existsSync(LOCOMO))('the LoCoMo file', () => {
       const times = conversation.messages.map((m) => m.timestamp as number)
       expect(times.every((t, i) => i === 0 || t > times[i - 1])).toBe(true)
     }
-    expect(turnMessageId('conv-26', 'D1:3')).toBe('conv-26/D1:3')
+    const all = qualifiedMessages(history.conversations)
+    expect(new Set(all.map((m) => m.id)).size).toBe(all.length)
+    expect(all.find((m) => m.conversationId === 'conv-26')?.id).toBe('conv-26/D1:1')
+    expect(qualifiedMessages(history.conversations.slice(0, 1))[0].id).toBe('D1:1')
   })
 })
