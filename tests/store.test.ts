@@ -55,7 +55,7 @@ describe('SiftStore', () => {
     store.close()
   })
 
-  it('fills the last vector block by rewrite, spills into new blocks, and drops vectors of sentences forgotten meanwhile', async () => {
+  it('stores int8 vector blocks, merges small trailing blocks up to capacity, and drops vectors of sentences forgotten meanwhile', async () => {
     const store = await SiftStore.open('blocks', freshSource(), 'm')
     const contents = Array.from({ length: BLOCK_CAPACITY + 10 }, (_, i) => `Sentence number ${i}.`)
     const { sentences } = await store.addMessages(contents.map((c, i) => message(`m${i}`, c)))
@@ -68,11 +68,12 @@ describe('SiftStore', () => {
     const kept = await store.appendVectors(restSids, vectorsFor(restSids), dim, restSids[restSids.length - 1])
     expect(kept.sids).toEqual(restSids.filter((sid) => sid !== sentences[5].sid))
     const snapshot = await store.snapshot()
-    expect(snapshot.blocks.map((b) => b.sids.length)).toEqual([BLOCK_CAPACITY, 9])
+    expect(snapshot.blocks.map((b) => b.sids.length)).toEqual([5, BLOCK_CAPACITY, 4])
     const allSids = snapshot.blocks.flatMap((b) => Array.from(b.sids))
     expect(allSids).toEqual(sentences.map((s) => s.sid).filter((sid) => sid !== sentences[5].sid))
-    const block = snapshot.blocks[1]
-    expect(Array.from(block.vectors.subarray(0, dim))).toEqual([block.sids[0], -block.sids[0], 0.5])
+    const block = snapshot.blocks[2]
+    expect(Array.from(block.codes.subarray(0, dim))).toEqual([127, -127, 0])
+    expect(block.scales[0]).toBeCloseTo(block.sids[0] / 127, 3)
     expect(snapshot.state.embeddedThrough).toBe(sentences[sentences.length - 1].sid)
 
     const removed = await store.forget({ before: 1_700_000_000_001 })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { quantizeRows } from '../worker/quantize-vector'
 import { VectorIndex } from '../worker/vector-index'
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
@@ -11,19 +12,29 @@ function random(seed: number): () => number {
   }
 }
 
+/** The index's arithmetic written out plainly: int8 row (code × scale) · int16 query, exact in float64. */
 function bruteForce(rows: Map<number, { vector: Float32Array; conversationId: string }>, query: Float32Array, k: number, conversationId?: string) {
+  const limit = 32767
+  const largest = Math.max(...query.map(Math.abs))
+  const queryScale = largest / limit
+  const q = Array.from(query, (v) => Math.round(v / queryScale))
   return [...rows]
     .filter(([, row]) => conversationId === undefined || row.conversationId === conversationId)
-    .map(([sid, row]) => ({ sid, score: row.vector.reduce((sum, v, d) => sum + v * query[d], 0) }))
+    .map(([sid, row]) => {
+      const codes = new Int8Array(row.vector.length)
+      const scales = new Float32Array(1)
+      quantizeRows(row.vector, 1, row.vector.length, codes, row.vector.length, scales)
+      return { sid, score: codes.reduce((sum, c, d) => sum + c * q[d], 0) * scales[0] * queryScale }
+    })
     .sort((a, b) => b.score - a.score || a.sid - b.sid)
     .slice(0, k)
 }
 
 describe('VectorIndex', () => {
-  it('top-k equals a brute-force sort, with filters, removals, growth and ties', () => {
+  it.each([true, false])('top-k equals a brute-force sort, with filters, removals, growth and ties (simd %s)', (simd) => {
     const next = random(7)
-    const dim = 16
-    const index = new VectorIndex(dim, 4)
+    const dim = 19
+    const index = new VectorIndex(dim, 4, { simd })
     const rows = new Map<number, { vector: Float32Array; conversationId: string }>()
     for (let batch = 0; batch < 20; batch++) {
       const sids = Array.from({ length: 25 }, (_, i) => 1 + batch * 25 + i)
@@ -46,7 +57,14 @@ describe('VectorIndex', () => {
         expect(index.search(query, k, { conversationId: 'c1' }).map((h) => h.sid)).toEqual(bruteForce(rows, query, k, 'c1').map((h) => h.sid))
       }
       const [best] = index.search(query, 1)
-      expect(best.score).toBeCloseTo(bruteForce(rows, query, 1)[0].score, 4)
+      expect(best.score).toBe(bruteForce(rows, query, 1)[0].score)
+      const exact = [...rows.values()].map((row) => row.vector.reduce((sum, v, d) => sum + v * query[d], 0))
+      const scores = index.scan(query)
+      for (let i = 0; i < scores.count; i++) {
+        const row = rows.get(scores.sids[i])!
+        const float = row.vector.reduce((sum, v, d) => sum + v * query[d], 0)
+        expect(Math.abs(scores.raw[i] - float)).toBeLessThan(0.02 * Math.max(1, ...exact.map(Math.abs)))
+      }
     }
     expect(index.search(new Float32Array(dim), 3, { conversationId: 'unknown' })).toEqual([])
   })
@@ -54,13 +72,13 @@ describe('VectorIndex', () => {
   it('loads stored blocks and skips rows whose sentence is gone', () => {
     const index = new VectorIndex(2)
     index.addBlocks(
-      [{ blockId: 1, model: 'm', dim: 2, firstSid: 1, lastSid: 3, sids: Float64Array.from([1, 2, 3]), vectors: Float32Array.from([1, 0, 0, 1, 0.6, 0.8]) }],
+      [{ blockId: 1, model: 'm', dim: 2, firstSid: 1, lastSid: 3, sids: Float64Array.from([1, 2, 3]), codes: Int8Array.from([127, 0, 0, 127, 95, 127]), scales: Float32Array.from([1 / 127, 1 / 127, 0.8 / 127]) }],
       (sid) => (sid === 2 ? undefined : 'c'),
     )
     expect(index.size).toBe(2)
     expect(index.has(2)).toBe(false)
     expect(index.search(Float32Array.from([0, 1]), 5)).toEqual([
-      { sid: 3, score: expect.closeTo(0.8, 5) },
+      { sid: 3, score: expect.closeTo(0.8, 4) },
       { sid: 1, score: 0 },
     ])
   })

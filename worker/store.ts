@@ -2,8 +2,8 @@ import Dexie, { type Table, type Transaction } from 'dexie'
 import { SiftError } from '../src/errors'
 import type { ForgetSelector, Sentence, StoredMessage } from '../src/types'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
-import type { VectorBlock } from './vector-block'
-import { appendToBlocks, removeFromBlock } from './vector-block'
+import type { FloatVectorBlock, VectorBlock } from './vector-block'
+import { appendToBlocks, isFloatBlock, removeFromBlock, toInt8Block } from './vector-block'
 
 /** The single row of the `meta` table: counters and the embedding watermark. */
 export interface StoreState {
@@ -97,6 +97,7 @@ export class SiftStore {
           await db.vectorBlocks.clear()
           await db.meta.put({ ...state, model, embeddedThrough: 0 })
         }
+        await quantizeFloatBlocks(db.vectorBlocks)
       })
     } catch (error) {
       db.close()
@@ -158,9 +159,10 @@ export class SiftStore {
         const keptSids = keptRows.map((row) => sids[row])
         const keptVectors = new Float32Array(keptRows.length * dim)
         keptRows.forEach((row, i) => keptVectors.set(vectors.subarray(row * dim, (row + 1) * dim), i * dim))
-        const last = await db.vectorBlocks.orderBy('blockId').last()
-        const { blocks, nextBlockId } = appendToBlocks(last, keptSids, keptVectors, { model: state.model, dim, nextBlockId: state.nextBlockId })
-        await db.vectorBlocks.bulkPut(blocks)
+        const tail = (await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()).reverse()
+        const { put, remove, nextBlockId } = appendToBlocks(tail, keptSids, keptVectors, { model: state.model, dim, nextBlockId: state.nextBlockId })
+        await db.vectorBlocks.bulkDelete(remove)
+        await db.vectorBlocks.bulkPut(put)
         await db.meta.put({ ...state, nextBlockId, embeddedThrough: Math.max(state.embeddedThrough, through) })
         return { sids: keptSids, vectors: keptVectors }
       }),
@@ -242,6 +244,20 @@ async function moveSentencesOntoMessages(tx: Transaction): Promise<void> {
   await tx.table<StoreState, string>('meta').toCollection().modify((state) => {
     state.schemaVersion = SCHEMA_VERSION
   })
+}
+
+/** Trailing vector blocks an append may merge with (a binary counter of 32-row batches up to 1,024 rows needs 6). */
+const MERGE_TAIL = 8
+
+/**
+ * Stores written before int8 vectors hold float32 blocks: quantise them in place (no re-embedding). Every block
+ * converts in one transaction, so checking the first one tells whether any is left.
+ */
+async function quantizeFloatBlocks(blocks: Table<VectorBlock | FloatVectorBlock, number>): Promise<void> {
+  const first = await blocks.orderBy('blockId').first()
+  if (!first || !isFloatBlock(first)) return
+  const all = await blocks.toArray()
+  await blocks.bulkPut(all.map((block) => (isFloatBlock(block) ? toInt8Block(block) : block)))
 }
 
 async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {

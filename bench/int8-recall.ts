@@ -1,0 +1,49 @@
+// Recall@k of Sift's int8 vector scan against the exact float32 top-k, on synthetic vectors and on real model
+// vectors (every vector in the Node embedding cache, e.g. LoCoMo sentences and questions after bench:recall).
+//   npx tsx bench/int8-recall.ts [--size 100000] [--queries 100] [--k 50]
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { VectorIndex } from '../worker/vector-index'
+import { exactTopK, recallOf } from './exact-top-k'
+import { seededRandom } from './seeded-random'
+import { generateHistory, generateQueries } from './synthetic-history'
+import { SyntheticVectors } from './synthetic-vectors'
+
+const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' }, k: { type: 'string', default: '50' } } })
+const k = Number(values.k)
+
+function measure(label: string, corpus: Float32Array, rows: number, dim: number, queries: Float32Array[]): void {
+  const index = new VectorIndex(dim)
+  index.add(Array.from({ length: rows }, (_, row) => row), corpus, () => 'c')
+  const recalls = queries.map((query) => recallOf(index.search(query, k).map((h) => h.sid), exactTopK(corpus, rows, dim, query, k)))
+  const mean = recalls.reduce((a, b) => a + b, 0) / recalls.length
+  console.log(`${label}: ${rows} vectors × ${dim}, ${queries.length} queries, recall@${k} int8 vs float32: mean ${mean.toFixed(4)}, min ${Math.min(...recalls).toFixed(2)}`)
+}
+
+const size = Number(values.size)
+const generator = new SyntheticVectors()
+const history = generateHistory(size)
+const synthetic = new Float32Array(history.sentences.length * generator.dim)
+history.sentences.forEach((s) => generator.sentence(s.index, s.topic, s.subtopic, synthetic.subarray(s.index * generator.dim, (s.index + 1) * generator.dim)))
+const syntheticQueries = generateQueries(Number(values.queries), history, 1000).map((q) => generator.query(q.index, q.topic, q.subtopic))
+measure('synthetic', synthetic, history.sentences.length, generator.dim, syntheticQueries)
+
+// The cache file: 'SIFTEMB1', dim (u32 LE), then records of a 32-byte key and dim float32s.
+const directory = '.cache/embeddings'
+for (const file of readdirSync(directory).filter((f) => f.endsWith('.bin'))) {
+  const bytes = readFileSync(join(directory, file))
+  const dim = bytes.readUInt32LE(8)
+  const record = 32 + dim * 4
+  const count = Math.floor((bytes.length - 12) / record)
+  const all = new Float32Array(count * dim)
+  for (let r = 0; r < count; r++) for (let d = 0; d < dim; d++) all[r * dim + d] = bytes.readFloatLE(12 + r * record + 32 + d * 4)
+  // Held-out queries: a random sample of the vectors, removed from the corpus.
+  const random = seededRandom(5)
+  const held = new Set<number>()
+  while (held.size < Math.min(Number(values.queries), count / 2)) held.add(Math.floor(random() * count))
+  const corpus = new Float32Array((count - held.size) * dim)
+  let rows = 0
+  for (let r = 0; r < count; r++) if (!held.has(r)) corpus.set(all.subarray(r * dim, (r + 1) * dim), rows++ * dim)
+  measure(`model vectors (${file})`, corpus, rows, dim, [...held].map((r) => all.slice(r * dim, (r + 1) * dim)))
+}

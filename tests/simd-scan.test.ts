@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { dotKernelModule, jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel } from '../worker/simd-scan'
+
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('dot kernel', () => {
+  it('assembles a module this runtime validates', () => {
+    expect(WebAssembly.validate(dotKernelModule())).toBe(true)
+  })
+
+  it('SIMD and JS kernels equal a plain integer sum exactly, for odd row counts and padded dims, at the overflow limit', () => {
+    const next = random(3)
+    for (const dim of [1, 15, 16, 17, 100, 384, 512, 768, 1024]) {
+      const stride = Math.ceil(dim / ROW_ALIGN) * ROW_ALIGN
+      const limit = queryLimit(stride)
+      for (const rows of [1, 7, 33]) {
+        const memory = new WebAssembly.Memory({ initial: 2 })
+        const codes = new Int8Array(memory.buffer, 0, rows * stride)
+        for (let r = 0; r < rows; r++) {
+          for (let d = 0; d < dim; d++) codes[r * stride + d] = r === 0 ? 127 : Math.round(next() * 254) - 127
+        }
+        const queryAt = rows * stride
+        const query = new Int16Array(memory.buffer, queryAt, stride)
+        for (let d = 0; d < dim; d++) query[d] = rows === 7 ? limit : Math.round((next() * 2 - 1) * limit)
+        const expected = Array.from({ length: rows }, (_, r) => {
+          let sum = 0
+          for (let d = 0; d < dim; d++) sum += codes[r * stride + d] * query[d]
+          return sum
+        })
+        const simdAt = queryAt + stride * 2
+        const jsAt = simdAt + rows * 4
+        simdDotKernel(memory)!(0, rows, stride, queryAt, simdAt)
+        jsDotKernel(memory)(0, rows, stride, queryAt, jsAt)
+        expect(Array.from(new Int32Array(memory.buffer, simdAt, rows))).toEqual(expected)
+        expect(Array.from(new Int32Array(memory.buffer, jsAt, rows))).toEqual(expected)
+      }
+    }
+  })
+})

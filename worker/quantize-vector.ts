@@ -1,0 +1,33 @@
+/**
+ * Per-vector symmetric int8: each vector is stored as `dim` signed bytes and one float scale (its largest
+ * magnitude / 127), so value ≈ code × scale. A quarter of float32's bytes, and a dot product of two such vectors is
+ * an integer sum the SIMD kernel computes exactly; the rounding moves a unit vector's cosine by about 10⁻⁴.
+ */
+export const INT8_LIMIT = 127
+
+/**
+ * Quantises `rows` vectors of `dim` floats into `codes` (row r at `r × stride`, dims past `dim` left untouched) and
+ * `scales`. A zero vector gets scale 0 and zero codes.
+ */
+export function quantizeRows(vectors: Float32Array, rows: number, dim: number, codes: Int8Array, stride: number, scales: Float32Array): void {
+  for (let row = 0; row < rows; row++) {
+    const base = row * dim
+    let largest = 0
+    for (let d = 0; d < dim; d++) largest = Math.max(largest, Math.abs(vectors[base + d]))
+    const scale = Math.fround(largest / INT8_LIMIT)
+    scales[row] = scale
+    const target = row * stride
+    for (let d = 0; d < dim; d++) codes[target + d] = scale === 0 ? 0 : Math.max(-INT8_LIMIT, Math.min(INT8_LIMIT, Math.round(vectors[base + d] / scale)))
+  }
+}
+
+/** The query as int16 values with magnitude ≤ `limit` (into `out`, rest zero) and the scale that maps them back. */
+export function quantizeQuery(query: Float32Array, limit: number, out: Int16Array): number {
+  let largest = 0
+  for (let d = 0; d < query.length; d++) largest = Math.max(largest, Math.abs(query[d]))
+  out.fill(0)
+  if (largest === 0) return 0
+  const scale = largest / limit
+  for (let d = 0; d < query.length; d++) out[d] = Math.round(query[d] / scale)
+  return scale
+}
