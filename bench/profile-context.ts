@@ -1,12 +1,13 @@
 // Where buildContext spends its time: the engine's own in-memory pieces (catalog, MiniSearch lexical index,
 // vector index, rank + pack) loaded with the synthetic history in Node (same V8 as Chromium), each stage timed.
-//   npx tsx bench/profile-context.ts [--size 100000] [--queries 20]
+//   npx tsx bench/profile-context.ts [--size 100000] [--queries 20] [--rank-only]  (--rank-only skips the full assembleContext stages)
 import { parseArgs } from 'node:util'
 import { fuseRanks } from '../src/core/fuse-ranks'
 import type { Sentence, StoredMessage } from '../src/types'
 import { assembleContext } from '../worker/assemble-context'
 import { toContextRequest } from '../worker/context-request'
 import { LexicalIndex } from '../worker/lexical-index'
+import { rankCandidates } from '../worker/rank-candidates'
 import type { MessageRecord } from '../worker/message-record'
 import { SentenceCatalog } from '../worker/sentence-catalog'
 import { VectorIndex } from '../worker/vector-index'
@@ -14,7 +15,7 @@ import { summarize } from './latency-summary'
 import { generateHistory, generateQueries } from './synthetic-history'
 import { SyntheticVectors } from './synthetic-vectors'
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '20' } } })
+const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '20' }, 'rank-only': { type: 'boolean', default: false } } })
 const size = Number(values.size)
 const history = generateHistory(size)
 const queries = generateQueries(Number(values.queries), history, 1000)
@@ -49,7 +50,14 @@ const all = new Float32Array(sentences.length * dim)
 history.sentences.forEach((s) => generator.sentence(s.index, s.topic, s.subtopic, all.subarray(s.index * dim, (s.index + 1) * dim)))
 time('vectors.add', () => vectors.add(sentences.map((s) => s.sid), all, (sid) => catalog.get(sid)?.conversationId))
 
-const stages: Record<string, number[]> = { lexical: [], lexicalHits: [], dense256: [], fuse: [], assembleHybrid: [], assembleDense: [], assembleLexical: [] }
+const stages: Record<string, number[]> = { lexical: [], lexicalHits: [], denseScan: [], dense256: [], fuse: [], rankHybrid200: [], rankDense200: [], assembleHybrid: [], assembleDense: [], assembleLexical: [] }
+/** The first `count` candidates of one strategy's ranking: scan, selection and fusion without the packer. */
+const firstCandidates = (strategy: 'hybrid' | 'dense', text: string, vector: Float32Array, count: number): number => {
+  const started = performance.now()
+  let taken = 0
+  for (const _ of rankCandidates(strategy, [{ text, vector }], undefined, { catalog, vectors, lexical })) if (++taken === count) break
+  return performance.now() - started
+}
 for (let pass = 0; pass < 2; pass++) {
   for (const q of queries) {
     const vector = generator.query(q.index, q.topic, q.subtopic)
@@ -60,19 +68,26 @@ for (let pass = 0; pass < 2; pass++) {
     const t2 = performance.now()
     fuseRanks([denseHits.map((h) => h.sid), lexicalHits.map((h) => h.sid)])
     const t3 = performance.now()
+    vectors.scan(vector)
+    const t4 = performance.now()
+    const rankHybrid = firstCandidates('hybrid', q.text, vector, 200)
+    const rankDense = firstCandidates('dense', q.text, vector, 200)
     const ranked = (strategy: 'hybrid' | 'dense' | 'lexical') => {
       const started = performance.now()
       assembleContext(toContextRequest(q.text, { strategy }), [{ text: q.text, vector }], { catalog, vectors, lexical }, { backend: 'wasm', embeddedThrough: Infinity, startedAt: started, queryMs: 0 })
       return performance.now() - started
     }
-    const hybrid = ranked('hybrid')
-    const dense = ranked('dense')
-    const lexicalOnly = ranked('lexical')
+    const hybrid = values['rank-only'] ? 0 : ranked('hybrid')
+    const dense = values['rank-only'] ? 0 : ranked('dense')
+    const lexicalOnly = values['rank-only'] ? 0 : ranked('lexical')
     if (pass === 0) continue
     stages.lexical.push(t1 - t0)
     stages.lexicalHits.push(lexicalHits.length)
     stages.dense256.push(t2 - t1)
     stages.fuse.push(t3 - t2)
+    stages.denseScan.push(t4 - t3)
+    stages.rankHybrid200.push(rankHybrid)
+    stages.rankDense200.push(rankDense)
     stages.assembleHybrid.push(hybrid)
     stages.assembleDense.push(dense)
     stages.assembleLexical.push(lexicalOnly)

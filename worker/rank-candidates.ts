@@ -1,11 +1,12 @@
-import { fuseRanks } from '../src/core/fuse-ranks'
-import { interleaveRankings } from '../src/core/interleave-rankings'
-import { penaliseShortSentences, shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import { shortSentencePenalty } from '../src/core/short-sentence-penalty'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 import type { ContextItem } from '../src/types'
-import type { LexicalHit, LexicalIndex } from './lexical-index'
+import { DenseRanking } from './dense-ranking'
+import { FusedRanking } from './fused-ranking'
+import type { LexicalIndex } from './lexical-index'
+import { listOf, type RankedList } from './ranked-list'
 import type { SentenceCatalog } from './sentence-catalog'
-import type { VectorHit, VectorIndex } from './vector-index'
+import type { VectorIndex } from './vector-index'
 
 export interface RankingSources {
   catalog: SentenceCatalog
@@ -20,21 +21,14 @@ export interface RankingQuery {
   vector?: Float32Array
 }
 
-type Hit = VectorHit | LexicalHit
-
 /**
- * Dense rows scanned in the first round of `dense`; each further round scans four times as many, until every row
- * is ranked. `hybrid` ranks every row at once: reciprocal rank fusion over a truncated dense list is not the
- * fusion of the full lists (a sentence ranked 300th by dense loses its dense share), and on LoCoMo that
- * truncation cost 2 points of recall at 2,000 characters. The scan visits every row either way; only the sort grows.
- */
-const FIRST_DEPTH = 256
-
-/**
- * Relevance-ranked candidates, produced lazily: the dense top-k deepens only when the packer asks for more,
- * and ends after every matching sentence in scope was offered — so an exhausted packer really saw everything.
- * Several queries are interleaved round-robin, each ranked on its own. Dense similarities are lowered for
- * sentences with few content words (`shortSentencePenalty`), which small embedding models rank too high.
+ * Relevance-ranked candidates, produced lazily, ending after every matching sentence in scope was offered — so an
+ * exhausted packer really saw everything. Several queries are interleaved round-robin, each ranked on its own; a
+ * candidate carries its best score over the queries. Dense similarities are lowered for sentences with few content
+ * words (`shortSentencePenalty`), which small embedding models rank too high. Each query's vectors are scanned once;
+ * `dense` and `hybrid` then order only the prefix the packer reaches (`DenseRanking`, `FusedRanking`). `hybrid`
+ * fuses the full dense ranking: reciprocal rank fusion over a truncated dense list drops the dense share of a
+ * sentence ranked below the cut, which on LoCoMo cost 2 points of recall at 2,000 characters.
  */
 export function* rankCandidates(
   strategy: 'dense' | 'lexical' | 'hybrid',
@@ -43,33 +37,30 @@ export function* rankCandidates(
   sources: RankingSources,
 ): Generator<ScoredSentence> {
   const filter = { conversationId }
-  const lexicalHits = queries.map((query) => (strategy === 'dense' ? [] : sources.lexical.search(query.text, filter)))
-  const penaltyOf = (hit: VectorHit): number => {
-    const sentence = sources.catalog.get(hit.sid)
+  const penaltyOf = (sid: number): number => {
+    const sentence = sources.catalog.get(sid)
     return sentence ? shortSentencePenalty(sentence.text) : 0
   }
-  const denseHits = (query: RankingQuery, depth: number): VectorHit[] => {
-    if (strategy === 'lexical' || !query.vector || !sources.vectors) return []
-    const hits = sources.vectors.search(query.vector, depth, filter)
-    return penaliseShortSentences(hits, penaltyOf, hits.length < depth)
-  }
-  const rankOne = (query: RankingQuery, i: number, depth: number): Hit[] => {
-    if (strategy === 'dense') return denseHits(query, depth)
-    if (strategy === 'lexical') return lexicalHits[i]
-    return fuseRanks([denseHits(query, depth).map((h) => h.sid), lexicalHits[i].map((h) => h.sid)]).map((f) => ({ sid: f.key, score: f.score }))
-  }
-  const allRows = strategy === 'lexical' ? 0 : (sources.vectors?.size ?? 0)
+  const denseRanking = (query: RankingQuery): DenseRanking | undefined =>
+    query.vector && sources.vectors ? new DenseRanking(sources.vectors.scan(query.vector, filter, penaltyOf)) : undefined
+  const rankings: RankedList[] = queries.map((query) => {
+    if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
+    if (strategy === 'dense') return denseRanking(query) ?? listOf([])
+    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter))
+  })
   const seen = new Set<number>()
-  for (let depth = strategy === 'hybrid' ? Math.max(allRows, 1) : FIRST_DEPTH; ; depth *= 4) {
-    const rankings = queries.map((query, i) => rankOne(query, i, depth))
-    const best = bestScores(rankings)
-    for (const sid of interleaveRankings(rankings.map((hits) => hits.map((h) => h.sid)))) {
-      if (seen.has(sid)) continue
-      seen.add(sid)
-      const candidate = scoredSentence(sources.catalog, sid, best.get(sid)!, 'relevant')
+  for (let position = 0; ; position++) {
+    let more = false
+    for (const ranking of rankings) {
+      const hit = ranking.at(position)
+      if (!hit) continue
+      more = true
+      if (seen.has(hit.sid)) continue
+      seen.add(hit.sid)
+      const candidate = scoredSentence(sources.catalog, hit.sid, rankings.length === 1 ? hit.score : bestScore(rankings, hit.sid), 'relevant')
       if (candidate) yield candidate
     }
-    if (depth >= allRows) return
+    if (!more) return
   }
 }
 
@@ -81,9 +72,9 @@ export function* positionalCandidates(catalog: SentenceCatalog, sids: readonly n
   }
 }
 
-function bestScores(rankings: readonly Hit[][]): Map<number, number> {
-  const best = new Map<number, number>()
-  for (const hits of rankings) for (const { sid, score } of hits) best.set(sid, Math.max(score, best.get(sid) ?? -Infinity))
+function bestScore(rankings: readonly RankedList[], sid: number): number {
+  let best = -Infinity
+  for (const ranking of rankings) best = Math.max(best, ranking.scoreOf(sid) ?? -Infinity)
   return best
 }
 

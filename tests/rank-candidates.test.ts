@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { fuseRanks } from '../src/core/fuse-ranks'
+import { penaliseShortSentences, shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import type { Sentence } from '../src/types'
+import { LexicalIndex } from '../worker/lexical-index'
+import { sentencesOf, toMessageRecord, type MessageRecord } from '../worker/message-record'
+import { rankCandidates } from '../worker/rank-candidates'
+import { SentenceCatalog } from '../worker/sentence-catalog'
+import { VectorIndex } from '../worker/vector-index'
+
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const WORDS = ['violin', 'lisbon', 'boiler', 'plumber', 'marathon', 'salmon', 'budget', 'kanji', 'tomato', 'passport', 'the', 'a', 'wow', 'thanks']
+
+/** A history whose sentences have 1–6 words (so short-sentence penalties vary), some repeated exactly (ties), in two conversations. */
+function fixture(size: number, dim: number) {
+  const next = random(11)
+  const messages: MessageRecord[] = []
+  const sentences: Sentence[] = []
+  const vectors = new Float32Array(size * dim)
+  for (let i = 0; i < size; i++) {
+    const words = Array.from({ length: 1 + Math.floor(next() * 6) }, () => WORDS[Math.floor(next() * WORDS.length)])
+    const text = `${words.join(' ')}.`
+    const conversationId = i % 3 === 0 ? 'b' : 'a'
+    const message = toMessageRecord({ id: `m${i}`, seq: i + 1, role: 'user', content: text, conversationId, timestamp: 1_700_000_000_000 + i }, i + 1)
+    messages.push(message)
+    sentences.push(...sentencesOf(message))
+    for (let d = 0; d < dim; d++) vectors[i * dim + d] = i % 10 === 9 ? vectors[(i - 1) * dim + d] : next() * 2 - 1
+  }
+  const catalog = new SentenceCatalog()
+  catalog.add(messages)
+  const lexical = new LexicalIndex()
+  lexical.add(sentences)
+  const index = new VectorIndex(dim)
+  index.add(sentences.map((s) => s.sid), vectors, (sid) => catalog.get(sid)?.conversationId)
+  return { catalog, lexical, index, next }
+}
+
+/** The ranking as computed before it was made lazy: sort every row, penalise, fuse the full lists. */
+function reference(strategy: 'dense' | 'hybrid', sources: ReturnType<typeof fixture>, text: string, vector: Float32Array, conversationId?: string) {
+  const hits = sources.index.search(vector, sources.index.size, { conversationId })
+  const dense = penaliseShortSentences(hits, (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
+  if (strategy === 'dense') return dense
+  const lexical = sources.lexical.search(text, { conversationId })
+  return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)]).map((f) => ({ sid: f.key, score: f.score }))
+}
+
+describe('rankCandidates', () => {
+  it('dense and hybrid equal the full sort-and-fuse ranking, in order and score, with and without a conversation filter', () => {
+    const sources = fixture(3000, 24)
+    for (let q = 0; q < 8; q++) {
+      const vector = Float32Array.from({ length: 24 }, () => sources.next() * 2 - 1)
+      const text = `${WORDS[q]} ${WORDS[(q * 3 + 1) % 10]}`
+      for (const strategy of ['dense', 'hybrid'] as const) {
+        for (const conversationId of [undefined, 'b']) {
+          const expected = reference(strategy, sources, text, vector, conversationId)
+          const ranked = [...rankCandidates(strategy, [{ text, vector }], conversationId, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+          expect(ranked.map((c) => c.sid)).toEqual(expected.map((h) => h.sid))
+          expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
+        }
+      }
+    }
+  })
+
+  it('several queries: each sentence once, with its best score over the queries', () => {
+    const sources = fixture(800, 16)
+    const queries = ['violin lisbon', 'boiler'].map((text) => ({ text, vector: Float32Array.from({ length: 16 }, () => sources.next() * 2 - 1) }))
+    const ranked = [...rankCandidates('hybrid', queries, undefined, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+    expect(new Set(ranked.map((c) => c.sid)).size).toBe(800)
+    const lists = queries.map((q) => new Map(reference('hybrid', sources, q.text, q.vector).map((h) => [h.sid, h.score])))
+    for (const candidate of ranked.slice(0, 50)) expect(candidate.score).toBe(Math.max(...lists.map((l) => l.get(candidate.sid) ?? -Infinity)))
+    expect(ranked.slice(0, 2).map((c) => c.sid)).toEqual(queries.map((q) => reference('hybrid', sources, q.text, q.vector)[0].sid))
+  })
+})
