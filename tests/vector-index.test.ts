@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { quantizeRows } from '../worker/quantize-vector'
-import { VectorIndex } from '../worker/vector-index'
+import { quantizeResiduals, quantizeRows } from '../worker/quantize-vector'
+import { RESCORED_ROWS, VectorIndex } from '../worker/vector-index'
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
 function random(seed: number): () => number {
@@ -12,19 +12,27 @@ function random(seed: number): () => number {
   }
 }
 
-/** The index's arithmetic written out plainly: int8 row (code × scale) · int16 query, exact in float64. */
+/**
+ * The index's arithmetic written out plainly, for indexes of at most RESCORED_ROWS rows (all re-scored): both int8
+ * layers of the row (code × scale + residual × residualScale) · float query, in float64.
+ */
 function bruteForce(rows: Map<number, { vector: Float32Array; conversationId: string }>, query: Float32Array, k: number, conversationId?: string) {
-  const limit = 32767
-  const largest = Math.max(...query.map(Math.abs))
-  const queryScale = largest / limit
-  const q = Array.from(query, (v) => Math.round(v / queryScale))
   return [...rows]
     .filter(([, row]) => conversationId === undefined || row.conversationId === conversationId)
     .map(([sid, row]) => {
       const codes = new Int8Array(row.vector.length)
       const scales = new Float32Array(1)
+      const residuals = new Int8Array(row.vector.length)
+      const residualScales = new Float32Array(1)
       quantizeRows(row.vector, 1, row.vector.length, codes, row.vector.length, scales)
-      return { sid, score: codes.reduce((sum, c, d) => sum + c * q[d], 0) * scales[0] * queryScale }
+      quantizeResiduals(row.vector, 1, row.vector.length, codes, row.vector.length, scales, residuals, residualScales)
+      let first = 0
+      let second = 0
+      codes.forEach((c, d) => {
+        first += c * query[d]
+        second += residuals[d] * query[d]
+      })
+      return { sid, score: first * scales[0] + second * residualScales[0] }
     })
     .sort((a, b) => b.score - a.score || a.sid - b.sid)
     .slice(0, k)
@@ -81,5 +89,41 @@ describe('VectorIndex', () => {
       { sid: 3, score: expect.closeTo(0.8, 4) },
       { sid: 1, score: 0 },
     ])
+  })
+})
+
+describe('VectorIndex re-scoring', () => {
+  it('re-scores the best rows to within 1e-4 of float32 and keeps the int8 score below them', () => {
+    const next = random(11)
+    const dim = 64
+    const rows = RESCORED_ROWS + 300
+    const vectors = new Float32Array(rows * dim)
+    for (let r = 0; r < rows; r++) {
+      let norm = 0
+      for (let d = 0; d < dim; d++) norm += (vectors[r * dim + d] = next() * 2 - 1) ** 2
+      for (let d = 0; d < dim; d++) vectors[r * dim + d] /= Math.sqrt(norm)
+    }
+    const index = new VectorIndex(dim)
+    index.add(Array.from({ length: rows }, (_, r) => r + 1), vectors, () => 'c')
+    const query = vectors.slice(0, dim)
+    const exact = (sid: number) => vectors.subarray((sid - 1) * dim, sid * dim).reduce((sum, v, d) => sum + v * query[d], 0)
+    const scores = index.scan(query)
+    const order = Array.from({ length: rows }, (_, i) => i).sort((a, b) => scores.raw[b] - scores.raw[a])
+    const error = order.map((i) => Math.abs(scores.raw[i] - exact(scores.sids[i])))
+    expect(Math.max(...error.slice(0, RESCORED_ROWS))).toBeLessThan(1e-4)
+    // The rest keep their int8 score, a coarser estimate (the test would fail if they were re-scored too).
+    expect(Math.max(...error.slice(RESCORED_ROWS))).toBeGreaterThan(1e-4)
+    const top = [...Array(rows).keys()].map((r) => r + 1).sort((a, b) => exact(b) - exact(a)).slice(0, 50)
+    expect(index.search(query, 50).map((h) => h.sid)).toEqual(top)
+  })
+
+  it('ranks rows of a block stored without residuals (format 1) by their int8 value alone', () => {
+    const dim = 2
+    const block = { blockId: 1, model: 'm', dim, firstSid: 1, lastSid: 2, sids: Float64Array.from([1, 2]), codes: Int8Array.from([127, 0, 90, 90]), scales: Float32Array.from([1 / 127, 0.7 / 90]) }
+    const index = new VectorIndex(dim)
+    index.addBlocks([block], () => 'c')
+    const scores = index.scan(Float32Array.from([0.6, 0.8]))
+    expect(scores.raw[0]).toBeCloseTo(127 * Math.fround(1 / 127) * 0.6000000238418579, 12)
+    expect(scores.raw[1]).toBeCloseTo(90 * Math.fround(0.7 / 90) * (0.6000000238418579 + 0.800000011920929), 12)
   })
 })

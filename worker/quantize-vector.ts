@@ -31,3 +31,26 @@ export function quantizeQuery(query: Float32Array, limit: number, out: Int16Arra
   for (let d = 0; d < query.length; d++) out[d] = Math.round(query[d] / scale)
   return scale
 }
+
+/**
+ * The second layer: each row's rounding error `vector − code × scale`, quantised the same way (`quantizeRows`) into
+ * `residuals` (row r at `r × dim`) and `residualScales`. Code plus residual reproduces the vector to about scale / 254
+ * per dimension, so a re-scored dot product is exact to about 10⁻⁵ for unit vectors. `codes` must hold `vectors`'
+ * first layer, `stride` apart.
+ */
+export function quantizeResiduals(
+  vectors: Float32Array,
+  rows: number,
+  dim: number,
+  codes: Int8Array,
+  stride: number,
+  scales: Float32Array,
+  residuals: Int8Array,
+  residualScales: Float32Array,
+): void {
+  const error = new Float32Array(rows * dim)
+  for (let row = 0; row < rows; row++) {
+    for (let d = 0; d < dim; d++) error[row * dim + d] = vectors[row * dim + d] - codes[row * stride + d] * scales[row]
+  }
+  quantizeRows(error, rows, dim, residuals, dim, residualScales)
+}

@@ -1,12 +1,18 @@
-import { quantizeRows } from './quantize-vector'
+import { quantizeResiduals, quantizeRows } from './quantize-vector'
 
 /**
  * One IndexedDB record holding many vectors: a few hundred records load 100K vectors far faster than
  * 100K records would. Sids inside a block are increasing; `firstSid`/`lastSid` let forget find the blocks it touches.
- * Vectors are per-vector int8 (`quantizeRows`): 516 bytes per 512-d vector instead of 2,048.
+ * Vectors are per-vector int8 (`quantizeRows`), 516 bytes per 512-d vector instead of 2,048, plus (format 2) the
+ * int8 residual of each (`quantizeResiduals`), another 516 bytes, with which the top of a ranking is re-scored exactly.
  */
 export interface VectorBlock {
   blockId: number
+  /**
+   * Layout of the record: absent (format 1) holds codes and scales only — those rows rank by their int8 score, as if
+   * their residual were zero, until re-embedded; `VECTOR_BLOCK_FORMAT` adds `residuals` and `residualScales`.
+   */
+  format?: number
   /** Fingerprint of the model that produced the vectors. */
   model: string
   dim: number
@@ -17,7 +23,13 @@ export interface VectorBlock {
   codes: Int8Array
   /** One per row: value ≈ code × scale. */
   scales: Float32Array
+  /** `sids.length × dim` int8 codes of each row's rounding error: value ≈ code × scale + residual × residualScale. */
+  residuals?: Int8Array
+  residualScales?: Float32Array
 }
+
+/** The current block layout: codes plus residuals. */
+export const VECTOR_BLOCK_FORMAT = 2
 
 /** A block as stored before int8 (float32 rows); `toInt8Block` converts it without re-embedding. */
 export interface FloatVectorBlock extends Omit<VectorBlock, 'codes' | 'scales'> {
@@ -34,18 +46,28 @@ export function isFloatBlock(block: VectorBlock | FloatVectorBlock): block is Fl
 
 export function toInt8Block(block: FloatVectorBlock): VectorBlock {
   const { vectors, ...rest } = block
-  const rows = block.sids.length
-  const codes = new Int8Array(rows * block.dim)
+  return { ...rest, ...quantizeBlockRows(vectors, block.sids.length, block.dim) }
+}
+
+/** Both int8 layers of `rows` float vectors. */
+function quantizeBlockRows(vectors: Float32Array, rows: number, dim: number): Pick<VectorBlock, 'format' | 'codes' | 'scales' | 'residuals' | 'residualScales'> {
+  const codes = new Int8Array(rows * dim)
   const scales = new Float32Array(rows)
-  quantizeRows(vectors, rows, block.dim, codes, block.dim, scales)
-  return { ...rest, codes, scales }
+  const residuals = new Int8Array(rows * dim)
+  const residualScales = new Float32Array(rows)
+  quantizeRows(vectors, rows, dim, codes, dim, scales)
+  quantizeResiduals(vectors, rows, dim, codes, dim, scales, residuals, residualScales)
+  return { format: VECTOR_BLOCK_FORMAT, codes, scales, residuals, residualScales }
 }
 
 /**
- * Stores a batch as a new block, then merges it into the trailing blocks while the one before is no larger than it
- * (and the merge fits `BLOCK_CAPACITY`), like a binary counter: a row is rewritten about log₂(1024 / batch) times
- * instead of on every append to a 1,024-row block. `tail` is the last few stored blocks, in blockId order.
- * Returns the blocks to put, the blockIds to delete and the next free block id.
+ * Stores a batch as a new block, then merges it into the trailing blocks while the one before is no larger than it,
+ * like a binary counter: a row is rewritten about log₂(1024 / batch) times instead of on every append to a
+ * 1,024-row block. When such a merge would pass `BLOCK_CAPACITY` (batches of other sizes), the trailing partial
+ * blocks and the new one are re-cut into full blocks and one remainder, so no partial block is ever left behind a
+ * full one, where it could never grow.
+ * `tail` is the last few stored blocks, in blockId order. Returns the blocks to put, the blockIds to delete and the
+ * next free block id.
  */
 export function appendToBlocks(
   tail: readonly VectorBlock[],
@@ -57,40 +79,76 @@ export function appendToBlocks(
   let { nextBlockId } = target
   const put: VectorBlock[] = []
   const remove: number[] = []
-  const open = tail.filter((b) => b.model === model && b.dim === dim)
-  for (let row = 0; row < sids.length; ) {
-    const take = Math.min(BLOCK_CAPACITY, sids.length - row)
-    const codes = new Int8Array(take * dim)
-    const scales = new Float32Array(take)
-    quantizeRows(vectors.subarray(row * dim, (row + take) * dim), take, dim, codes, dim, scales)
-    const blockSids = Float64Array.from(sids.slice(row, row + take))
-    let block: VectorBlock = { blockId: nextBlockId++, model, dim, firstSid: blockSids[0], lastSid: blockSids[take - 1], sids: blockSids, codes, scales }
-    for (let before = open.at(-1); before && before.sids.length <= block.sids.length && before.sids.length + block.sids.length <= BLOCK_CAPACITY; before = open.at(-1)) {
-      open.pop()
-      remove.push(block.blockId)
-      block = concatBlocks(before, block)
-    }
+  const save = (block: VectorBlock) => {
     const unsaved = put.findIndex((b) => b.blockId === block.blockId)
     if (unsaved >= 0) put.splice(unsaved, 1)
     put.push(block)
+  }
+  const open = tail.filter((b) => b.model === model && b.dim === dim)
+  for (let row = 0; row < sids.length; ) {
+    const take = Math.min(BLOCK_CAPACITY, sids.length - row)
+    const blockSids = Float64Array.from(sids.slice(row, row + take))
+    const layers = quantizeBlockRows(vectors.subarray(row * dim, (row + take) * dim), take, dim)
+    let block: VectorBlock = { blockId: nextBlockId++, model, dim, firstSid: blockSids[0], lastSid: blockSids[take - 1], sids: blockSids, ...layers }
+    for (let before = open.at(-1); before && before.sids.length < BLOCK_CAPACITY && before.sids.length <= block.sids.length; before = open.at(-1)) {
+      if (before.sids.length + block.sids.length <= BLOCK_CAPACITY) {
+        open.pop()
+        remove.push(block.blockId)
+        block = concatBlocks(before, block)
+        continue
+      }
+      // Too big to merge: every trailing partial block and this one are re-cut into full blocks and one remainder.
+      const partial: VectorBlock[] = []
+      while (open.length > 0 && open[open.length - 1].sids.length < BLOCK_CAPACITY) partial.unshift(open.pop()!)
+      const joined = [...partial, block].reduce(concatBlocks)
+      const ids = [...partial.map((b) => b.blockId), block.blockId]
+      let at = 0
+      for (; joined.sids.length - at > BLOCK_CAPACITY; at += BLOCK_CAPACITY) {
+        const full = { ...sliceBlock(joined, at, at + BLOCK_CAPACITY), blockId: ids.shift()! }
+        save(full)
+        open.push(full)
+      }
+      block = { ...sliceBlock(joined, at, joined.sids.length), blockId: ids.shift()! }
+      remove.push(...ids)
+      break
+    }
+    save(block)
     open.push(block)
     row += take
   }
   return { put, remove: remove.filter((id) => !put.some((b) => b.blockId === id)), nextBlockId }
 }
 
-/** `a`'s rows then `b`'s, under `a`'s blockId. */
+/** `a`'s rows then `b`'s, under `a`'s blockId; residuals are kept when either has them (zero for the other's rows). */
 function concatBlocks(a: VectorBlock, b: VectorBlock): VectorBlock {
-  const sids = new Float64Array(a.sids.length + b.sids.length)
+  const rows = a.sids.length + b.sids.length
+  const sids = new Float64Array(rows)
   sids.set(a.sids)
   sids.set(b.sids, a.sids.length)
   const codes = new Int8Array(a.codes.length + b.codes.length)
   codes.set(a.codes)
   codes.set(b.codes, a.codes.length)
-  const scales = new Float32Array(a.scales.length + b.scales.length)
+  const scales = new Float32Array(rows)
   scales.set(a.scales)
   scales.set(b.scales, a.scales.length)
-  return { ...a, firstSid: sids[0], lastSid: sids[sids.length - 1], sids, codes, scales }
+  const joined: VectorBlock = { ...a, firstSid: sids[0], lastSid: sids[rows - 1], sids, codes, scales }
+  if (!a.residuals && !b.residuals) return joined
+  const residuals = new Int8Array(codes.length)
+  const residualScales = new Float32Array(rows)
+  if (a.residuals && a.residualScales) {
+    residuals.set(a.residuals)
+    residualScales.set(a.residualScales)
+  }
+  if (b.residuals && b.residualScales) {
+    residuals.set(b.residuals, a.codes.length)
+    residualScales.set(b.residualScales, a.sids.length)
+  }
+  return { ...joined, format: VECTOR_BLOCK_FORMAT, residuals, residualScales }
+}
+
+/** Rows [from, to) of `block`, under its blockId. */
+function sliceBlock(block: VectorBlock, from: number, to: number): VectorBlock {
+  return pickRows(block, Array.from({ length: to - from }, (_, i) => from + i))
 }
 
 /** The block without the rows whose sid is in `gone`: the same object if none matched, `undefined` if none is left. */
@@ -101,14 +159,24 @@ export function removeFromBlock(block: VectorBlock, gone: ReadonlySet<number>): 
   })
   if (keep.length === block.sids.length) return block
   if (keep.length === 0) return undefined
-  const { dim } = block
+  return pickRows(block, keep)
+}
+
+/** The block holding only the given rows, in that order. */
+function pickRows(block: VectorBlock, keep: readonly number[]): VectorBlock {
+  const { dim, residuals, residualScales } = block
   const sids = new Float64Array(keep.length)
   const codes = new Int8Array(keep.length * dim)
   const scales = new Float32Array(keep.length)
+  const kept = residuals && residualScales ? { residuals: new Int8Array(keep.length * dim), residualScales: new Float32Array(keep.length) } : undefined
   keep.forEach((row, i) => {
     sids[i] = block.sids[row]
     codes.set(block.codes.subarray(row * dim, (row + 1) * dim), i * dim)
     scales[i] = block.scales[row]
+    if (kept && residuals && residualScales) {
+      kept.residuals.set(residuals.subarray(row * dim, (row + 1) * dim), i * dim)
+      kept.residualScales[i] = residualScales[row]
+    }
   })
-  return { ...block, firstSid: sids[0], lastSid: sids[sids.length - 1], sids, codes, scales }
+  return { ...block, firstSid: sids[0], lastSid: sids[sids.length - 1], sids, codes, scales, ...kept }
 }

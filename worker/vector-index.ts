@@ -1,4 +1,4 @@
-import { quantizeQuery, quantizeRows } from './quantize-vector'
+import { quantizeQuery, quantizeResiduals, quantizeRows } from './quantize-vector'
 import { jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel, type DotKernel } from './simd-scan'
 import { TopK } from './top-k'
 import type { VectorBlock } from './vector-block'
@@ -13,7 +13,10 @@ export interface VectorHit {
 export interface DenseScores {
   count: number
   sids: Float64Array
-  /** The dot product (cosine for normalised vectors), from the int8 codes. */
+  /**
+   * The dot product (cosine for normalised vectors): from the int8 codes, and for the `RESCORED_ROWS` most similar
+   * rows re-computed from codes plus residuals against the float query, exact to about 10⁻⁵.
+   */
   raw: Float64Array
   /** `raw` lowered by the row's penalty (see `VectorIndex.scan`). */
   score: Float64Array
@@ -29,13 +32,21 @@ export interface VectorIndexOptions {
   simd?: boolean
 }
 
+/**
+ * Rows re-scored exactly (codes + residuals, float query) after the int8 scan, best int8 scores first. The int8
+ * score is off by about 10⁻³, so the exact top-50 lies far inside the int8 top-512; the re-scoring costs about
+ * 512 × dim × 2 multiply-adds per query (well under a millisecond). Ranks below stay int8-approximate.
+ */
+export const RESCORED_ROWS = 512
+
 /** WebAssembly memory grows in pages of this many bytes. */
 const PAGE = 65536
 
 /**
  * All sentence vectors as int8 rows (`quantizeRows`) in one contiguous memory, `stride` bytes apart (dim rounded up
  * to the SIMD width), so a query is a single sequential scan of a quarter of the float32 bytes, done by the
- * WebAssembly SIMD kernel. Rows are unordered: removal moves the last row into the hole.
+ * WebAssembly SIMD kernel; the best rows are then re-scored with each row's int8 residual (kept outside that memory,
+ * read for a few hundred rows per query). Rows are unordered: removal moves the last row into the hole.
  * Memory layout: rows from byte 0 (capacity × stride), then the int16 query, then one int32 dot per row.
  */
 export class VectorIndex {
@@ -44,6 +55,9 @@ export class VectorIndex {
   private readonly kernel: DotKernel
   private codes: Int8Array
   private scales: Float32Array
+  /** `capacity × dim` residual codes (zero for rows stored without them) and their scales. */
+  private residuals: Int8Array
+  private residualScales: Float32Array
   private sids: Float64Array
   private conversations: Int32Array
   /** Per row, the penalty `scan` was last given for its sentence (NaN until asked): computed once per sentence, not per query. */
@@ -62,6 +76,8 @@ export class VectorIndex {
     this.kernel = (options.simd !== false && this.memory instanceof WebAssembly.Memory ? simdDotKernel(this.memory) : undefined) ?? jsDotKernel(this.memory)
     this.codes = new Int8Array(this.memory.buffer, 0, capacity * this.stride)
     this.scales = new Float32Array(capacity)
+    this.residuals = new Int8Array(capacity * dim)
+    this.residualScales = new Float32Array(capacity)
     this.sids = new Float64Array(capacity)
     this.conversations = new Int32Array(capacity)
     this.penalties = new Float64Array(capacity)
@@ -77,15 +93,20 @@ export class VectorIndex {
 
   /** Adds stored blocks; `conversationOf` tells each sid's conversation (rows whose sentence is unknown are skipped). */
   addBlocks(blocks: readonly VectorBlock[], conversationOf: (sid: number) => string | undefined): void {
-    for (const block of blocks) this.addCodes(block.sids, block.codes, block.scales, conversationOf)
+    let total = this.rows
+    for (const block of blocks) total += block.sids.length
+    this.ensureCapacity(total)
+    for (const block of blocks) this.addCodes(block.sids, block, conversationOf)
   }
 
   /** Adds float vectors (`sids.length × dim`), quantised exactly as the store quantises them. */
   add(sids: readonly number[], vectors: Float32Array, conversationOf: (sid: number) => string | undefined): void {
-    const codes = new Int8Array(sids.length * this.dim)
-    const scales = new Float32Array(sids.length)
-    quantizeRows(vectors, sids.length, this.dim, codes, this.dim, scales)
-    this.addCodes(sids, codes, scales, conversationOf)
+    const { dim } = this
+    const rows = sids.length
+    const layers = { codes: new Int8Array(rows * dim), scales: new Float32Array(rows), residuals: new Int8Array(rows * dim), residualScales: new Float32Array(rows) }
+    quantizeRows(vectors, rows, dim, layers.codes, dim, layers.scales)
+    quantizeResiduals(vectors, rows, dim, layers.codes, dim, layers.scales, layers.residuals, layers.residualScales)
+    this.addCodes(sids, layers, conversationOf)
   }
 
   remove(sids: Iterable<number>): void {
@@ -98,6 +119,8 @@ export class VectorIndex {
       if (row !== last) {
         this.codes.copyWithin(row * stride, last * stride, (last + 1) * stride)
         this.scales[row] = this.scales[last]
+        this.residuals.copyWithin(row * this.dim, last * this.dim, (last + 1) * this.dim)
+        this.residualScales[row] = this.residualScales[last]
         this.sids[row] = this.sids[last]
         this.conversations[row] = this.conversations[last]
         this.penalties[row] = this.penalties[last]
@@ -110,6 +133,7 @@ export class VectorIndex {
    * Scores every row in scope against `query`: one integer SIMD scan (int8 rows × int16 query), then
    * `score = raw > 0 ? max(0, raw − penalty) : raw`, the rule of `penaliseShortSentences` (a penalty makes a sentence
    * less similar, never more dissimilar than an unrelated one). `penaltyOf` must depend on the sentence only.
+   * The `RESCORED_ROWS` best by raw similarity are then re-scored exactly (`rescoreBest`).
    */
   scan(query: Float32Array, filter?: { conversationId?: string }, penaltyOf?: (sid: number) => number): DenseScores {
     const { rows, stride, sids, conversations, scales, penalties } = this
@@ -124,6 +148,7 @@ export class VectorIndex {
     const count = only === -2 ? 0 : only === -1 ? rows : countEqual(conversations, rows, only)
     const out = { sids: new Float64Array(count), raw: new Float64Array(count), score: new Float64Array(count) }
     const positions = new Int32Array(only === -2 ? 0 : rows)
+    const rowAt = new Int32Array(count)
     for (let row = 0, i = 0; row < rows && only !== -2; row++) {
       if (only >= 0 && conversations[row] !== only) {
         positions[row] = -1
@@ -139,8 +164,10 @@ export class VectorIndex {
       out.sids[i] = sid
       out.raw[i] = raw
       out.score[i] = raw > 0 ? Math.max(0, raw - penalty) : raw
+      rowAt[i] = row
       positions[row] = i++
     }
+    this.rescoreBest(query, count, rowAt, out, penaltyOf !== undefined)
     const { rowOf } = this
     return { count, ...out, positionOf: (sid) => positions[rowOf.get(sid) ?? -1] ?? -1 }
   }
@@ -153,21 +180,62 @@ export class VectorIndex {
     return top.sorted()
   }
 
-  private addCodes(sids: ArrayLike<number>, codes: Int8Array, scales: Float32Array, conversationOf: (sid: number) => string | undefined): void {
-    const { dim, stride } = this
-    for (let i = 0; i < sids.length; i++) {
-      const sid = sids[i]
-      const conversationId = conversationOf(sid)
-      if (conversationId === undefined || this.rowOf.has(sid)) continue
-      this.ensureCapacity(this.rows + 1)
-      const row = this.rows++
-      this.codes.set(codes.subarray(i * dim, (i + 1) * dim), row * stride)
-      this.scales[row] = scales[i]
-      this.sids[row] = sid
-      this.conversations[row] = this.conversationKey(conversationId)
-      this.penalties[row] = NaN
-      this.rowOf.set(sid, row)
+  /**
+   * Replaces raw and score of the `RESCORED_ROWS` entries of highest raw similarity by their value from codes plus
+   * residuals against the float query, summed in float64 (the int8 pass rounds the query to int16 and ignores the
+   * residual). Chosen by raw, not penalised, similarity so the set does not depend on penalties: a search and a
+   * penalised scan agree on every raw value. A penalty only lowers a score, so the penalised top-50 lies in this set
+   * unless hundreds of penalised sentences outrank it in raw similarity (and then its int8 score is still within ~10⁻³).
+   */
+  private rescoreBest(query: Float32Array, count: number, rowAt: Int32Array, out: { raw: Float64Array; score: Float64Array }, penalised: boolean): void {
+    const { dim, stride, codes, scales, residuals, residualScales, penalties } = this
+    const best = new TopK(Math.min(RESCORED_ROWS, count))
+    for (let i = 0; i < count; i++) if (out.raw[i] >= best.threshold) best.offer(out.raw[i], i)
+    for (const { sid: i } of best.sorted()) {
+      const row = rowAt[i]
+      let first = 0
+      let second = 0
+      for (let d = 0, c = row * stride, r = row * dim; d < dim; d++) {
+        first += codes[c + d] * query[d]
+        second += residuals[r + d] * query[d]
+      }
+      const raw = first * scales[row] + second * residualScales[row]
+      const penalty = penalised ? penalties[row] : 0
+      out.raw[i] = raw
+      out.score[i] = raw > 0 ? Math.max(0, raw - penalty) : raw
     }
+  }
+
+  private addCodes(sids: ArrayLike<number>, layers: Pick<VectorBlock, 'codes' | 'scales' | 'residuals' | 'residualScales'>, conversationOf: (sid: number) => string | undefined): void {
+    const { dim, stride } = this
+    const { codes, scales, residuals, residualScales } = layers
+    const count = sids.length
+    const keys = new Int32Array(count)
+    let all = true
+    for (let i = 0; i < count; i++) {
+      const conversationId = conversationOf(sids[i])
+      keys[i] = conversationId === undefined || this.rowOf.has(sids[i]) ? -1 : this.conversationKey(conversationId)
+      if (keys[i] < 0) all = false
+    }
+    const start = this.rows
+    this.ensureCapacity(start + count)
+    // A block whose rows all load goes in with one copy per layer, not a view per row.
+    const bulk = all && stride === dim
+    if (bulk) this.codes.set(codes.subarray(0, count * dim), start * stride)
+    if (all && residuals) this.residuals.set(residuals.subarray(0, count * dim), start * dim)
+    for (let i = 0; i < count; i++) {
+      if (keys[i] < 0) continue
+      const row = this.rows++
+      if (!bulk) this.codes.set(codes.subarray(i * dim, (i + 1) * dim), row * stride)
+      if (!all && residuals) this.residuals.set(residuals.subarray(i * dim, (i + 1) * dim), row * dim)
+      this.scales[row] = scales[i]
+      this.residualScales[row] = residualScales?.[i] ?? 0
+      this.sids[row] = sids[i]
+      this.conversations[row] = keys[i]
+      this.penalties[row] = NaN
+      this.rowOf.set(sids[i], row)
+    }
+    if (!residuals) this.residuals.fill(0, start * dim, this.rows * dim)
   }
 
   private conversationKey(conversationId: string): number {
@@ -199,6 +267,8 @@ export class VectorIndex {
     }
     this.codes = new Int8Array(this.memory.buffer, 0, capacity * this.stride)
     this.scales = grown(this.scales, capacity)
+    this.residuals = grown(this.residuals, capacity * this.dim)
+    this.residualScales = grown(this.residualScales, capacity)
     this.sids = grown(this.sids, capacity)
     this.conversations = grown(this.conversations, capacity)
     this.penalties = grown(this.penalties, capacity)
@@ -206,7 +276,7 @@ export class VectorIndex {
   }
 }
 
-function grown<T extends Float32Array | Float64Array | Int32Array>(array: T, capacity: number): T {
+function grown<T extends Int8Array | Float32Array | Float64Array | Int32Array>(array: T, capacity: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(capacity)
   bigger.set(array)
   return bigger
