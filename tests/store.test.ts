@@ -5,7 +5,7 @@ import { splitSentences } from '../src/core/split-sentences'
 import { createMemory, SiftError } from '../src/node'
 import type { Sentence, StoredMessage } from '../src/types'
 import { sentencesOf } from '../worker/message-record'
-import { BLOCK_CAPACITY } from '../worker/vector-block'
+import { BLOCK_CAPACITY, VECTOR_BLOCK_FORMAT } from '../worker/vector-block'
 import { SiftStore, type IndexedDBSource, type NewMessage, type StoreSnapshot } from '../worker/store'
 
 function freshSource(): IndexedDBSource {
@@ -68,7 +68,8 @@ describe('SiftStore', () => {
     const kept = await store.appendVectors(restSids, vectorsFor(restSids), dim, restSids[restSids.length - 1])
     expect(kept.sids).toEqual(restSids.filter((sid) => sid !== sentences[5].sid))
     const snapshot = await store.snapshot()
-    expect(snapshot.blocks.map((b) => b.sids.length)).toEqual([5, BLOCK_CAPACITY, 4])
+    // The 5-row block is filled up to capacity by the big batch, not stranded before a full block.
+    expect(snapshot.blocks.map((b) => b.sids.length)).toEqual([BLOCK_CAPACITY, 5, 4])
     const allSids = snapshot.blocks.flatMap((b) => Array.from(b.sids))
     expect(allSids).toEqual(sentences.map((s) => s.sid).filter((sid) => sid !== sentences[5].sid))
     const block = snapshot.blocks[2]
@@ -122,6 +123,35 @@ describe('SiftStore', () => {
     await store.forget({ id: 'a' })
     expect((await store.snapshot()).lexical).toBeUndefined()
     store.close()
+  })
+})
+
+describe('stored vector formats', () => {
+  it('quantises a float32 block at open even when an earlier block is int8, and keeps format-1 blocks as they are', async () => {
+    const source = freshSource()
+    const store = await SiftStore.open('formats', source, 'm')
+    const { sentences } = await store.addMessages([message('a', 'One. Two. Three. Four.')])
+    const sids = sentences.map((s) => s.sid)
+    await store.appendVectors(sids.slice(0, 2), new Float32Array([1, 0, 0.6, 0.8]), 2, sids[1])
+    store.close()
+    const raw = new Dexie('formats', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
+    await raw.open()
+    const formatOne = { blockId: 7, model: 'm', dim: 2, firstSid: sids[2], lastSid: sids[2], sids: Float64Array.from([sids[2]]), codes: Int8Array.from([0, 127]), scales: Float32Array.from([1 / 127]) }
+    await raw.table('vectorBlocks').bulkPut([formatOne, { blockId: 8, model: 'm', dim: 2, firstSid: sids[3], lastSid: sids[3], sids: Float64Array.from([sids[3]]), vectors: Float32Array.from([-0.6, 0.8]) }])
+    raw.close()
+
+    const reopened = await SiftStore.open('formats', source, 'm')
+    const blocks = (await reopened.snapshot()).blocks
+    expect(blocks.map((b) => [b.blockId, b.format])).toEqual([[1, VECTOR_BLOCK_FORMAT], [7, undefined], [8, VECTOR_BLOCK_FORMAT]])
+    expect(blocks[1]).toEqual(formatOne)
+    expect(Array.from(blocks[2].codes)).toEqual([-95, 127])
+    expect(blocks[2].codes[0] * blocks[2].scales[0] + blocks[2].residuals![0] * blocks[2].residualScales![0]).toBeCloseTo(-0.6, 6)
+    reopened.close()
+    const check = new Dexie('formats', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
+    await check.open()
+    expect(await check.table('vectorBlocks').get(8)).toMatchObject({ format: VECTOR_BLOCK_FORMAT, codes: Int8Array.from([-95, 127]) })
+    expect(await check.table('vectorBlocks').get(8)).not.toHaveProperty('vectors')
+    check.close()
   })
 })
 

@@ -97,7 +97,6 @@ export class SiftStore {
           await db.vectorBlocks.clear()
           await db.meta.put({ ...state, model, embeddedThrough: 0 })
         }
-        await quantizeFloatBlocks(db.vectorBlocks)
       })
     } catch (error) {
       db.close()
@@ -106,16 +105,28 @@ export class SiftStore {
     return new SiftStore(db)
   }
 
+  /**
+   * Reads everything in one transaction, its requests issued together rather than one after another, so the
+   * database serves them back to back. Float32 blocks left by a store written before int8 are quantised (and
+   * stored so) here, where every block is read anyway.
+   */
   async snapshot(): Promise<StoreSnapshot> {
     const { db } = this
-    return this.run('read the database', () =>
-      db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, async () => ({
-        state: (await db.meta.get('state'))!,
-        messages: await db.messages.orderBy('seq').toArray(),
-        blocks: await db.vectorBlocks.toArray(),
-        lexical: await db.lexicalSnapshots.get('lexical'),
-      })),
+    const snapshot = await this.run('read the database', () =>
+      db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, async () => {
+        const [state, messages, blocks, lexical] = await Promise.all([
+          db.meta.get('state'),
+          db.messages.orderBy('seq').toArray(),
+          db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>,
+          db.lexicalSnapshots.get('lexical'),
+        ])
+        return { state: state!, messages, blocks, lexical }
+      }),
     )
+    const floatIds = snapshot.blocks.filter(isFloatBlock).map((b) => b.blockId)
+    const quantized = floatIds.length > 0 ? await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, floatIds)) : new Map<number, VectorBlock>()
+    const blocks = snapshot.blocks.flatMap((b) => (isFloatBlock(b) ? (quantized.has(b.blockId) ? [quantized.get(b.blockId)!] : []) : [b]))
+    return { ...snapshot, blocks }
   }
 
   /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
@@ -250,14 +261,18 @@ async function moveSentencesOntoMessages(tx: Transaction): Promise<void> {
 const MERGE_TAIL = 8
 
 /**
- * Stores written before int8 vectors hold float32 blocks: quantise them in place (no re-embedding). Every block
- * converts in one transaction, so checking the first one tells whether any is left.
+ * Stores written before int8 vectors hold float32 blocks: quantise the given ones in place (no re-embedding), both
+ * layers. Re-read in a write transaction, so a block changed or deleted since the snapshot is taken as it is now.
+ * Returns the int8 blocks by blockId.
  */
-async function quantizeFloatBlocks(blocks: Table<VectorBlock | FloatVectorBlock, number>): Promise<void> {
-  const first = await blocks.orderBy('blockId').first()
-  if (!first || !isFloatBlock(first)) return
-  const all = await blocks.toArray()
-  await blocks.bulkPut(all.map((block) => (isFloatBlock(block) ? toInt8Block(block) : block)))
+async function quantizeFloatBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<Map<number, VectorBlock>> {
+  const blocks = db.vectorBlocks as Table<VectorBlock | FloatVectorBlock, number>
+  return db.transaction('rw', blocks, async () => {
+    const current = (await blocks.bulkGet([...blockIds])).filter((b) => b !== undefined)
+    const converted = current.map((block) => (isFloatBlock(block) ? toInt8Block(block) : block))
+    await blocks.bulkPut(converted)
+    return new Map(converted.map((b) => [b.blockId, b]))
+  })
 }
 
 async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {
