@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, SiftError, type Context, type Memory, type MessageInput, type Strategy } from '../src/node'
 import { Embedder } from '../worker/embedder'
 import { resolveEmbedding } from '../worker/embedding-presets'
+import type { LexicalIndexSnapshot } from '../worker/lexical-index'
 
 const modelPath = fileURLToPath(new URL('../public/models/', import.meta.url))
 const DAY = 86_400_000
@@ -179,7 +180,7 @@ describe('Lexical index snapshot', () => {
     await db.open()
     const snapshot = await db.table('lexicalSnapshots').get('lexical')
     db.close()
-    return snapshot as { nextSid: number; json: string } | undefined
+    return snapshot as { nextSid: number; index: LexicalIndexSnapshot } | undefined
   }
 
   const bestLexicalMatch = async (memory: Memory, request: string) => {
@@ -197,7 +198,7 @@ describe('Lexical index snapshot', () => {
     await first.close()
     const saved = await readSnapshot(indexedDB, 'snapshot')
     expect(saved?.nextSid).toBe(601)
-    expect(saved?.json).toContain('xylophon')
+    expect(saved?.index.sentences.terms.split('\n')).toContain('xylophon')
 
     const second = await createMemory({ name: 'snapshot', indexedDB })
     await second.add({ role: 'user', id: 'late', content: 'A pelican landed on the roof.' })
@@ -209,7 +210,8 @@ describe('Lexical index snapshot', () => {
     await second.close()
     const rewritten = await readSnapshot(indexedDB, 'snapshot')
     expect(rewritten?.nextSid).toBe(602)
-    expect(rewritten?.json).not.toContain('xylophon')
+    expect(rewritten?.index.sentences.terms.split('\n')).not.toContain('xylophon')
+    expect(rewritten?.index.turns.terms.split('\n')).not.toContain('xylophon')
 
     const third = await createMemory({ name: 'snapshot', indexedDB })
     expect(await third.stats()).toMatchObject({ messages: 600, sentences: 600 })

@@ -98,3 +98,35 @@ describe('LexicalIndex turn documents', () => {
     expect(index.search('kitten')).toEqual([])
   })
 })
+
+describe('LexicalIndex snapshot', () => {
+  const part = (sid: number, messageId: string, index: number, text: string, conversationId = 'c1'): Sentence => ({ ...sentence(sid, text, conversationId), messageId, index })
+
+  it('loads from a structured-clone snapshot with the same rankings, without forgotten words, and keeps indexing', () => {
+    const index = new LexicalIndex()
+    index.add([part(1, 'a', 0, 'I spent the week researching.'), part(2, 'a', 1, 'Adoption agencies are complicated.')])
+    index.add([part(3, 'b', 0, 'I was researching recipes for the party.', 'c2'), part(4, 'gone', 0, 'The xylophone recital is on Friday.')])
+    index.remove([4])
+    const snapshot = structuredClone(index.toSnapshot())
+    expect(snapshot.sentences.terms.split('\n')).not.toContain('xylophon')
+    expect(snapshot.turns.terms.split('\n')).not.toContain('xylophon')
+    expect(snapshot.turnMessageIds).not.toContain('gone')
+    const loaded = LexicalIndex.fromSnapshot(snapshot)
+    for (const query of ['researching adoption', 'party recipes', 'xylophone']) expect(loaded.search(query)).toEqual(index.search(query))
+    expect(loaded.search('researching', { conversationId: 'c2' }).map((h) => h.sid)).toEqual([3])
+    expect(loaded.similarSentences('researching agencies', 'c1')).toEqual(index.similarSentences('researching agencies', 'c1'))
+    loaded.add([part(5, 'a', 0, 'Adoption papers arrived.')])
+    loaded.add([part(6, 'c', 0, 'A pelican landed on the roof.')])
+    expect(loaded.search('pelican').map((h) => h.sid)).toEqual([6])
+    expect(loaded.search('researching').map((h) => h.sid).sort()).toEqual([1, 3])
+    expect(loaded.search('adoption').map((h) => h.sid)).toEqual([5, 2])
+    loaded.remove([6])
+    expect(loaded.search('pelican')).toEqual([])
+  })
+
+  it('treats a question made only of stop words and punctuation as a stop-word query', () => {
+    const index = new LexicalIndex()
+    index.add([sentence(1, 'What about you?'), sentence(2, 'Sunny today.')])
+    expect(index.search('What about you?').map((h) => h.sid)).toEqual([1])
+  })
+})

@@ -5,6 +5,7 @@ import { splitSentences } from '../src/core/split-sentences'
 import { createMemory, SiftError } from '../src/node'
 import type { Sentence, StoredMessage } from '../src/types'
 import { sentencesOf } from '../worker/message-record'
+import { LexicalIndex } from '../worker/lexical-index'
 import { BLOCK_CAPACITY, VECTOR_BLOCK_FORMAT } from '../worker/vector-block'
 import { SiftStore, type IndexedDBSource, type NewMessage, type StoreSnapshot } from '../worker/store'
 
@@ -115,9 +116,11 @@ describe('SiftStore', () => {
   it('keeps the lexical snapshot until a forget, which deletes it in the same transaction', async () => {
     const store = await SiftStore.open('lexical', freshSource(), 'm')
     await store.addMessages([message('a', 'Alpha.'), message('b', 'Beta.')])
-    await store.saveLexicalSnapshot({ format: 1, nextSid: 3, json: '{"words":["alpha","beta"]}' })
+    const index = new LexicalIndex()
+    index.add([{ sid: 1, text: 'Alpha.', conversationId: 'c', messageId: 'a', seq: 1, index: 0, role: 'user', timestamp: 0, start: 0, end: 6 }])
+    await store.saveLexicalSnapshot({ format: 1, nextSid: 3, index: index.toSnapshot() })
     await store.addMessages([message('c', 'Gamma.')])
-    expect((await store.snapshot()).lexical).toEqual({ key: 'lexical', format: 1, nextSid: 3, json: '{"words":["alpha","beta"]}' })
+    expect((await store.snapshot()).lexical).toEqual({ key: 'lexical', format: 1, nextSid: 3, index: index.toSnapshot() })
     await store.forget({ id: 'zzz' })
     expect((await store.snapshot()).lexical).toBeDefined()
     await store.forget({ id: 'a' })

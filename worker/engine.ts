@@ -40,8 +40,6 @@ export class Engine {
   private drainRequested = false
   private closed = false
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined
-  /** MiniSearch only marks discarded documents, so after a forget the index still holds the forgotten words until rebuilt. */
-  private lexicalHoldsForgotten = false
 
   private constructor(
     private readonly store: SiftStore,
@@ -156,7 +154,6 @@ export class Engine {
       this.vectors?.remove(sids)
       if (messageIds.length > 0) {
         this.snapshotCoveredBelow = 0
-        this.lexicalHoldsForgotten = true
         this.scheduleLexicalSnapshot()
       }
       return messageIds.length
@@ -246,16 +243,11 @@ export class Engine {
 
   /**
    * Run inside the write queue (or after it settled), so no forget can fall between serialising and storing.
-   * After a forget the index is rebuilt from the catalog first (a few seconds at 100K sentences, once per burst of
-   * forgets), so no forgotten word is ever written to disk.
+   * `toSnapshot` compacts the index first, so no forgotten word is ever written to disk.
    */
   private async saveLexicalSnapshot(): Promise<void> {
-    if (this.lexicalHoldsForgotten) {
-      this.lexical = restoreLexicalIndex(undefined, this.catalog).index
-      this.lexicalHoldsForgotten = false
-    }
     const nextSid = (this.catalog.scope().sids.at(-1) ?? 0) + 1
-    await this.store.saveLexicalSnapshot({ format: LEXICAL_SNAPSHOT_FORMAT, nextSid, json: JSON.stringify(this.lexical.toJSON()) })
+    await this.store.saveLexicalSnapshot({ format: LEXICAL_SNAPSHOT_FORMAT, nextSid, index: this.lexical.toSnapshot() })
     this.snapshotCoveredBelow = nextSid
   }
 

@@ -1,14 +1,12 @@
-import MiniSearch, { type Options, type SearchOptions } from 'minisearch'
 import { indexTerm, queryTerm } from '../src/core/english-terms'
 import type { Sentence } from '../src/types'
+import { Bm25Index, tokenize, type Bm25Snapshot } from './bm25-index'
 
 /** A scored row of a lexical search. */
 export interface LexicalHit {
   sid: number
   score: number
 }
-
-type LexicalDocument = Pick<Sentence, 'text' | 'conversationId' | 'role'> & { id: number | string }
 
 /**
  * Share of a sentence's lexical score that comes from its whole turn (all its message's sentences as one BM25
@@ -17,28 +15,50 @@ type LexicalDocument = Pick<Sentence, 'text' | 'conversationId' | 'role'> & { id
  */
 export const TURN_SHARE = 0.5
 
-const searchOptions = (): Options<LexicalDocument> => ({
-  idField: 'id',
-  fields: ['text', 'role'],
-  storeFields: ['conversationId'],
-  processTerm: indexTerm,
-})
+/** The whole lexical index as typed arrays and strings, for structured-clone storage. */
+export interface LexicalIndexSnapshot {
+  sentences: Bm25Snapshot
+  /** Turn documents, keyed by the sid of their first sentence. */
+  turns: Bm25Snapshot
+  conversations: string[]
+  /** Per turn document, in the order of `turns.keys`: its message id and how many sentences it has. */
+  turnMessageIds: string[]
+  turnSizes: Int32Array
+  /** The turns' sentence ids, concatenated in that order. */
+  turnSids: Int32Array
+}
 
 /**
- * BM25 over sentence texts (MiniSearch), in memory; rebuilt from the sentences table at open. The speaker
- * (`role`) is a second field, so a question that names a person ("What did Melanie paint?") prefers that
- * person's own sentences among those sharing its topic words. Each message is also indexed as one document
- * (its turn), blended into its sentences' scores (`TURN_SHARE`).
+ * BM25 over sentence texts (`Bm25Index`), in memory; restored from a snapshot at open. The speaker (`role`) is a
+ * second field, so a question that names a person ("What did Melanie paint?") prefers that person's own sentences
+ * among those sharing its topic words. Each message is also indexed as one document (its turn, keyed by its first
+ * sentence's sid), blended into its sentences' scores (`TURN_SHARE`).
  */
 export class LexicalIndex {
-  private readonly sentences = new MiniSearch<LexicalDocument>(searchOptions())
-  private readonly turns = new MiniSearch<LexicalDocument>(searchOptions())
-  /** Sentence ids of each indexed turn, in message order. */
-  private readonly turnSids = new Map<string, number[]>()
-  private readonly turnOf = new Map<number, string>()
+  private sentences = new Bm25Index(2)
+  private turns = new Bm25Index(2)
+  private readonly conversations: string[] = []
+  private readonly conversationNumber = new Map<string, number>()
+  /**
+   * Turn bookkeeping in sid-indexed arrays (a turn's key is its first sid), so a snapshot loads without building
+   * maps: each sentence's turn key (-1: none), and each turn's sentence ids as a span of `members` (count 0: none).
+   */
+  private turnOf: Int32Array = new Int32Array(0)
+  private turnStart: Int32Array = new Int32Array(0)
+  private turnCount: Int32Array = new Int32Array(0)
+  private members: Int32Array = new Int32Array(64)
+  private membersLength = 0
+  /** Message id of each turn, by turn key; and its inverse, built on the first add after a load. */
+  private messageOfTurn: (string | undefined)[] = []
+  private turnOfMessage: Map<string, number> | undefined = new Map()
+  /** Search scratch, by sid: blended score, the search that set it, and the sids touched (reused across searches). */
+  private blended = new Float64Array(0)
+  private blendSerial = new Int32Array(0)
+  private blendOrder = new Int32Array(0)
+  private searchSerial = 0
 
   get size(): number {
-    return this.sentences.documentCount
+    return this.sentences.size
   }
 
   has(sid: number): boolean {
@@ -46,26 +66,41 @@ export class LexicalIndex {
   }
 
   add(sentences: readonly Sentence[]): void {
-    this.sentences.addAll(sentences.map(({ sid, text, conversationId, role }) => ({ id: sid, text, conversationId, role })))
     const byMessage = new Map<string, Sentence[]>()
-    for (const sentence of sentences) byMessage.set(sentence.messageId, [...(byMessage.get(sentence.messageId) ?? []), sentence])
+    for (const sentence of sentences) {
+      this.sentences.add(sentence.sid, this.conversationOf(sentence.conversationId), [sentence.text, sentence.role])
+      const parts = byMessage.get(sentence.messageId)
+      if (parts) parts.push(sentence)
+      else byMessage.set(sentence.messageId, [sentence])
+    }
+    const turnOfMessage = this.messageTurns()
     for (const [messageId, parts] of byMessage) {
-      if (this.turns.has(messageId)) this.discardTurn(messageId)
+      const previous = turnOfMessage.get(messageId)
+      if (previous !== undefined) this.discardTurn(previous)
       parts.sort((a, b) => a.index - b.index)
-      const { conversationId, role } = parts[0]
-      this.turns.add({ id: messageId, text: parts.map((p) => p.text).join(' '), conversationId, role })
-      this.turnSids.set(messageId, parts.map((p) => p.sid))
-      for (const part of parts) this.turnOf.set(part.sid, messageId)
+      const { conversationId, role, sid: key } = parts[0]
+      this.turns.add(key, this.conversationOf(conversationId), [parts.map((p) => p.text).join(' '), role])
+      turnOfMessage.set(messageId, key)
+      this.messageOfTurn[key] = messageId
+      this.ensureSids(Math.max(...parts.map((p) => p.sid)) + 1)
+      if (this.membersLength + parts.length > this.members.length) this.members = grownInt32(this.members, 2 * (this.membersLength + parts.length), 0)
+      this.turnStart[key] = this.membersLength
+      this.turnCount[key] = parts.length
+      for (const part of parts) {
+        this.members[this.membersLength++] = part.sid
+        this.turnOf[part.sid] = key
+      }
     }
   }
 
   /** Removes sentences; a turn document goes as soon as any of its sentences does (forget removes whole messages). */
   remove(sids: Iterable<number>): void {
     for (const sid of sids) {
-      if (this.sentences.has(sid)) this.sentences.discard(sid)
-      const messageId = this.turnOf.get(sid)
-      if (messageId !== undefined && this.turns.has(messageId)) this.discardTurn(messageId)
-      this.turnOf.delete(sid)
+      this.sentences.remove(sid)
+      if (sid >= this.turnOf.length) continue
+      const key = this.turnOf[sid]
+      if (key >= 0) this.discardTurn(key)
+      this.turnOf[sid] = -1
     }
   }
 
@@ -75,42 +110,156 @@ export class LexicalIndex {
    * them, rather than not at all.
    */
   search(query: string, filter?: { conversationId?: string }): LexicalHit[] {
-    const only = filter?.conversationId
-    const scope: SearchOptions = only === undefined ? {} : { filter: (result) => result.conversationId === only }
-    const hasContent = MiniSearch.getDefault('tokenize')(query).some((token: string) => queryTerm(token) !== null)
-    const options: SearchOptions = { ...scope, processTerm: hasContent ? queryTerm : indexTerm }
-    const scores = new Map<number, number>()
-    for (const r of this.sentences.search(query, options)) scores.set(r.id as number, (1 - TURN_SHARE) * r.score)
-    for (const r of this.turns.search(query, options)) {
-      for (const sid of this.turnSids.get(r.id as string) ?? []) {
-        if (this.sentences.has(sid)) scores.set(sid, (scores.get(sid) ?? 0) + TURN_SHARE * r.score)
+    const group = this.groupOf(filter?.conversationId)
+    if (group === null) return []
+    const terms = queryTerms(query)
+    const own = this.sentences.match(terms, group)
+    const turns = this.turns.match(terms, group)
+    let limit = this.turnOf.length
+    for (let i = 0; i < own.count; i++) limit = Math.max(limit, own.keys[i] + 1)
+    if (limit > this.blended.length) this.resizeBlend(limit)
+    const { blended, blendSerial, blendOrder } = this
+    const serial = ++this.searchSerial
+    let count = 0
+    for (let i = 0; i < own.count; i++) {
+      const sid = own.keys[i]
+      blendSerial[sid] = serial
+      blended[sid] = (1 - TURN_SHARE) * own.scores[i]
+      blendOrder[count++] = sid
+    }
+    for (let i = 0; i < turns.count; i++) {
+      const share = TURN_SHARE * turns.scores[i]
+      const key = turns.keys[i]
+      for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) {
+        const sid = this.members[at]
+        if (blendSerial[sid] === serial) blended[sid] += share
+        else if (this.sentences.has(sid)) {
+          blendSerial[sid] = serial
+          blended[sid] = share
+          blendOrder[count++] = sid
+        }
       }
     }
-    return [...scores].map(([sid, score]) => ({ sid, score })).sort((a, b) => b.score - a.score || a.sid - b.sid)
+    const order = blendOrder.slice(0, count).sort((a, b) => blended[b] - blended[a] || a - b)
+    const hits: LexicalHit[] = new Array(count)
+    for (let i = 0; i < count; i++) hits[i] = { sid: order[i], score: blended[order[i]] }
+    return hits
   }
 
   /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
   similarSentences(text: string, conversationId: string): LexicalHit[] {
-    return this.sentences.search(text, { filter: (result) => result.conversationId === conversationId, processTerm: queryTerm }).map((r) => ({ sid: r.id as number, score: r.score }))
+    const group = this.groupOf(conversationId)
+    if (group === null) return []
+    const terms = tokenize(text).map(queryTerm).filter((term): term is string => !!term)
+    const { keys, scores, count } = this.sentences.match(terms, group)
+    const hits: LexicalHit[] = new Array(count)
+    for (let i = 0; i < count; i++) hits[i] = { sid: keys[i], score: scores[i] }
+    return hits.sort((a, b) => b.score - a.score || a.sid - b.sid)
   }
 
-  private discardTurn(messageId: string): void {
-    this.turns.discard(messageId)
-    this.turnSids.delete(messageId)
-  }
-
-  /** The whole index as plain data, for `fromJSON`: persisted so that open need not re-index every sentence. */
-  toJSON() {
-    return { sentences: this.sentences.toJSON(), turns: this.turns.toJSON(), turnSids: [...this.turnSids] }
-  }
-
-  static fromJSON(json: ReturnType<LexicalIndex['toJSON']>): LexicalIndex {
-    const index = new LexicalIndex()
-    Object.assign(index, { sentences: MiniSearch.loadJS(json.sentences, searchOptions()), turns: MiniSearch.loadJS(json.turns, searchOptions()) })
-    for (const [messageId, sids] of json.turnSids) {
-      index.turnSids.set(messageId, sids)
-      for (const sid of sids) index.turnOf.set(sid, messageId)
+  /** The whole index as typed arrays (forgotten sentences' terms compacted away): what `fromSnapshot` loads. */
+  toSnapshot(): LexicalIndexSnapshot {
+    const turns = this.turns.toSnapshot()
+    const turnMessageIds: string[] = []
+    const turnSizes = new Int32Array(turns.keys.length)
+    let total = 0
+    turns.keys.forEach((key, i) => {
+      turnMessageIds.push(this.messageOfTurn[key]!)
+      turnSizes[i] = this.turnCount[key]
+      total += this.turnCount[key]
+    })
+    const turnSids = new Int32Array(total)
+    let at = 0
+    for (const key of turns.keys) {
+      turnSids.set(this.members.subarray(this.turnStart[key], this.turnStart[key] + this.turnCount[key]), at)
+      at += this.turnCount[key]
     }
+    const sentences = this.sentences.toSnapshot()
+    return { sentences, turns, conversations: [...this.conversations], turnMessageIds, turnSizes, turnSids }
+  }
+
+  static fromSnapshot(snapshot: LexicalIndexSnapshot): LexicalIndex {
+    const index = new LexicalIndex()
+    index.sentences = Bm25Index.fromSnapshot(snapshot.sentences)
+    index.turns = Bm25Index.fromSnapshot(snapshot.turns)
+    for (const conversationId of snapshot.conversations) index.conversationOf(conversationId)
+    let maxSid = -1
+    for (const sid of snapshot.turnSids) maxSid = Math.max(maxSid, sid)
+    index.ensureSids(maxSid + 1)
+    index.members = snapshot.turnSids
+    index.membersLength = snapshot.turnSids.length
+    index.turnOfMessage = undefined
+    let at = 0
+    snapshot.turns.keys.forEach((key, i) => {
+      const count = snapshot.turnSizes[i]
+      index.turnStart[key] = at
+      index.turnCount[key] = count
+      index.messageOfTurn[key] = snapshot.turnMessageIds[i]
+      for (let end = at + count; at < end; at++) index.turnOf[snapshot.turnSids[at]] = key
+    })
     return index
   }
+
+  private conversationOf(conversationId: string): number {
+    let number = this.conversationNumber.get(conversationId)
+    if (number === undefined) {
+      number = this.conversations.push(conversationId) - 1
+      this.conversationNumber.set(conversationId, number)
+    }
+    return number
+  }
+
+  /** The group to search: undefined for all, null for a conversation with nothing indexed. */
+  private groupOf(conversationId: string | undefined): number | undefined | null {
+    if (conversationId === undefined) return undefined
+    return this.conversationNumber.get(conversationId) ?? null
+  }
+
+  private discardTurn(key: number): void {
+    if (!this.turns.remove(key)) return
+    this.turnCount[key] = 0
+    this.turnOfMessage?.delete(this.messageOfTurn[key]!)
+    this.messageOfTurn[key] = undefined
+  }
+
+  private messageTurns(): Map<string, number> {
+    if (!this.turnOfMessage) {
+      this.turnOfMessage = new Map()
+      this.messageOfTurn.forEach((messageId, key) => {
+        if (messageId !== undefined) this.turnOfMessage!.set(messageId, key)
+      })
+    }
+    return this.turnOfMessage
+  }
+
+  private resizeBlend(length: number): void {
+    const capacity = Math.max(length, 2 * this.blended.length)
+    this.blended = new Float64Array(capacity)
+    this.blendSerial = new Int32Array(capacity)
+    this.blendOrder = new Int32Array(capacity)
+  }
+
+  /** Room in the sid-indexed arrays for sids below `length`. */
+  private ensureSids(length: number): void {
+    if (length <= this.turnOf.length) return
+    const capacity = Math.max(length, 2 * this.turnOf.length)
+    this.turnOf = grownInt32(this.turnOf, capacity, -1)
+    this.turnStart = grownInt32(this.turnStart, capacity, 0)
+    this.turnCount = grownInt32(this.turnCount, capacity, 0)
+  }
+}
+
+/** A query's terms: its content words stemmed, or, when it has none, all its words stemmed. */
+function queryTerms(query: string): string[] {
+  const tokens = tokenize(query)
+  const content = tokens.map(queryTerm).filter((term): term is string => !!term)
+  return content.length > 0 ? content : tokens.map(indexTerm).filter((term) => term !== '')
+}
+
+/** A copy of `array` with room for `capacity` elements, the new ones set to `fill`. */
+function grownInt32(array: Int32Array, capacity: number, fill: number): Int32Array {
+  const copy = new Int32Array(capacity)
+  copy.set(array)
+  if (fill !== 0) copy.fill(fill, array.length)
+  return copy
 }

@@ -1,6 +1,7 @@
 import Dexie, { type Table, type Transaction } from 'dexie'
 import { SiftError } from '../src/errors'
 import type { ForgetSelector, Sentence, StoredMessage } from '../src/types'
+import type { LexicalIndexSnapshot } from './lexical-index'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
 import type { FloatVectorBlock, VectorBlock } from './vector-block'
 import { appendToBlocks, isFloatBlock, removeFromBlock, toInt8Block } from './vector-block'
@@ -24,10 +25,11 @@ export interface StoreState {
  */
 export interface LexicalSnapshot {
   key: 'lexical'
-  /** Layout of `json`; a snapshot of another format is ignored and rebuilt. */
+  /** Layout of `index`; a snapshot of another format is ignored and rebuilt. */
   format: number
   nextSid: number
-  json: string
+  /** Typed arrays and strings, stored by structured clone (no JSON round trip). */
+  index: LexicalIndexSnapshot
 }
 
 /** A message ready to store: validated, defaults applied, no `seq` yet. */
@@ -206,7 +208,7 @@ export class SiftStore {
     )
   }
 
-  /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `json` and this write. */
+  /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
   async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot, 'key'>): Promise<void> {
     const { db } = this
     await this.run('save the lexical index', () => db.lexicalSnapshots.put({ key: 'lexical', ...snapshot }))
