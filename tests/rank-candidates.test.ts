@@ -20,7 +20,7 @@ function random(seed: number): () => number {
 const WORDS = ['violin', 'lisbon', 'boiler', 'plumber', 'marathon', 'salmon', 'budget', 'kanji', 'tomato', 'passport', 'the', 'a', 'wow', 'thanks']
 
 /** A history whose sentences have 1–6 words (so short-sentence penalties vary), some repeated exactly (ties), in two conversations. */
-function fixture(size: number, dim: number) {
+function fixture(size: number, dim: number, embedded = size) {
   const next = random(11)
   const messages: MessageRecord[] = []
   const sentences: Sentence[] = []
@@ -39,7 +39,7 @@ function fixture(size: number, dim: number) {
   const lexical = new LexicalIndex()
   lexical.add(sentences)
   const index = new VectorIndex(dim)
-  index.add(sentences.map((s) => s.sid), vectors, (sid) => catalog.get(sid)?.conversationId)
+  index.add(sentences.slice(0, embedded).map((s) => s.sid), vectors.subarray(0, embedded * dim), (sid) => catalog.get(sid)?.conversationId)
   return { catalog, lexical, index, next }
 }
 
@@ -66,6 +66,18 @@ describe('rankCandidates', () => {
           expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
         }
       }
+    }
+  })
+
+  it('hybrid ranks lexical hits without a vector yet (the embedding backlog) after the fused ones, as fuseRanks does', () => {
+    const sources = fixture(3000, 24, 2200)
+    for (let q = 0; q < 4; q++) {
+      const vector = Float32Array.from({ length: 24 }, () => sources.next() * 2 - 1)
+      const text = `${WORDS[q + 2]} ${WORDS[(q * 5 + 3) % 10]}`
+      const expected = reference('hybrid', sources, text, vector)
+      const ranked = [...rankCandidates('hybrid', [{ text, vector }], undefined, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+      expect(ranked.map((c) => c.sid)).toEqual(expected.map((h) => h.sid))
+      expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
     }
   })
 
