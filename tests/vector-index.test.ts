@@ -127,3 +127,25 @@ describe('VectorIndex re-scoring', () => {
     expect(scores.raw[1]).toBeCloseTo(90 * Math.fround(0.7 / 90) * (0.6000000238418579 + 0.800000011920929), 12)
   })
 })
+
+describe('VectorIndex residuals loaded after the codes', () => {
+  it('scores a row from codes alone until setResiduals, then exactly as if added with both layers', () => {
+    const dim = 3
+    const vector = Float32Array.from([0.3, -0.5, 0.81])
+    const codes = new Int8Array(dim)
+    const scales = new Float32Array(1)
+    const residuals = new Int8Array(dim)
+    const residualScales = new Float32Array(1)
+    quantizeRows(vector, 1, dim, codes, dim, scales)
+    quantizeResiduals(vector, 1, dim, codes, dim, scales, residuals, residualScales)
+    const late = new VectorIndex(dim)
+    late.addBlocks([{ blockId: 1, model: 'm', dim, firstSid: 4, lastSid: 4, sids: Float64Array.from([4]), codes, scales }], () => 'c')
+    const full = new VectorIndex(dim)
+    full.add([4], vector, () => 'c')
+    const query = Float32Array.from([0.6, 0.8, 0])
+    const before = late.scan(query).raw[0]
+    late.setResiduals([4, 99], Int8Array.from([...residuals, 1, 1, 1]), Float32Array.from([residualScales[0], 1]))
+    expect(late.scan(query).raw[0]).toBe(full.scan(query).raw[0])
+    expect(before).not.toBe(full.scan(query).raw[0])
+  })
+})

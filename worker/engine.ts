@@ -37,6 +37,8 @@ export class Engine {
   private vectors: VectorIndex | undefined
   private embeddedThrough: number
   private draining: Promise<void> | undefined
+  /** Settles when the stored residuals are in the vector index (or failed to load: rows then rank by their codes). */
+  private residualsLoaded: Promise<void> = Promise.resolve()
   private drainRequested = false
   private closed = false
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined
@@ -89,6 +91,7 @@ export class Engine {
       const engine = new Engine(store, embedder, catalog, lexical.index, model, cache, onProgress, snapshot.state.embeddedThrough, lexical.coveredBelow)
       const [first] = snapshot.blocks
       if (first) engine.vectorIndex(first.dim).addBlocks(snapshot.blocks, (sid) => catalog.get(sid)?.conversationId)
+      engine.loadResidualsInBackground()
       engine.drainInBackground()
       engine.scheduleLexicalSnapshot()
       return engine
@@ -171,6 +174,7 @@ export class Engine {
     if (this.closed) return
     this.closed = true
     clearTimeout(this.snapshotTimer)
+    await this.residualsLoaded
     await this.draining?.catch(() => undefined)
     await this.writes.settled()
     if (snapshotIsStale(this.catalog, this.snapshotCoveredBelow)) await this.saveLexicalSnapshot().catch(() => undefined)
@@ -249,6 +253,17 @@ export class Engine {
     const nextSid = (this.catalog.scope().sids.at(-1) ?? 0) + 1
     await this.store.saveLexicalSnapshot({ format: LEXICAL_SNAPSHOT_FORMAT, nextSid, index: this.lexical.toSnapshot() })
     this.snapshotCoveredBelow = nextSid
+  }
+
+  /** Residuals are read after open (`SiftStore.residuals`); until they arrive the best rows are re-scored from codes alone. */
+  private loadResidualsInBackground(): void {
+    this.residualsLoaded = this.store
+      .residuals()
+      .then((records) => {
+        if (this.closed) return
+        for (const record of records) this.vectors?.setResiduals(record.sids, record.residuals, record.residualScales)
+      })
+      .catch(() => undefined)
   }
 
   private vectorIndex(dim: number): VectorIndex {

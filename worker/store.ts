@@ -3,8 +3,8 @@ import { SiftError } from '../src/errors'
 import type { ForgetSelector, Sentence, StoredMessage } from '../src/types'
 import type { LexicalIndexSnapshot } from './lexical-index'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
-import type { FloatVectorBlock, VectorBlock } from './vector-block'
-import { appendToBlocks, isFloatBlock, removeFromBlock, toInt8Block } from './vector-block'
+import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
+import { appendToBlocks, isFloatBlock, joinResiduals, removeFromBlock, splitResiduals, toInt8Block } from './vector-block'
 
 /** The single row of the `meta` table: counters and the embedding watermark. */
 export interface StoreState {
@@ -50,6 +50,7 @@ const SCHEMA_VERSION = 2
 class SiftDatabase extends Dexie {
   messages!: Table<MessageRecord, string>
   vectorBlocks!: Table<VectorBlock, number>
+  vectorResiduals!: Table<VectorResiduals, number>
   meta!: Table<StoreState, string>
   lexicalSnapshots!: Table<LexicalSnapshot, string>
 
@@ -64,6 +65,8 @@ class SiftDatabase extends Dexie {
     this.version(2)
       .stores({ messages: 'id, &seq, firstSid, conversationId, timestamp', sentences: null, lexicalSnapshots: 'key' })
       .upgrade(moveSentencesOntoMessages)
+    // Residuals live apart from the codes so that open reads only the codes.
+    this.version(3).stores({ vectorResiduals: 'blockId' })
   }
 }
 
@@ -91,12 +94,13 @@ export class SiftStore {
     const db = new SiftDatabase(name, source)
     try {
       await db.open()
-      await db.transaction('rw', db.meta, db.vectorBlocks, async () => {
+      await db.transaction('rw', db.meta, db.vectorBlocks, db.vectorResiduals, async () => {
         const state = await db.meta.get('state')
         if (!state) {
           await db.meta.put({ key: 'state', schemaVersion: SCHEMA_VERSION, model, nextSeq: 1, nextSid: 1, nextBlockId: 1, embeddedThrough: 0 })
         } else if (state.model !== model) {
           await db.vectorBlocks.clear()
+          await db.vectorResiduals.clear()
           await db.meta.put({ ...state, model, embeddedThrough: 0 })
         }
       })
@@ -108,7 +112,7 @@ export class SiftStore {
   }
 
   /**
-   * Reads everything in one transaction, its requests issued together rather than one after another, so the
+   * Reads everything open needs in one transaction (the vector blocks without their residuals: see `residuals`), its requests issued together rather than one after another, so the
    * database serves them back to back. Float32 blocks left by a store written before int8 are quantised (and
    * stored so) here, where every block is read anyway.
    */
@@ -129,6 +133,12 @@ export class SiftStore {
     const quantized = floatIds.length > 0 ? await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, floatIds)) : new Map<number, VectorBlock>()
     const blocks = snapshot.blocks.flatMap((b) => (isFloatBlock(b) ? (quantized.has(b.blockId) ? [quantized.get(b.blockId)!] : []) : [b]))
     return { ...snapshot, blocks }
+  }
+
+  /** Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan). */
+  async residuals(): Promise<VectorResiduals[]> {
+    const { db } = this
+    return this.run('read the vector residuals', () => db.vectorResiduals.toArray())
   }
 
   /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
@@ -165,17 +175,17 @@ export class SiftStore {
   async appendVectors(sids: readonly number[], vectors: Float32Array, dim: number, through: number): Promise<{ sids: number[]; vectors: Float32Array }> {
     const { db } = this
     return this.run('store the embeddings', () =>
-      db.transaction('rw', db.meta, db.messages, db.vectorBlocks, async () => {
+      db.transaction('rw', db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, async () => {
         const state = (await db.meta.get('state'))!
         const alive = await storedSids(db, sids)
         const keptRows = sids.flatMap((sid, row) => (alive[row] ? [row] : []))
         const keptSids = keptRows.map((row) => sids[row])
         const keptVectors = new Float32Array(keptRows.length * dim)
         keptRows.forEach((row, i) => keptVectors.set(vectors.subarray(row * dim, (row + 1) * dim), i * dim))
-        const tail = (await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()).reverse()
+        const tail = await withResiduals(db, (await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()).reverse())
         const { put, remove, nextBlockId } = appendToBlocks(tail, keptSids, keptVectors, { model: state.model, dim, nextBlockId: state.nextBlockId })
-        await db.vectorBlocks.bulkDelete(remove)
-        await db.vectorBlocks.bulkPut(put)
+        await deleteBlocks(db, remove)
+        await putBlocks(db, put)
         await db.meta.put({ ...state, nextBlockId, embeddedThrough: Math.max(state.embeddedThrough, through) })
         return { sids: keptSids, vectors: keptVectors }
       }),
@@ -186,7 +196,7 @@ export class SiftStore {
   async forget(selector: ForgetSelector): Promise<ForgetResult> {
     const { db } = this
     return this.run('forget the messages', () =>
-      db.transaction('rw', db.messages, db.vectorBlocks, db.lexicalSnapshots, async () => {
+      db.transaction('rw', db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, async () => {
         const messageIds = await selectMessageIds(db, selector)
         if (messageIds.length === 0) return { messageIds, sids: [] }
         const records = (await db.messages.bulkGet(messageIds)) as MessageRecord[]
@@ -196,11 +206,11 @@ export class SiftStore {
         if (sids.length > 0) {
           const gone = new Set(sids)
           const touched = (await db.vectorBlocks.where('lastSid').aboveOrEqual(sids[0]).toArray()).filter((b) => b.firstSid <= sids[sids.length - 1])
-          for (const block of touched) {
+          for (const block of await withResiduals(db, touched)) {
             const rest = removeFromBlock(block, gone)
             if (rest === block) continue
-            if (rest) await db.vectorBlocks.put(rest)
-            else await db.vectorBlocks.delete(block.blockId)
+            if (rest) await putBlocks(db, [rest])
+            else await deleteBlocks(db, [block.blockId])
           }
         }
         return { messageIds, sids }
@@ -269,12 +279,31 @@ const MERGE_TAIL = 8
  */
 async function quantizeFloatBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<Map<number, VectorBlock>> {
   const blocks = db.vectorBlocks as Table<VectorBlock | FloatVectorBlock, number>
-  return db.transaction('rw', blocks, async () => {
+  return db.transaction('rw', blocks, db.vectorResiduals, async () => {
     const current = (await blocks.bulkGet([...blockIds])).filter((b) => b !== undefined)
-    const converted = current.map((block) => (isFloatBlock(block) ? toInt8Block(block) : block))
-    await blocks.bulkPut(converted)
-    return new Map(converted.map((b) => [b.blockId, b]))
+    const converted = current.filter(isFloatBlock).map(toInt8Block)
+    await putBlocks(db, converted)
+    return new Map([...current.filter((b): b is VectorBlock => !isFloatBlock(b)), ...converted.map((b) => splitResiduals(b).codes)].map((b) => [b.blockId, b]))
   })
+}
+
+/** The blocks with their residual records joined back (for rewriting them). */
+async function withResiduals(db: SiftDatabase, blocks: readonly VectorBlock[]): Promise<VectorBlock[]> {
+  const records = await db.vectorResiduals.bulkGet(blocks.map((b) => b.blockId))
+  return blocks.map((block, i) => joinResiduals(block, records[i]))
+}
+
+/** Writes each block as its codes record and, when it has residuals, its residual record (else deletes a stale one). */
+async function putBlocks(db: SiftDatabase, blocks: readonly VectorBlock[]): Promise<void> {
+  const parts = blocks.map(splitResiduals)
+  await db.vectorBlocks.bulkPut(parts.map((p) => p.codes))
+  await db.vectorResiduals.bulkPut(parts.flatMap((p) => (p.residuals ? [p.residuals] : [])))
+  await db.vectorResiduals.bulkDelete(parts.flatMap((p) => (p.residuals ? [] : [p.codes.blockId])))
+}
+
+async function deleteBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<void> {
+  await db.vectorBlocks.bulkDelete([...blockIds])
+  await db.vectorResiduals.bulkDelete([...blockIds])
 }
 
 async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {

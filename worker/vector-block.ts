@@ -5,6 +5,7 @@ import { quantizeResiduals, quantizeRows } from './quantize-vector'
  * 100K records would. Sids inside a block are increasing; `firstSid`/`lastSid` let forget find the blocks it touches.
  * Vectors are per-vector int8 (`quantizeRows`), 516 bytes per 512-d vector instead of 2,048, plus (format 2) the
  * int8 residual of each (`quantizeResiduals`), another 516 bytes, with which the top of a ranking is re-scored exactly.
+ * The store keeps the residuals in a separate record (`VectorResiduals`), so open does not wait for them.
  */
 export interface VectorBlock {
   blockId: number
@@ -179,4 +180,26 @@ function pickRows(block: VectorBlock, keep: readonly number[]): VectorBlock {
     }
   })
   return { ...block, firstSid: sids[0], lastSid: sids[sids.length - 1], sids, codes, scales, ...kept }
+}
+
+/**
+ * The residual layer of a format-2 block, stored as its own record under the block's id: open reads only the codes
+ * (half the bytes, the part every query scans) and loads residuals afterwards, in the background.
+ */
+export interface VectorResiduals {
+  blockId: number
+  sids: Float64Array
+  residuals: Int8Array
+  residualScales: Float32Array
+}
+
+/** The block as its two records: codes (what `vectorBlocks` holds) and, for format 2, its residuals. */
+export function splitResiduals(block: VectorBlock): { codes: VectorBlock; residuals: VectorResiduals | undefined } {
+  const { residuals, residualScales, ...codes } = block
+  return { codes, residuals: residuals && residualScales ? { blockId: block.blockId, sids: block.sids, residuals, residualScales } : undefined }
+}
+
+/** The block with its residual record put back (left without residuals when the record is missing). */
+export function joinResiduals(block: VectorBlock, record: VectorResiduals | undefined): VectorBlock {
+  return record ? { ...block, residuals: record.residuals, residualScales: record.residualScales } : block
 }

@@ -99,6 +99,20 @@ export class VectorIndex {
     for (const block of blocks) this.addCodes(block.sids, block, conversationOf)
   }
 
+  /**
+   * Gives rows their residual layer, loaded after the codes (sids without a row, e.g. forgotten meanwhile, are
+   * skipped). Until then a row is re-scored from its codes alone.
+   */
+  setResiduals(sids: ArrayLike<number>, residuals: Int8Array, residualScales: Float32Array): void {
+    const { dim } = this
+    for (let i = 0; i < sids.length; i++) {
+      const row = this.rowOf.get(sids[i])
+      if (row === undefined) continue
+      this.residuals.set(residuals.subarray(i * dim, (i + 1) * dim), row * dim)
+      this.residualScales[row] = residualScales[i]
+    }
+  }
+
   /** Adds float vectors (`sids.length × dim`), quantised exactly as the store quantises them. */
   add(sids: readonly number[], vectors: Float32Array, conversationOf: (sid: number) => string | undefined): void {
     const { dim } = this
