@@ -11,7 +11,7 @@ import { LEXICAL_SNAPSHOT_FORMAT, restoreLexicalIndex, snapshotIsStale } from '.
 import { toNewMessages } from './message-input'
 import type { RankingQuery } from './rank-candidates'
 import { SentenceCatalog } from './sentence-catalog'
-import { SiftStore } from './store'
+import { SiftStore, type IndexedDBSource, type StoreSnapshot } from './store'
 import { VectorIndex } from './vector-index'
 import { WriteQueue } from './write-queue'
 
@@ -64,8 +64,18 @@ export class Engine {
     if (!['auto', 'webgpu', 'wasm'].includes(device)) throw new SiftError('INVALID_INPUT', `device must be 'auto', 'webgpu' or 'wasm', got ${String(device)}.`)
     const embedding = resolveEmbedding(model, options.embedding)
     const fingerprint = modelFingerprint(model, embedding)
-    const cache = await host.openEmbeddingCache?.(fingerprint)
-    const choice = await host.backends(device)
+    // The store is read while the backend is chosen (a WebGPU adapter request can take hundreds of ms) and the model loads.
+    const reading = readStore(name, host.indexedDB, fingerprint)
+    reading.catch(() => undefined)
+    let cache: EmbeddingCache | undefined
+    let choice: Awaited<ReturnType<EngineHost['backends']>>
+    try {
+      cache = await host.openEmbeddingCache?.(fingerprint)
+      choice = await host.backends(device)
+    } catch (error) {
+      reading.then(({ store }) => store.close(), () => undefined)
+      throw error
+    }
     const embedder = new Embedder({
       model,
       embedding,
@@ -80,11 +90,7 @@ export class Engine {
     // The model loads while the store is read, so the first request does not wait for it after open.
     embedder.preload()
     try {
-      const store = await SiftStore.open(name, host.indexedDB, fingerprint)
-      const snapshot = await store.snapshot().catch((error: unknown) => {
-        store.close()
-        throw error
-      })
+      const { store, snapshot } = await reading
       const catalog = new SentenceCatalog()
       catalog.add(snapshot.messages)
       const lexical = restoreLexicalIndex(snapshot.lexical, catalog)
@@ -273,5 +279,16 @@ export class Engine {
 
   private assertOpen(): void {
     if (this.closed) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
+  }
+}
+
+/** Opens the store and reads what open needs; closes it again if the read fails. */
+async function readStore(name: string, source: IndexedDBSource, fingerprint: string): Promise<{ store: SiftStore; snapshot: StoreSnapshot }> {
+  const store = await SiftStore.open(name, source, fingerprint)
+  try {
+    return { store, snapshot: await store.snapshot() }
+  } catch (error) {
+    store.close()
+    throw error
   }
 }
