@@ -4,7 +4,7 @@ import { penaliseShortSentences, shortSentencePenalty } from '../src/core/short-
 import type { Sentence } from '../src/types'
 import { LexicalIndex } from '../worker/lexical-index'
 import { sentencesOf, toMessageRecord, type MessageRecord } from '../worker/message-record'
-import { rankCandidates } from '../worker/rank-candidates'
+import { HYBRID_LEXICAL_DEPTH, rankCandidates } from '../worker/rank-candidates'
 import { SentenceCatalog } from '../worker/sentence-catalog'
 import { VectorIndex } from '../worker/vector-index'
 
@@ -48,7 +48,7 @@ function reference(strategy: 'dense' | 'hybrid', sources: ReturnType<typeof fixt
   const hits = sources.index.search(vector, sources.index.size, { conversationId })
   const dense = penaliseShortSentences(hits, (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
   if (strategy === 'dense') return dense
-  const lexical = sources.lexical.search(text, { conversationId })
+  const lexical = sources.lexical.search(text, { conversationId }).slice(0, HYBRID_LEXICAL_DEPTH)
   return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)]).map((f) => ({ sid: f.key, score: f.score }))
 }
 
@@ -79,6 +79,17 @@ describe('rankCandidates', () => {
       expect(ranked.map((c) => c.sid)).toEqual(expected.map((h) => h.sid))
       expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
     }
+  })
+
+  it(`hybrid fuses the full dense ranking with the best ${HYBRID_LEXICAL_DEPTH} lexical hits`, () => {
+    const sources = fixture(7000, 8)
+    const vector = Float32Array.from({ length: 8 }, () => sources.next() * 2 - 1)
+    const text = 'violin lisbon boiler'
+    expect(sources.lexical.search(text).length).toBeGreaterThan(HYBRID_LEXICAL_DEPTH)
+    const expected = reference('hybrid', sources, text, vector)
+    const ranked = [...rankCandidates('hybrid', [{ text, vector }], undefined, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+    expect(ranked.map((c) => c.sid)).toEqual(expected.map((h) => h.sid))
+    expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
   })
 
   it('several queries: each sentence once, with its best score over the queries', () => {

@@ -14,6 +14,7 @@ const RANK_BUCKETS = 1 << 16
 export class DenseRanking implements RankedList {
   private order = new Int32Array(0)
   private sorted = 0
+  private buckets: { bucketOf: Int32Array; above: Int32Array; count: number } | undefined
 
   constructor(readonly scores: DenseScores) {}
 
@@ -45,36 +46,36 @@ export class DenseRanking implements RankedList {
   }
 
   /**
-   * The 0-based rank of each of `positions`, without sorting all n entries: entries are bucketed by score
-   * (`RANK_BUCKETS` equal-width buckets, one counting pass), so a target's rank is the count of entries in higher
-   * buckets plus those of its own bucket that beat it — found by binary-searching each entry among its bucket's
-   * targets (sorted best first). A bucket holds a handful of entries, except where many share a score (floored at 0).
+   * The 0-based rank of each of `positions`, without sorting all n entries: entries are counted into buckets whose
+   * order follows the ranking (`rankBuckets`), so a target's rank is the count of entries in better buckets plus
+   * those of its own bucket that beat it — found by binary-searching each entry among its bucket's targets.
    */
   ranksOf(positions: readonly number[]): Map<number, number> {
     const ranks = new Map<number, number>()
-    const { length } = this
-    const { score } = this.scores
     if (positions.length === 0) return ranks
-    let low = Infinity
-    let high = -Infinity
-    for (let i = 0; i < length; i++) {
-      low = Math.min(low, score[i])
-      high = Math.max(high, score[i])
-    }
-    const width = high > low ? (RANK_BUCKETS - 1) / (high - low) : 0
-    const bucketOf = new Uint16Array(length)
-    const above = new Int32Array(RANK_BUCKETS + 1)
-    for (let i = 0; i < length; i++) above[(bucketOf[i] = Math.floor((score[i] - low) * width))]++
-    for (let b = RANK_BUCKETS - 1; b >= 0; b--) above[b] += above[b + 1]
-    // Targets best first, so each bucket's targets are one run [first[b], end[b]).
-    const targets = [...new Set(positions)].sort((a, b) => (this.better(a, b) ? -1 : 1))
-    const first = new Int32Array(RANK_BUCKETS)
-    const end = new Int32Array(RANK_BUCKETS)
-    targets.forEach((target, k) => {
+    const { length } = this
+    const { bucketOf, above, count } = this.rankBuckets()
+    // Targets best first, so each bucket's targets are one run [first[b], end[b]): a counting sort by bucket
+    // (best bucket first), then the few targets sharing a bucket sorted among themselves.
+    const unique = [...new Set(positions)]
+    const perBucket = new Map<number, number[]>()
+    for (const target of unique) {
       const bucket = bucketOf[target]
-      if (end[bucket] === 0) first[bucket] = k
-      end[bucket] = k + 1
-    })
+      const run = perBucket.get(bucket)
+      if (run) run.push(target)
+      else perBucket.set(bucket, [target])
+    }
+    const buckets = [...perBucket.keys()].sort((a, b) => b - a)
+    const targets: number[] = []
+    const first = new Int32Array(count)
+    const end = new Int32Array(count)
+    for (const bucket of buckets) {
+      const run = perBucket.get(bucket)!
+      if (run.length > 1) run.sort((a, b) => (this.better(a, b) ? -1 : 1))
+      first[bucket] = targets.length
+      for (const target of run) targets.push(target)
+      end[bucket] = targets.length
+    }
     const beaten = new Int32Array(targets.length)
     for (let i = 0; i < length; i++) {
       const bucket = bucketOf[i]
@@ -88,13 +89,52 @@ export class DenseRanking implements RankedList {
       }
       if (at < end[bucket]) beaten[at]++
     }
-    let count = 0
+    let rank = 0
     targets.forEach((target, k) => {
       const bucket = bucketOf[target]
-      count = k === first[bucket] ? above[bucket + 1] + beaten[k] : count + beaten[k]
-      ranks.set(target, count)
+      rank = k === first[bucket] ? above[bucket + 1] + beaten[k] : rank + beaten[k]
+      ranks.set(target, rank)
     })
     return ranks
+  }
+
+  /**
+   * Buckets in ranking order, computed once per scan: equal-width score ranges, except that the entries whose
+   * penalised score was floored at 0 (often most of a large history) get buckets of their own, split by raw
+   * similarity — their order within the tie — so no bucket holds more than a handful of entries.
+   */
+  private rankBuckets(): { bucketOf: Int32Array; above: Int32Array; count: number } {
+    if (this.buckets) return this.buckets
+    const { length } = this
+    const { score, raw } = this.scores
+    const floored = (i: number) => score[i] === 0 && raw[i] > 0
+    // Three bands, worst first: negative scores, the floored tie (by raw), positive scores.
+    const band = new Uint8Array(length)
+    const low = [Infinity, Infinity, Infinity]
+    const high = [-Infinity, -Infinity, -Infinity]
+    const sizes = [0, 0, 0]
+    for (let i = 0; i < length; i++) {
+      const b = floored(i) ? 1 : score[i] > 0 ? 2 : 0
+      const key = b === 1 ? raw[i] : score[i]
+      band[i] = b
+      sizes[b]++
+      if (key < low[b]) low[b] = key
+      if (key > high[b]) high[b] = key
+    }
+    const counts = sizes.map((size) => (size === 0 ? 0 : Math.max(1, Math.round((RANK_BUCKETS * size) / Math.max(1, length)))))
+    const offsets = [0, counts[0], counts[0] + counts[1]]
+    const count = offsets[2] + counts[2]
+    const bucketOf = new Int32Array(length)
+    const above = new Int32Array(count + 1)
+    for (let i = 0; i < length; i++) {
+      const b = band[i]
+      const key = b === 1 ? raw[i] : score[i]
+      const width = high[b] > low[b] ? (counts[b] - 1) / (high[b] - low[b]) : 0
+      above[(bucketOf[i] = offsets[b] + Math.floor((key - low[b]) * width))]++
+    }
+    for (let b = count - 1; b >= 0; b--) above[b] += above[b + 1]
+    this.buckets = { bucketOf, above, count }
+    return this.buckets
   }
 
   /** Sorts the next chunk: the best entries ranked below the current prefix, selected with a bounded heap. */

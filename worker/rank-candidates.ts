@@ -30,6 +30,13 @@ export interface RankingQuery {
  * fuses the full dense ranking: reciprocal rank fusion over a truncated dense list drops the dense share of a
  * sentence ranked below the cut, which on LoCoMo cost 2 points of recall at 2,000 characters.
  */
+/**
+ * Lexical hits fused in `hybrid`: a hit ranked below this adds less than 1 / 2060 to a fused score, which cannot
+ * lift a sentence into a context the packer fills from the first few hundred candidates, while counting the
+ * dense ranks of every weak match (tens of thousands at 100K sentences) dominated the cost of a request.
+ */
+export const HYBRID_LEXICAL_DEPTH = 2000
+
 export function* rankCandidates(
   strategy: 'dense' | 'lexical' | 'hybrid',
   queries: readonly RankingQuery[],
@@ -46,7 +53,7 @@ export function* rankCandidates(
   const rankings: RankedList[] = queries.map((query) => {
     if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
     if (strategy === 'dense') return denseRanking(query) ?? listOf([])
-    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter))
+    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter).slice(0, HYBRID_LEXICAL_DEPTH))
   })
   const seen = new Set<number>()
   for (let position = 0; ; position++) {
