@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom as random } from '../bench/seeded-random'
 import { fuseRanks } from '../src/core/fuse-ranks'
 import { penaliseShortSentences, shortSentencePenalty } from '../src/core/short-sentence-penalty'
 import type { Sentence } from '../src/types'
@@ -8,14 +9,6 @@ import { HYBRID_LEXICAL_DEPTH, rankCandidates } from '../worker/rank-candidates'
 import { SentenceCatalog } from '../worker/sentence-catalog'
 import { VectorIndex } from '../worker/vector-index'
 
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const WORDS = ['violin', 'lisbon', 'boiler', 'plumber', 'marathon', 'salmon', 'budget', 'kanji', 'tomato', 'passport', 'the', 'a', 'wow', 'thanks']
 

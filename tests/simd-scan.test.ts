@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom as random } from '../bench/seeded-random'
 import { dotKernelModule, jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel } from '../worker/simd-scan'
 
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 describe('dot kernel', () => {
   it('assembles a module this runtime validates', () => {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom as random } from '../bench/seeded-random'
 import { quantizeResiduals, quantizeRows } from '../worker/quantize-vector'
 import { RESCORED_ROWS, VectorIndex } from '../worker/vector-index'
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /**
  * The index's arithmetic written out plainly, for indexes of at most RESCORED_ROWS rows (all re-scored): both int8
