@@ -1,4 +1,4 @@
-// Where buildContext spends its time: the engine's own in-memory pieces (catalog, MiniSearch lexical index,
+// Where buildContext spends its time: the engine's own in-memory pieces (catalog, BM25 lexical index,
 // vector index, rank + pack) loaded with the synthetic history in Node (same V8 as Chromium), each stage timed.
 //   npx tsx bench/profile-context.ts [--size 100000] [--queries 20] [--rank-only]  (--rank-only skips the full assembleContext stages)
 import { parseArgs } from 'node:util'
@@ -44,7 +44,7 @@ for (const s of sentences) {
 }
 time('catalog.add', () => catalog.add(records))
 const lexical = new LexicalIndex()
-time('lexical.add (MiniSearch)', () => lexical.add(sentences))
+time('lexical.add (BM25 index)', () => lexical.add(sentences))
 const vectors = new VectorIndex(dim)
 const all = new Float32Array(sentences.length * dim)
 history.sentences.forEach((s) => generator.sentence(s.index, s.topic, s.subtopic, all.subarray(s.index * dim, (s.index + 1) * dim)))
