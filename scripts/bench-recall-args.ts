@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { UsageError, parsePositiveInteger } from './context-args'
+import { UsageError, parseOptions, parsePositiveInteger } from './context-args'
 
 export const BENCH_RECALL_USAGE =
   'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates]'
@@ -34,29 +33,19 @@ function commaList(option: string, value: string): string[] {
 }
 
 export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        data: { type: 'string' },
-        budgets: { type: 'string' },
-        strategies: { type: 'string' },
-        json: { type: 'string' },
-        misses: { type: 'string' },
-        'limit-conversations': { type: 'string' },
-        'limit-questions': { type: 'string' },
-        cache: { type: 'string' },
-        images: { type: 'string', default: 'caption' },
-        'adaptive-stop': { type: 'boolean', default: false },
-        'follow-updates': { type: 'boolean', default: false },
-      },
-    }))
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
+  const values = parseOptions(argv, {
+    data: { type: 'string' },
+    budgets: { type: 'string' },
+    strategies: { type: 'string' },
+    json: { type: 'string' },
+    misses: { type: 'string' },
+    'limit-conversations': { type: 'string' },
+    'limit-questions': { type: 'string' },
+    cache: { type: 'string' },
+    images: { type: 'string', default: 'caption' },
+    'adaptive-stop': { type: 'boolean', default: false },
+    'follow-updates': { type: 'boolean', default: false },
+  })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
   if (images !== 'caption' && images !== 'omit') throw new UsageError(`--images must be caption or omit, got ${JSON.stringify(images)}`)

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 
 export const CONTEXT_USAGE =
   'usage: npm run context -- --history FILE --request "TEXT" [--budget N] [--strategy S] [--conversation ID] [--json] [--cache DIR]'
@@ -25,26 +25,25 @@ export function parsePositiveInteger(option: string, value: string): number {
   return Number(value)
 }
 
-export function parseContextArgs(argv: string[]): ContextArgs {
-  let values
+/** Named options only (`node:util` parseArgs, strict); its complaints become UsageErrors. */
+export function parseOptions<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
-    ;({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        history: { type: 'string' },
-        request: { type: 'string' },
-        budget: { type: 'string' },
-        strategy: { type: 'string' },
-        conversation: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        cache: { type: 'string' },
-      },
-    }))
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
+}
+
+export function parseContextArgs(argv: string[]): ContextArgs {
+  const values = parseOptions(argv, {
+    history: { type: 'string' },
+    request: { type: 'string' },
+    budget: { type: 'string' },
+    strategy: { type: 'string' },
+    conversation: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    cache: { type: 'string' },
+  })
   if (!values.history) throw new UsageError('--history FILE is required')
   if (values.request === undefined || values.request.trim() === '') throw new UsageError('--request "TEXT" is required and must not be empty')
   if (values.strategy !== undefined && values.strategy.trim() === '') throw new UsageError('--strategy must not be empty')

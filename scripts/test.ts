@@ -49,6 +49,11 @@ function printSummary(reportPath: string): void {
 
 const chromePath = ensureChromium()
 ensureModel()
+// Types are part of the contract (the declarations ship): a type error fails the run like a failing test.
+if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) {
+  console.error('npm test: the type check failed (npx tsc --noEmit -p tsconfig.json)')
+  process.exit(1)
+}
 const reportPath = join(root, '.cache/vitest-report.json')
 rmSync(reportPath, { force: true })
 const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...process.argv.slice(2)], {

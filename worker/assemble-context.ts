@@ -8,6 +8,7 @@ import type { ScoredSentence } from '../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../src/types'
 import type { ContextRequest } from './context-request'
 import type { LexicalIndex } from './lexical-index'
+import { countAtMost } from './sentence-catalog'
 import { openingOfNextTurn, positionalCandidates, rankCandidates, type RankingQuery, type RankingSources } from './rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
@@ -87,16 +88,4 @@ const UPDATE_CANDIDATES = 20
 
 function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }: ScoredSentence): ContextItem {
   return { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }
-}
-
-/** How many of the ascending `values` are ≤ limit. */
-function countAtMost(values: readonly number[], limit: number): number {
-  let low = 0
-  let high = values.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (values[middle] <= limit) low = middle + 1
-    else high = middle
-  }
-  return low
 }

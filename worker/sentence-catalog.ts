@@ -79,13 +79,7 @@ export class SentenceCatalog {
   /** Sids greater than `sid`, oldest first, at most `limit` of them. */
   sidsAbove(sid: number, limit = Infinity): number[] {
     const { sids } = this.all
-    let low = 0
-    let high = sids.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (sids[middle] <= sid) low = middle + 1
-      else high = middle
-    }
+    const low = countAtMost(sids, sid)
     return sids.slice(low, low + Math.min(limit, sids.length))
   }
 
@@ -114,4 +108,16 @@ export class SentenceCatalog {
 
 function emptyScope(): CatalogScope {
   return { messages: [], sids: [], chars: 0 }
+}
+
+/** How many of the ascending `values` are ≤ limit (a binary search). */
+export function countAtMost(values: readonly number[], limit: number): number {
+  let low = 0
+  let high = values.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (values[middle] <= limit) low = middle + 1
+    else high = middle
+  }
+  return low
 }
