@@ -1,5 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../bench/seeded-random'
 import { createMemory } from '../src/node'
 import type { Sentence } from '../src/types'
 import { LexicalIndex } from '../worker/lexical-index'
@@ -128,5 +129,20 @@ describe('LexicalIndex snapshot', () => {
     const index = new LexicalIndex()
     index.add([sentence(1, 'What about you?'), sentence(2, 'Sunny today.')])
     expect(index.search('What about you?').map((h) => h.sid)).toEqual([1])
+  })
+})
+
+describe('LexicalIndex search limit', () => {
+  it('keeps exactly the best `limit` hits of the full list, ties broken by older sentence', () => {
+    const random = seededRandom(5)
+    const words = ['violin', 'lisbon', 'boiler', 'salmon', 'budget', 'kanji']
+    const index = new LexicalIndex()
+    // Many sentences repeat the same words, so equal scores straddle every cut-off.
+    index.add(Array.from({ length: 600 }, (_, i) => sentence(i + 1, Array.from({ length: 1 + Math.floor(random() * 3) }, () => words[Math.floor(random() * words.length)]).join(' '))))
+    for (const query of ['violin', 'violin lisbon', 'boiler salmon budget']) {
+      const full = index.search(query)
+      expect(full.length).toBeGreaterThan(100)
+      for (const limit of [1, 7, 50, 99, full.length, full.length + 5]) expect(index.search(query, {}, limit)).toEqual(full.slice(0, limit))
+    }
   })
 })

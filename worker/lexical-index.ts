@@ -107,17 +107,18 @@ export class LexicalIndex {
   /**
    * Every sentence matching any content term of `query` (stop words dropped, all terms stemmed), or in a turn that
    * does, best blended BM25 score first (ties: older first). A query made only of stop words is searched with
-   * them, rather than not at all.
+   * them, rather than not at all. `limit` keeps only the best that many (the same as slicing the full list),
+   * without sorting every weak match.
    */
-  search(query: string, filter?: { conversationId?: string }): LexicalHit[] {
+  search(query: string, filter?: { conversationId?: string }, limit = Infinity): LexicalHit[] {
     const group = this.groupOf(filter?.conversationId)
     if (group === null) return []
     const terms = queryTerms(query)
     const own = this.sentences.match(terms, group)
     const turns = this.turns.match(terms, group)
-    let limit = this.turnOf.length
-    for (let i = 0; i < own.count; i++) limit = Math.max(limit, own.keys[i] + 1)
-    if (limit > this.blended.length) this.resizeBlend(limit)
+    let slots = this.turnOf.length
+    for (let i = 0; i < own.count; i++) slots = Math.max(slots, own.keys[i] + 1)
+    if (slots > this.blended.length) this.resizeBlend(slots)
     const { blended, blendSerial, blendOrder } = this
     const serial = ++this.searchSerial
     let count = 0
@@ -140,9 +141,9 @@ export class LexicalIndex {
         }
       }
     }
-    const order = blendOrder.slice(0, count).sort((a, b) => blended[b] - blended[a] || a - b)
-    const hits: LexicalHit[] = new Array(count)
-    for (let i = 0; i < count; i++) hits[i] = { sid: order[i], score: blended[order[i]] }
+    const order = bestFirst(blendOrder.subarray(0, count), blended, limit)
+    const hits: LexicalHit[] = new Array(order.length)
+    for (let i = 0; i < order.length; i++) hits[i] = { sid: order[i], score: blended[order[i]] }
     return hits
   }
 
@@ -262,4 +263,26 @@ function grownInt32(array: Int32Array, capacity: number, fill: number): Int32Arr
   copy.set(array)
   if (fill !== 0) copy.fill(fill, array.length)
   return copy
+}
+
+/**
+ * The `limit` best of `sids` by `score` (ties: smaller sid first), sorted. Above the limit, the cut-off score comes
+ * from a native numeric sort of the scores alone, so only the kept ones are sorted with a comparator.
+ */
+function bestFirst(sids: Int32Array, score: ArrayLike<number>, limit: number): number[] {
+  const byScore = (a: number, b: number) => score[b] - score[a] || a - b
+  if (sids.length <= limit) return Array.from(sids).sort(byScore)
+  const scores = new Float64Array(sids.length)
+  for (let i = 0; i < sids.length; i++) scores[i] = score[sids[i]]
+  const cutoff = scores.sort()[sids.length - limit]
+  const kept: number[] = []
+  const atCutoff: number[] = []
+  for (let i = 0; i < sids.length; i++) {
+    const value = score[sids[i]]
+    if (value > cutoff) kept.push(sids[i])
+    else if (value === cutoff) atCutoff.push(sids[i])
+  }
+  atCutoff.sort((a, b) => a - b)
+  for (let i = 0; kept.length < limit && i < atCutoff.length; i++) kept.push(atCutoff[i])
+  return kept.sort(byScore)
 }

@@ -53,7 +53,7 @@ export function* rankCandidates(
   const rankings: RankedList[] = queries.map((query) => {
     if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
     if (strategy === 'dense') return denseRanking(query) ?? listOf([])
-    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter).slice(0, HYBRID_LEXICAL_DEPTH))
+    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter, HYBRID_LEXICAL_DEPTH))
   })
   const seen = new Set<number>()
   for (let position = 0; ; position++) {
