@@ -9,7 +9,7 @@ import type { Backend, Context, ContextItem } from '../src/types'
 import type { ContextRequest } from './context-request'
 import type { LexicalIndex } from './lexical-index'
 import { countAtMost } from './sentence-catalog'
-import { openingOfNextTurn, positionalCandidates, rankCandidates, type RankingQuery, type RankingSources } from './rank-candidates'
+import { openingOfNextTurn, positionalCandidates, rankCandidates, scoredSentence, type RankingQuery, type RankingSources } from './rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -75,10 +75,7 @@ function laterOnSameSubject(sentence: ScoredSentence, { lexical, catalog }: Rank
     const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => hit.sid > sentence.sid)
     memo.later.set(sentence.sid, (sids = hits.slice(0, UPDATE_CANDIDATES).map((hit) => hit.sid)))
   }
-  return sids.flatMap((sid) => {
-    const other = catalog.get(sid)
-    return other ? [{ ...other, turn: catalog.turnOf(other), score: 0, reason: 'update' as const }] : []
-  })
+  return sids.flatMap((sid) => scoredSentence(catalog, sid, 0, 'update') ?? [])
 }
 
 const laterMemo = new WeakMap<LexicalIndex, { size: number; later: Map<number, number[]> }>()

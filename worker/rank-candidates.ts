@@ -22,6 +22,13 @@ export interface RankingQuery {
 }
 
 /**
+ * Lexical hits fused in `hybrid`: a hit ranked below this adds less than 1 / 2060 to a fused score, which cannot
+ * lift a sentence into a context the packer fills from the first few hundred candidates, while counting the
+ * dense ranks of every weak match (tens of thousands at 100K sentences) dominated the cost of a request.
+ */
+export const HYBRID_LEXICAL_DEPTH = 2000
+
+/**
  * Relevance-ranked candidates, produced lazily, ending after every matching sentence in scope was offered — so an
  * exhausted packer really saw everything. Several queries are interleaved round-robin, each ranked on its own; a
  * candidate carries its best score over the queries. Dense similarities are lowered for sentences with few content
@@ -30,13 +37,6 @@ export interface RankingQuery {
  * fuses the full dense ranking: reciprocal rank fusion over a truncated dense list drops the dense share of a
  * sentence ranked below the cut, which on LoCoMo cost 2 points of recall at 2,000 characters.
  */
-/**
- * Lexical hits fused in `hybrid`: a hit ranked below this adds less than 1 / 2060 to a fused score, which cannot
- * lift a sentence into a context the packer fills from the first few hundred candidates, while counting the
- * dense ranks of every weak match (tens of thousands at 100K sentences) dominated the cost of a request.
- */
-export const HYBRID_LEXICAL_DEPTH = 2000
-
 export function* rankCandidates(
   strategy: 'dense' | 'lexical' | 'hybrid',
   queries: readonly RankingQuery[],
@@ -85,7 +85,8 @@ function bestScore(rankings: readonly RankedList[], sid: number): number {
   return best
 }
 
-function scoredSentence(catalog: SentenceCatalog, sid: number, score: number, reason: ContextItem['reason']): ScoredSentence | undefined {
+/** `sid`'s sentence as a candidate, with its turn; undefined when the catalog no longer holds it. */
+export function scoredSentence(catalog: SentenceCatalog, sid: number, score: number, reason: ContextItem['reason']): ScoredSentence | undefined {
   const sentence = catalog.get(sid)
   return sentence && { ...sentence, turn: catalog.turnOf(sentence), score, reason }
 }
