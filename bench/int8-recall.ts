@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { DEFAULT_EMBEDDING_CACHE_DIR } from '../scripts/embedding-cache-dir'
 import { quantizeRows } from '../worker/quantize-vector'
 import { VectorIndex } from '../worker/vector-index'
 import { exactTopK, recallOf } from './exact-top-k'
@@ -54,9 +55,8 @@ const syntheticQueries = generateQueries(Number(values.queries), history, 1000).
 measure('synthetic', synthetic, history.sentences.length, generator.dim, syntheticQueries)
 
 // The cache file: 'SIFTEMB1', dim (u32 LE), then records of a 32-byte key and dim float32s.
-const directory = '.cache/embeddings'
-for (const file of readdirSync(directory).filter((f) => f.endsWith('.bin'))) {
-  const bytes = readFileSync(join(directory, file))
+for (const file of readdirSync(DEFAULT_EMBEDDING_CACHE_DIR).filter((f) => f.endsWith('.bin'))) {
+  const bytes = readFileSync(join(DEFAULT_EMBEDDING_CACHE_DIR, file))
   const dim = bytes.readUInt32LE(8)
   const record = 32 + dim * 4
   const count = Math.floor((bytes.length - 12) / record)
