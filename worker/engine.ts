@@ -10,7 +10,7 @@ import type { LexicalIndex } from './lexical-index'
 import { LEXICAL_SNAPSHOT_FORMAT, restoreLexicalIndex, snapshotIsStale } from './lexical-snapshot'
 import { toNewMessages } from './message-input'
 import type { RankingQuery } from './rank-candidates'
-import { SentenceCatalog } from './sentence-catalog'
+import { countAtMost, SentenceCatalog } from './sentence-catalog'
 import { SiftStore, type IndexedDBSource, type StoreSnapshot } from './store'
 import { VectorIndex } from './vector-index'
 import { WriteQueue } from './write-queue'
@@ -198,9 +198,7 @@ export class Engine {
 
   private pending(): number {
     const { sids } = this.catalog.scope()
-    let count = 0
-    for (let i = sids.length - 1; i >= 0 && sids[i] > this.embeddedThrough; i--) count++
-    return count
+    return sids.length - countAtMost(sids, this.embeddedThrough)
   }
 
   private drainInBackground(): void {

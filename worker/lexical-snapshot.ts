@@ -1,5 +1,5 @@
 import { LexicalIndex } from './lexical-index'
-import type { SentenceCatalog } from './sentence-catalog'
+import { countAtMost, type SentenceCatalog } from './sentence-catalog'
 import type { LexicalSnapshot } from './store'
 
 /** Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `toSnapshot` holds: older snapshots are then rebuilt. */
@@ -26,17 +26,14 @@ export function restoreLexicalIndex(snapshot: LexicalSnapshot | undefined, catal
     }
   }
   index ??= new LexicalIndex()
-  const missing = uncoveredSids(catalog, coveredBelow).map((sid) => catalog.get(sid)!)
+  const missing = catalog.sidsAbove(coveredBelow - 1).map((sid) => catalog.get(sid)!)
   if (missing.length > 0) index.add(missing)
   return { index, coveredBelow }
 }
 
 /** Whether enough sentences are missing from the stored snapshot to write a fresh one. */
 export function snapshotIsStale(catalog: SentenceCatalog, coveredBelow: number): boolean {
-  const missing = uncoveredSids(catalog, coveredBelow).length
+  const { sids } = catalog.scope()
+  const missing = sids.length - countAtMost(sids, coveredBelow - 1)
   return missing > 0 && missing >= Math.max(SNAPSHOT_STALE_MIN, SNAPSHOT_STALE_SHARE * catalog.sentenceCount)
-}
-
-function uncoveredSids(catalog: SentenceCatalog, coveredBelow: number): number[] {
-  return catalog.sidsAbove(coveredBelow - 1)
 }
