@@ -9,6 +9,7 @@ import { DEFAULT_EMBEDDING_CACHE_DIR } from '../scripts/embedding-cache-dir'
 import { quantizeRows } from '../worker/quantize-vector'
 import { VectorIndex } from '../worker/vector-index'
 import { exactTopK, recallOf } from './exact-top-k'
+import { mean } from './latency-summary'
 import { seededRandom } from './seeded-random'
 import { generateHistory, generateQueries } from './synthetic-history'
 import { SyntheticVectors } from './synthetic-vectors'
@@ -37,10 +38,9 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
       }
       return recallOf(hits.map((h) => h.sid), exact[q])
     })
-    const mean = recalls.reduce((a, b) => a + b, 0) / recalls.length
     const ms = (performance.now() - started) / queries.length
     console.log(
-      `${label}: ${rows} vectors × ${dim}, ${queries.length} queries, ${layers}: recall@${k} vs float32 mean ${mean.toFixed(4)}, min ${Math.min(...recalls).toFixed(2)}; ` +
+      `${label}: ${rows} vectors × ${dim}, ${queries.length} queries, ${layers}: recall@${k} vs float32 mean ${mean(recalls).toFixed(4)}, min ${Math.min(...recalls).toFixed(2)}; ` +
         `largest top-${k} score error ${worstError.toExponential(1)}; ${ms.toFixed(1)} ms/query (scan + top-${k})`,
     )
   }
