@@ -25,8 +25,8 @@ export async function openEmbeddingCacheFile(directory: string, fingerprint: str
     dim = fileDim
     const recordBytes = KEY_BYTES + fileDim * 4
     for (let at = HEADER_BYTES; at + recordBytes <= bytes.length; at += recordBytes) {
-      const vector = new Float32Array(fileDim)
-      for (let d = 0; d < fileDim; d++) vector[d] = bytes.readFloatLE(at + KEY_BYTES + d * 4)
+      // One copy per record (the file buffer's offsets need not be 4-byte aligned); `flush` writes native float32 too.
+      const vector = new Float32Array(bytes.buffer.slice(bytes.byteOffset + at + KEY_BYTES, bytes.byteOffset + at + recordBytes))
       vectors.set(bytes.subarray(at, at + KEY_BYTES).toString('hex'), vector)
     }
   } catch (error) {
