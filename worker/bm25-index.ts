@@ -1,4 +1,5 @@
 import { indexTerm } from '../src/core/english-terms'
+import { grownArray } from './grown-array'
 
 /** Splits text as MiniSearch's default tokenizer did (what the index was tuned with): on whitespace and punctuation. */
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u
@@ -93,7 +94,7 @@ export class Bm25Index {
   /** Indexes a document's field texts (one per field) under `key` (a small non-negative integer: keys index an array), replacing any document with that key. */
   add(key: number, group: number, fields: readonly string[]): void {
     if (this.has(key)) this.remove(key)
-    if (key >= this.slotOf.length) this.slotOf = grownKeys(this.slotOf, key + 1)
+    if (key >= this.slotOf.length) this.slotOf = grownArray(this.slotOf, Math.max(key + 1, this.slotOf.length * 2), -1)
     const slot = this.slotCount++
     if (slot === this.keys.length) this.growSlots()
     this.keys[slot] = key
@@ -262,9 +263,9 @@ export class Bm25Index {
     const index = new Bm25Index(F)
     const n = snapshot.keys.length
     const capacity = Math.max(64, n)
-    index.keys = grown(snapshot.keys, capacity)
-    index.groups = grown(snapshot.groups, capacity)
-    index.lengths = grown(snapshot.lengths, capacity * F)
+    index.keys = grownArray(snapshot.keys, capacity)
+    index.groups = grownArray(snapshot.groups, capacity)
+    index.lengths = grownArray(snapshot.lengths, capacity * F)
     index.alive = new Uint8Array(capacity).fill(1, 0, n)
     index.resizeScratch(capacity)
     index.slotCount = n
@@ -300,8 +301,8 @@ export class Bm25Index {
 
   private append(list: PostingList, slot: number, tf: number): void {
     if (list.length === list.slots.length) {
-      list.slots = grown(list.slots, list.length * 2)
-      list.tfs = grown(list.tfs, list.length * 2)
+      list.slots = grownArray(list.slots, list.length * 2)
+      list.tfs = grownArray(list.tfs, list.length * 2)
     }
     list.slots[list.length] = slot
     list.tfs[list.length++] = tf
@@ -309,10 +310,10 @@ export class Bm25Index {
 
   private growSlots(): void {
     const capacity = this.keys.length * 2
-    this.keys = grown(this.keys, capacity)
-    this.groups = grown(this.groups, capacity)
-    this.alive = grown(this.alive, capacity)
-    this.lengths = grown(this.lengths, capacity * this.fieldCount)
+    this.keys = grownArray(this.keys, capacity)
+    this.groups = grownArray(this.groups, capacity)
+    this.alive = grownArray(this.alive, capacity)
+    this.lengths = grownArray(this.lengths, capacity * this.fieldCount)
     this.resizeScratch(capacity)
   }
 
@@ -329,20 +330,4 @@ function liveCount(list: PostingList, alive: Uint8Array): number {
   let count = 0
   for (let j = 0; j < list.length; j++) count += alive[list.slots[j]]
   return count
-}
-
-/** A copy of a key → slot table with room for `needed` keys, new ones absent. */
-function grownKeys(table: Int32Array, needed: number): Int32Array {
-  const copy = new Int32Array(Math.max(needed, table.length * 2)).fill(-1)
-  copy.set(table)
-  return copy
-}
-
-type TypedArray = Int32Array | Uint16Array | Uint8Array | Float32Array
-
-/** A copy of `array` with room for `capacity` elements. */
-function grown<T extends TypedArray>(array: T, capacity: number): T {
-  const copy = new (array.constructor as new (length: number) => T)(capacity)
-  copy.set(array.subarray(0, Math.min(array.length, capacity)) as never)
-  return copy
 }

@@ -1,5 +1,6 @@
 import { indexTerm, queryTerm } from '../src/core/english-terms'
 import type { Sentence } from '../src/types'
+import { grownArray } from './grown-array'
 import { Bm25Index, tokenize, type Bm25Snapshot } from './bm25-index'
 
 /** A scored row of a lexical search. */
@@ -83,7 +84,7 @@ export class LexicalIndex {
       turnOfMessage.set(messageId, key)
       this.messageOfTurn[key] = messageId
       this.ensureSids(Math.max(...parts.map((p) => p.sid)) + 1)
-      if (this.membersLength + parts.length > this.members.length) this.members = grownInt32(this.members, 2 * (this.membersLength + parts.length), 0)
+      if (this.membersLength + parts.length > this.members.length) this.members = grownArray(this.members, 2 * (this.membersLength + parts.length))
       this.turnStart[key] = this.membersLength
       this.turnCount[key] = parts.length
       for (const part of parts) {
@@ -244,9 +245,9 @@ export class LexicalIndex {
   private ensureSids(length: number): void {
     if (length <= this.turnOf.length) return
     const capacity = Math.max(length, 2 * this.turnOf.length)
-    this.turnOf = grownInt32(this.turnOf, capacity, -1)
-    this.turnStart = grownInt32(this.turnStart, capacity, 0)
-    this.turnCount = grownInt32(this.turnCount, capacity, 0)
+    this.turnOf = grownArray(this.turnOf, capacity, -1)
+    this.turnStart = grownArray(this.turnStart, capacity)
+    this.turnCount = grownArray(this.turnCount, capacity)
   }
 }
 
@@ -255,14 +256,6 @@ function queryTerms(query: string): string[] {
   const tokens = tokenize(query)
   const content = tokens.map(queryTerm).filter((term): term is string => !!term)
   return content.length > 0 ? content : tokens.map(indexTerm).filter((term) => term !== '')
-}
-
-/** A copy of `array` with room for `capacity` elements, the new ones set to `fill`. */
-function grownInt32(array: Int32Array, capacity: number, fill: number): Int32Array {
-  const copy = new Int32Array(capacity)
-  copy.set(array)
-  if (fill !== 0) copy.fill(fill, array.length)
-  return copy
 }
 
 /**

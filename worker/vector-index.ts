@@ -1,3 +1,4 @@
+import { grownArray } from './grown-array'
 import { quantizeQuery, quantizeResiduals, quantizeRows } from './quantize-vector'
 import { jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel, type DotKernel } from './simd-scan'
 import { TopK } from './top-k'
@@ -280,20 +281,14 @@ export class VectorIndex {
       this.memory.buffer = buffer
     }
     this.codes = new Int8Array(this.memory.buffer, 0, capacity * this.stride)
-    this.scales = grown(this.scales, capacity)
-    this.residuals = grown(this.residuals, capacity * this.dim)
-    this.residualScales = grown(this.residualScales, capacity)
-    this.sids = grown(this.sids, capacity)
-    this.conversations = grown(this.conversations, capacity)
-    this.penalties = grown(this.penalties, capacity)
+    this.scales = grownArray(this.scales, capacity)
+    this.residuals = grownArray(this.residuals, capacity * this.dim)
+    this.residualScales = grownArray(this.residualScales, capacity)
+    this.sids = grownArray(this.sids, capacity)
+    this.conversations = grownArray(this.conversations, capacity)
+    this.penalties = grownArray(this.penalties, capacity)
     this.capacity = capacity
   }
-}
-
-function grown<T extends Int8Array | Float32Array | Float64Array | Int32Array>(array: T, capacity: number): T {
-  const bigger = new (array.constructor as new (length: number) => T)(capacity)
-  bigger.set(array)
-  return bigger
 }
 
 function countEqual(values: Int32Array, length: number, value: number): number {
