@@ -22,8 +22,9 @@ export interface EmbedderOptions {
 }
 
 /**
- * Most texts per model call. Larger batches amortise the per-call overhead (on WASM, 44 sentences/s at batch 1
- * and 130–150 at 8–32), but hold the model longer, so a request embedding its query waits behind the batch.
+ * Most texts per model call. Larger batches amortise the per-call overhead (on WASM, 45.5 / 95.1 / 162.2
+ * sentences/s at batch 1 / 8 / 32: `npm run bench:perf`, BENCHMARKS.md), but hold the model longer, so a request
+ * embedding its query waits behind the batch.
  */
 const MAX_BATCH = 32
 
