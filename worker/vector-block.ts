@@ -51,7 +51,7 @@ export function toInt8Block(block: FloatVectorBlock): VectorBlock {
 }
 
 /** Both int8 layers of `rows` float vectors. */
-function quantizeBlockRows(vectors: Float32Array, rows: number, dim: number): Pick<VectorBlock, 'format' | 'codes' | 'scales' | 'residuals' | 'residualScales'> {
+export function quantizeBlockRows(vectors: Float32Array, rows: number, dim: number): Pick<VectorBlock, 'format' | 'codes' | 'scales' | 'residuals' | 'residualScales'> {
   const codes = new Int8Array(rows * dim)
   const scales = new Float32Array(rows)
   const residuals = new Int8Array(rows * dim)

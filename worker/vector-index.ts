@@ -1,8 +1,8 @@
 import { grownArray } from './grown-array'
-import { quantizeQuery, quantizeResiduals, quantizeRows } from './quantize-vector'
+import { quantizeQuery } from './quantize-vector'
 import { jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel, type DotKernel } from './simd-scan'
 import { TopK } from './top-k'
-import type { VectorBlock } from './vector-block'
+import { quantizeBlockRows, type VectorBlock } from './vector-block'
 
 /** A scored row of a search. */
 export interface VectorHit {
@@ -114,14 +114,9 @@ export class VectorIndex {
     }
   }
 
-  /** Adds float vectors (`sids.length × dim`), quantised exactly as the store quantises them. */
+  /** Adds float vectors (`sids.length × dim`), quantised by the store's own `quantizeBlockRows`. */
   add(sids: readonly number[], vectors: Float32Array, conversationOf: (sid: number) => string | undefined): void {
-    const { dim } = this
-    const rows = sids.length
-    const layers = { codes: new Int8Array(rows * dim), scales: new Float32Array(rows), residuals: new Int8Array(rows * dim), residualScales: new Float32Array(rows) }
-    quantizeRows(vectors, rows, dim, layers.codes, dim, layers.scales)
-    quantizeResiduals(vectors, rows, dim, layers.codes, dim, layers.scales, layers.residuals, layers.residualScales)
-    this.addCodes(sids, layers, conversationOf)
+    this.addCodes(sids, quantizeBlockRows(vectors, sids.length, this.dim), conversationOf)
   }
 
   remove(sids: Iterable<number>): void {
