@@ -2,14 +2,7 @@
 // persist across a reload, and never send a request off the page's origin.
 import { afterEach, describe, expect, inject, test } from 'vitest'
 import { sampleConversation } from '../demo/sample-conversation'
-import type { Memory } from '../src/types'
 import { foreignRequests, launchDemo, type DemoSession } from './launch-demo'
-
-declare global {
-  interface Window {
-    e2eMemory?: Memory
-  }
-}
 
 const baseUrl = inject('baseUrl')
 const request = 'Which vaccine booster does Biscuit need?'
@@ -34,7 +27,6 @@ describe.each([
     const first = await page.evaluate(
       async ({ messages, request, device }) => {
         const memory = await window.sift.createMemory({ name: 'e2e', device })
-        window.e2eMemory = memory
         const ids = await memory.add(messages)
         await memory.indexed()
         const stats = await memory.stats()
