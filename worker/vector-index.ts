@@ -28,7 +28,8 @@ export interface DenseScores {
 export interface VectorIndexOptions {
   /**
    * Use the WebAssembly SIMD kernel where the runtime validates it (default true). False forces the plain-JS
-   * kernel, which gives the same integers about three times slower; tests use it to check the two agree.
+   * kernel, which gives the same integers about 20 times slower (100K × 512 rows in Node 20: 2.2 ms vs 42 ms per
+   * query); tests use it to check the two agree.
    */
   simd?: boolean
 }
