@@ -53,7 +53,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('Embedder on the shipped model', () => {
-  it('scores a paraphrase pair above unrelated pairs, and empty or unknown text as exactly zero', async () => {
+  it('scores a paraphrase pair above unrelated pairs, empty text as exactly zero and all-unknown text as finite', async () => {
     const embedder = new Embedder({ model: 'use-lite', embedding: resolveEmbedding('use-lite'), localModelPath: modelPath, allowRemoteModels: false, backends: ['cpu'] })
     const texts = [
       'How old is your brother?',

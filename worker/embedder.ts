@@ -66,7 +66,7 @@ export class Embedder {
     return this.dimension
   }
 
-  /** One row per text (`texts.length × dim`), with the query or document prefix applied. Empty or unknown text gives a zero row. */
+  /** One row per text (`texts.length × dim`), with the query or document prefix applied. Empty text gives a zero row; so does a row the model leaves zero or not finite. */
   async embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array> {
     if (texts.length === 0) return new Float32Array(0)
     const prefix = kind === 'query' ? this.options.embedding.queryPrefix : this.options.embedding.documentPrefix
