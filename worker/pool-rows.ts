@@ -8,7 +8,7 @@ const TOKEN_OUTPUTS = ['last_hidden_state', 'token_embeddings', 'logits']
 
 /**
  * Model outputs → one row per text (`rows × dim`), pooled and optionally L2-normalised.
- * A row that is not finite or has zero norm (empty or all-unknown text) becomes all zeros, so it scores 0, never NaN.
+ * A row that is not finite or has zero norm becomes all zeros, so it scores 0, never NaN.
  */
 export function poolRows(
   outputs: Record<string, Tensor>,
