@@ -1,8 +1,6 @@
+import { RRF_K } from '../src/core/fuse-ranks'
 import type { DenseRanking } from './dense-ranking'
 import type { RankedList } from './ranked-list'
-
-/** Reciprocal rank fusion constant, as in `fuseRanks`. */
-const RRF_K = 60
 
 interface FusedEntry {
   sid: number
@@ -26,7 +24,7 @@ export class FusedRanking implements RankedList {
   private readonly merged: FusedEntry[] = []
   private nextLexical = 0
   private nextDense = 0
-  private denseRankCache = new Map<number, number>()
+  private readonly denseRankCache = new Map<number, number>()
 
   constructor(private readonly dense: DenseRanking | undefined, lexical: readonly { sid: number }[]) {
     const hits: { sid: number; rank: number; position: number }[] = []

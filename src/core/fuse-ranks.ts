@@ -6,6 +6,9 @@ export interface FusedRank<K> {
   score: number
 }
 
+/** The default `k` of `fuseRanks`, the value from Cormack et al. */
+export const RRF_K = 60
+
 interface Tally {
   score: number
   bestRank: number
@@ -17,10 +20,10 @@ interface Tally {
  * list counts only at its first (best) rank there. Sorted by score descending; ties broken by the best rank the
  * key reached in any list, then by first appearance (lists scanned in order, each from its top).
  *
- * `k` (default 60, the value from Cormack et al.) damps the head of each list: a small `k` lets one list's top
+ * `k` (default `RRF_K`) damps the head of each list: a small `k` lets one list's top
  * hit dominate, a large `k` rewards keys that several lists agree on.
  */
-export function fuseRanks<K>(rankings: readonly (readonly K[])[], k = 60): FusedRank<K>[] {
+export function fuseRanks<K>(rankings: readonly (readonly K[])[], k = RRF_K): FusedRank<K>[] {
   if (!(k >= 0) || !Number.isFinite(k)) {
     throw new SiftError('INVALID_INPUT', `fuseRanks: k must be a finite number ≥ 0, got ${k}.`)
   }
