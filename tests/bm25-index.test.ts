@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../bench/seeded-random'
 import { indexTerm } from '../src/core/english-terms'
 import { Bm25Index } from '../worker/bm25-index'
 
@@ -49,11 +50,8 @@ function referenceScores(docs: readonly Doc[], terms: readonly string[], group?:
 
 function corpus(count: number, seed = 7): Doc[] {
   const words = ['zebra', 'zebras', 'painting', 'painted', 'lake', 'the', 'a', 'quiet', 'harbour', 'lantern', 'meadow', 'glacier', 'Orchard', 'canyon', 'running']
-  let state = seed
-  const next = (n: number) => {
-    state = (state * 1103515245 + 12345) % 2 ** 31
-    return state % n
-  }
+  const random = seededRandom(seed)
+  const next = (n: number) => Math.floor(random() * n)
   return Array.from({ length: count }, (_, i) => {
     const length = 1 + next(12)
     const text = `${Array.from({ length }, () => words[next(words.length)]).join(' ')}${next(2) ? '.' : ''}`
