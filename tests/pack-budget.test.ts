@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../bench/seeded-random'
 import { packBudget, type PackOptions, type PackResult } from '../src/core/pack-budget'
 import { compareChronological, renderContext, type RenderOptions } from '../src/core/render-context'
 import type { ScoredSentence } from '../src/core/scored-sentence'
@@ -306,17 +307,6 @@ describe('packBudget', () => {
     }
   })
 })
-
-/** Deterministic pseudo-random numbers in [0, 1) (xorshift32), so the benchmark input is the same every run. */
-function seededRandom(seed: number) {
-  let state = seed
-  return () => {
-    state ^= state << 13
-    state ^= state >>> 17
-    state ^= state << 5
-    return (state >>> 0) / 2 ** 32
-  }
-}
 
 describe('packBudget speed', () => {
   it('packs a few hundred candidates in well under a millisecond', () => {
