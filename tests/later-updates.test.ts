@@ -64,4 +64,23 @@ describe('buildContext with an updated fact', () => {
     expect(context.text.indexOf('Lisbon')).toBeGreaterThan(context.text.indexOf('Porto'))
     await memory.close()
   })
+
+  it('finds an update added after the previous context even when a forget kept the history the same size', async () => {
+    const memory = await createMemory({ name: 'updates-after-forget', indexedDB: new IDBFactory() })
+    const day = (d: number) => Date.UTC(2024, 0, d)
+    await memory.add([
+      { role: 'user', content: 'I moved to Porto for the new job.', timestamp: day(1) },
+      { role: 'assistant', content: 'The weather was grey all week.', timestamp: day(2), id: 'weather' },
+      { role: 'assistant', content: 'How is the new flat?', timestamp: day(3) },
+    ])
+    await memory.indexed()
+    const request = 'What was the new job in Porto?'
+    expect((await memory.buildContext(request, { budget: 140, followUpdates: true })).items.some((item) => item.reason === 'update')).toBe(false)
+    expect(await memory.forget({ id: 'weather' })).toBe(1)
+    await memory.add({ role: 'user', content: 'Big news: we moved to Lisbon.', timestamp: day(9) })
+    await memory.indexed()
+    const context = await memory.buildContext(request, { budget: 140, followUpdates: true })
+    expect(context.items.find((item) => item.text.includes('Lisbon'))?.reason).toBe('update')
+    await memory.close()
+  })
 })

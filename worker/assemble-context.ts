@@ -64,12 +64,12 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
 
 /**
  * Sentences after `sentence` in its conversation sharing its content terms, best BM25 first (at most
- * `UPDATE_CANDIDATES`). Memoised per sentence while the lexical index keeps its size: a search per ranked
+ * `UPDATE_CANDIDATES`). Memoised per sentence until the lexical index changes: a search per ranked
  * candidate would otherwise dominate the cost of building a context.
  */
 function laterOnSameSubject(sentence: ScoredSentence, { lexical, catalog }: RankingSources): ScoredSentence[] {
   let memo = laterMemo.get(lexical)
-  if (memo === undefined || memo.size !== lexical.size) laterMemo.set(lexical, (memo = { size: lexical.size, later: new Map() }))
+  if (memo === undefined || memo.revision !== lexical.revision) laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
   let sids = memo.later.get(sentence.sid)
   if (sids === undefined) {
     const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => hit.sid > sentence.sid)
@@ -78,7 +78,7 @@ function laterOnSameSubject(sentence: ScoredSentence, { lexical, catalog }: Rank
   return sids.flatMap((sid) => scoredSentence(catalog, sid, 0, 'update') ?? [])
 }
 
-const laterMemo = new WeakMap<LexicalIndex, { size: number; later: Map<number, number[]> }>()
+const laterMemo = new WeakMap<LexicalIndex, { revision: number; later: Map<number, number[]> }>()
 
 /** Later sentences looked at per ranked one: the update, if any, shares its subject words and ranks near the top. */
 const UPDATE_CANDIDATES = 20

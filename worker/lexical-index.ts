@@ -57,9 +57,16 @@ export class LexicalIndex {
   private blendSerial = new Int32Array(0)
   private blendOrder = new Int32Array(0)
   private searchSerial = 0
+  /** Counts `add` and `remove` calls: search results computed at one revision hold until the next. */
+  private changes = 0
 
   get size(): number {
     return this.sentences.size
+  }
+
+  /** Changes with every `add` and `remove`, so callers can tell whether what they derived from searches is still current. */
+  get revision(): number {
+    return this.changes
   }
 
   has(sid: number): boolean {
@@ -67,6 +74,7 @@ export class LexicalIndex {
   }
 
   add(sentences: readonly Sentence[]): void {
+    this.changes++
     const byMessage = new Map<string, Sentence[]>()
     for (const sentence of sentences) {
       this.sentences.add(sentence.sid, this.conversationOf(sentence.conversationId), [sentence.text, sentence.role])
@@ -96,6 +104,7 @@ export class LexicalIndex {
 
   /** Removes sentences; a turn document goes as soon as any of its sentences does (forget removes whole messages). */
   remove(sids: Iterable<number>): void {
+    this.changes++
     for (const sid of sids) {
       this.sentences.remove(sid)
       if (sid >= this.turnOf.length) continue
