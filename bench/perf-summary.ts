@@ -4,8 +4,10 @@ import type { AutoBackendResult, ColdStartResult, ContextResult, EmbedThroughput
 /** Everything one `bench:perf` run measured, raw, as the driver collected it. */
 export interface PerfRaw {
   embed: EmbedThroughput[]
-  auto: { wasmLaunch: AutoBackendResult; webgpuLaunch?: AutoBackendResult }
-  ingest: IngestResult
+  /** Absent in a `--sizes-only` run. */
+  auto?: { wasmLaunch: AutoBackendResult; webgpuLaunch?: AutoBackendResult }
+  /** Absent in a `--sizes-only` run. */
+  ingest?: IngestResult
   loads: LoadResult[]
   contexts: ContextResult[]
   footprints: (FootprintResult & { originUsageBaseline: number; diskBytes: number; diskBaseline: number })[]
@@ -114,8 +116,8 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
     bytesPerSentence: largest?.diskBytesPerSentenceBeyondText,
     footprint,
     jsHeapBytesAfterLoad: largestCold && 'bytes' in largestCold.memory ? { size: largestCold.size, ...largestCold.memory } : largestCold?.memory,
-    ingestSentencesPerSecond: round(raw.ingest.sentences / (raw.ingest.ms / 1000), 1),
-    ingest: { ...raw.ingest, messagesPerSecond: round(raw.ingest.messages / (raw.ingest.ms / 1000), 1) },
+    ingestSentencesPerSecond: raw.ingest ? round(raw.ingest.sentences / (raw.ingest.ms / 1000), 1) : undefined,
+    ingest: raw.ingest ? { ...raw.ingest, messagesPerSecond: round(raw.ingest.messages / (raw.ingest.ms / 1000), 1) } : undefined,
     load: raw.loads.map((l) => ({
       ...l,
       sentencesPerSecond: round(l.added / ((l.addMs + l.indexedMs) / 1000), 0),
@@ -124,7 +126,7 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
     embedSentencesPerSecond: embedRates(raw.embed),
     autoBackend: raw.auto,
     errors: raw.errors,
-    uiLongestBlockMs: round(Math.max(raw.ingest.ui.longestBlockMs, raw.ingest.ui.longestTaskMs), 1),
+    uiLongestBlockMs: raw.ingest ? round(Math.max(raw.ingest.ui.longestBlockMs, raw.ingest.ui.longestTaskMs), 1) : undefined,
     recallAt50: Object.fromEntries(Object.entries(buildContext).map(([size, s]) => [size, { hybrid: s.recallAt50, dense: buildContextDense[size]?.recallAt50 }])),
   }
 }

@@ -16,10 +16,10 @@ export function perfTable(report: PerfReport): string {
     lines.push(`  ${backend.padEnd(7)} ${batches}  (model load ${rates.loadMs} ms)`)
   }
   const { autoBackend } = report
-  lines.push(`  device 'auto' picks: ${autoBackend.wasmLaunch.backend} (plain launch, adapter ${autoBackend.wasmLaunch.webgpuAdapter}); ${autoBackend.webgpuLaunch ? `${autoBackend.webgpuLaunch.backend} (--enable-unsafe-webgpu, adapter ${autoBackend.webgpuLaunch.webgpuAdapter})` : 'WebGPU launch skipped'}`)
+  if (autoBackend) lines.push(`  device 'auto' picks: ${autoBackend.wasmLaunch.backend} (plain launch, adapter ${autoBackend.wasmLaunch.webgpuAdapter}); ${autoBackend.webgpuLaunch ? `${autoBackend.webgpuLaunch.backend} (--enable-unsafe-webgpu, adapter ${autoBackend.webgpuLaunch.webgpuAdapter})` : 'WebGPU launch skipped'}`)
   lines.push('')
   const i = report.ingest
-  lines.push(`Ingest (real model, ${i.backend}, one add per message): ${i.sentences} sentences / ${i.messages} messages in ${ms(i.ms)} ms = ${report.ingestSentencesPerSecond} sentences/s, ${i.messagesPerSecond} messages/s; UI longest block ${ms(i.ui.longestBlockMs)} ms, longest longtask ${ms(i.ui.longestTaskMs)} ms`)
+  if (i) lines.push(`Ingest (real model, ${i.backend}, one add per message): ${i.sentences} sentences / ${i.messages} messages in ${ms(i.ms)} ms = ${report.ingestSentencesPerSecond} sentences/s, ${i.messagesPerSecond} messages/s; UI longest block ${ms(i.ui.longestBlockMs)} ms, longest longtask ${ms(i.ui.longestTaskMs)} ms`)
   lines.push('Load (synthetic vectors via the embedding cache, 1,000 messages per add):')
   for (const l of report.load) {
     lines.push(`  to ${l.sentences} sentences: +${l.added} in add ${ms(l.addMs)} ms + indexed ${ms(l.indexedMs)} ms = ${l.sentencesPerSecond}/s (${l.sentencesPerSecondWithoutVectorGeneration}/s without synthetic vector generation); reopen ${ms(l.openMs)} ms; UI block ${ms(l.ui.longestBlockMs)} ms`)

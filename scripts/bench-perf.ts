@@ -1,7 +1,8 @@
 // Performance benchmark in headless Chromium (the product's runtime: real worker, real IndexedDB):
 //   npm run bench:perf -- [--sizes 1000,10000,100000] [--json OUT] [--repeats N] [--queries N]
 //                         [--peer-time-limit SECONDS] [--ingest-sentences N] [--embed-runs N] [--webgpu-runs N]
-//                         [--no-webgpu] [--no-build]
+//                         [--no-webgpu] [--no-build] [--peers orama,mememo] [--sizes-only]
+// --sizes-only skips the embedding, auto-backend and ingest measurements (for quick work on the per-size figures).
 // Builds bench/perf.html (bench/vite.config.ts), serves it with the cross-origin isolation headers, drives
 // window.siftBench step by step, prints a table and optionally writes JSON.
 import { execFileSync } from 'node:child_process'
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     'webgpu-runs': { type: 'string', default: '3' },
     'no-webgpu': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    peers: { type: 'string', default: 'orama,mememo' },
+    'sizes-only': { type: 'boolean', default: false },
   },
 })
 const sizes = values.sizes.split(',').map((s) => Number(s.trim()))
@@ -49,6 +52,12 @@ const embedRuns = Number(values['embed-runs'])
 // SwiftShader (WebGPU on the CPU) is slow: fewer runs keep the default run within about 15 minutes.
 const webgpuRuns = Number(values['webgpu-runs'])
 const batchSizes = [1, 8, 32]
+const peerNames = values.peers.split(',').map((p) => p.trim()).filter((p) => p !== '')
+if (peerNames.some((p) => p !== 'orama' && p !== 'mememo')) {
+  console.error('bench:perf: --peers takes a comma-separated subset of orama,mememo (or an empty string for none)')
+  process.exit(2)
+}
+const sizesOnly = values['sizes-only']
 
 const executablePath = findChromium()
 if (!executablePath) {
@@ -142,7 +151,7 @@ async function attempt<T>(label: string, work: () => Promise<T>): Promise<T | un
 const keep = <T>(list: T[], value: T | undefined) => value !== undefined && list.push(value)
 try {
   let webgpuLaunch: AutoBackendResult | undefined
-  if (!values['no-webgpu']) {
+  if (!values['no-webgpu'] && !sizesOnly) {
     say('WebGPU launch (--enable-unsafe-webgpu): embedding throughput, auto backend')
     const session = await openSession(server.url, true)
     try {
@@ -159,11 +168,13 @@ try {
   try {
     const { page, userDataDir } = session
     await page.evaluate((s) => window.siftBench.prepare(s), setup)
-    const wasm = await attempt('wasm embedding', () => page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const))
-    if (wasm) raw.embed!.unshift(wasm)
-    raw.auto = { wasmLaunch: await page.evaluate(() => window.siftBench.autoBackend()), webgpuLaunch }
-    raw.ingest = await page.evaluate((n) => window.siftBench.realIngest(n), ingestSentences)
-    say(`ingest: ${raw.ingest.sentences} sentences in ${raw.ingest.ms.toFixed(0)} ms, UI longest block ${raw.ingest.ui.longestBlockMs.toFixed(1)} ms`)
+    if (!sizesOnly) {
+      const wasm = await attempt('wasm embedding', () => page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const))
+      if (wasm) raw.embed!.unshift(wasm)
+      raw.auto = { wasmLaunch: await page.evaluate(() => window.siftBench.autoBackend()), webgpuLaunch }
+      raw.ingest = await page.evaluate((n) => window.siftBench.realIngest(n), ingestSentences)
+      say(`ingest: ${raw.ingest.sentences} sentences in ${raw.ingest.ms.toFixed(0)} ms, UI longest block ${raw.ingest.ui.longestBlockMs.toFixed(1)} ms`)
+    }
     const originUsageBaseline = await page.evaluate(() => window.siftBench.originUsage())
     const diskBaseline = await indexedDbDiskBytes(userDataDir)
     for (const size of sizes) {
@@ -181,7 +192,7 @@ try {
       raw.footprints!.push({ ...footprint, originUsageBaseline, diskBytes: await indexedDbDiskBytes(userDataDir), diskBaseline })
       say(`size ${size}: cold start`)
       keep(raw.coldStarts!, await attempt(`cold start ${size}`, () => page.evaluate(([n, r, m]) => window.siftBench.coldStart(n, r, m), [size, repeats, size === sizes[sizes.length - 1]] as const)))
-      for (const peer of ['orama', 'mememo'] as const) {
+      for (const peer of peerNames as ('orama' | 'mememo')[]) {
         say(`size ${size}: ${peer}`)
         keep(raw.peers!, await attempt(`${peer} ${size}`, () => page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [size, peer, peerTimeLimitMs, repeats] as const)))
       }
