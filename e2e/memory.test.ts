@@ -63,6 +63,33 @@ describe.each([
   })
 })
 
+describe('the embedding model in a worker of its own', () => {
+  test('runs beside the engine worker, and a model that cannot load is MODEL_UNAVAILABLE across both workers while lexical ranking works', async () => {
+    const session = await launchDemo({ baseUrl, webgpu: false })
+    try {
+      const result = await session.page.evaluate(async () => {
+        const memory = await window.sift.createMemory({ name: 'e2e-missing-model', model: 'no-such-model', device: 'wasm' })
+        await memory.add({ role: 'user', content: 'The boiler was serviced in March.' })
+        const dense = await memory.buildContext('boiler', { strategy: 'dense' }).then(
+          () => ({ code: 'resolved' }),
+          (error: { code?: string; name?: string; message?: string }) => ({ code: error.code, name: error.name, message: error.message }),
+        )
+        const lexical = await memory.buildContext('boiler', { strategy: 'lexical' })
+        ;(window as unknown as { openMemory: unknown }).openMemory = memory
+        return { dense, lexicalText: lexical.text }
+      })
+      const workerUrls = session.page.workers().map((w) => w.url())
+      await session.page.evaluate(() => (window as unknown as { openMemory: { close(): Promise<void> } }).openMemory.close())
+      expect(result.dense).toMatchObject({ code: 'MODEL_UNAVAILABLE', name: 'SiftError' })
+      expect(result.dense.message).toContain('no-such-model')
+      expect(result.lexicalText).toContain('boiler was serviced')
+      expect(workerUrls.some((url) => /model-worker/.test(url)), `workers: ${workerUrls.join(', ')}`).toBe(true)
+    } finally {
+      await session.close()
+    }
+  })
+})
+
 describe("device: 'auto' with only a software WebGPU adapter", () => {
   test('picks WASM and says why', async () => {
     const session = await launchDemo({ baseUrl, webgpu: true })

@@ -1,5 +1,6 @@
 import type { MemoryOptions } from '../src/types'
 import type { BackendChoice, EngineHost } from './engine-host'
+import { modelInWorker } from './model-in-worker'
 
 /** The parts of a WebGPU adapter's `info` that tell a real GPU from a software one. */
 interface GpuAdapterInfo {
@@ -23,6 +24,9 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     // two-core machine one thread embedded 52–66 sentences/s and two threads 32–40 (scripts/bench-embed-browser.ts).
     // More than one needs cross-origin isolation (SharedArrayBuffer).
     wasmThreads: self.crossOriginIsolated ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2))) : 1,
+    // The model in a worker of its own: its load (about a second) overlaps reading the store at open, and a
+    // batch of sentences being embedded no longer holds up a request's ranking.
+    startModel: modelInWorker,
     backends: async (device) => {
       if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
       if (device === 'webgpu') return { backends: ['webgpu'], reason: "device: 'webgpu' was requested" }

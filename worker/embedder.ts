@@ -1,24 +1,14 @@
-import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers'
-import { SiftError } from '../src/errors'
 import type { Backend } from '../src/types'
-import type { ResolvedEmbedding } from './embedding-presets'
 import type { EmbeddingCache } from './engine-host'
-import { poolRows } from './pool-rows'
+import type { LoadedBackend, ModelOptions, ModelRunner, StartModel } from './model-runner'
+import { TransformersModel } from './transformers-model'
 
-export interface EmbedderOptions {
-  model: string
-  embedding: ResolvedEmbedding
-  localModelPath: string
-  allowRemoteModels: boolean
-  /** Absolute URL prefix of ONNX Runtime's wasm files (browser only). */
-  wasmPaths?: string
-  /** Backends to try in order; the first that loads and runs wins. */
-  backends: Backend[]
+export interface EmbedderOptions extends ModelOptions {
   /** Why these backends (reported by `backendReason`). */
   backendReason?: string
-  /** ONNX Runtime WASM threads (browser only); unset leaves ONNX Runtime's default. */
-  wasmThreads?: number
   cache?: EmbeddingCache
+  /** Where the model runs; default in this thread. */
+  startModel?: StartModel
 }
 
 /**
@@ -28,21 +18,20 @@ export interface EmbedderOptions {
  */
 const MAX_BATCH = 32
 
-interface LoadedModel {
-  tokenizer: PreTrainedTokenizer
-  model: PreTrainedModel
-  backend: Backend
-  /** Backends tried before this one, with their errors. */
-  failures: string[]
-}
-
-/** Texts → unit vectors with a transformers.js model, loaded on first use; falls back along `backends` when one fails. */
+/**
+ * Texts → unit vectors: prefixes, the embedding cache, batching and empty texts here; the model itself behind a
+ * `ModelRunner`, loaded on first use, falling back along `backends` when one fails.
+ */
 export class Embedder {
-  private loading: Promise<LoadedModel> | undefined
-  private loaded: LoadedModel | undefined
+  private readonly runner: ModelRunner
+  private loading: Promise<LoadedBackend> | undefined
+  private loaded: LoadedBackend | undefined
   private dimension: number | undefined
 
-  constructor(private readonly options: EmbedderOptions) {}
+  constructor(private readonly options: EmbedderOptions) {
+    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel = (o) => new TransformersModel(o) } = options
+    this.runner = startModel({ model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends })
+  }
 
   /** The backend in use, or the one that will be tried first while the model is not loaded yet. */
   get backend(): Backend {
@@ -92,8 +81,8 @@ export class Embedder {
   }
 
   async dispose(): Promise<void> {
-    const loaded = this.loaded ?? (await this.loading?.catch(() => undefined))
-    await loaded?.model.dispose()
+    await this.loading?.catch(() => undefined)
+    await this.runner.dispose()
   }
 
   /**
@@ -115,47 +104,20 @@ export class Embedder {
   }
 
   private async runBatch(texts: string[]): Promise<Float32Array> {
-    const { tokenizer, model } = await this.load()
-    const { embedding } = this.options
-    const inputs = tokenizer(texts, { padding: true, truncation: true })
-    const outputs = (await model(inputs)) as Record<string, Tensor>
-    const { data, dim } = poolRows(outputs, inputs.attention_mask as Tensor | undefined, texts.length, embedding.pooling, embedding.normalize)
+    await this.load()
+    const { data, dim } = await this.runner.run(texts)
     this.dimension = dim
     return data
   }
 
-  private load(): Promise<LoadedModel> {
-    this.loading ??= this.loadFirstWorking().then((loaded) => (this.loaded = loaded))
-    return this.loading
-  }
-
-  private async loadFirstWorking(): Promise<LoadedModel> {
-    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends } = this.options
-    env.allowLocalModels = true
-    env.allowRemoteModels = allowRemoteModels
-    env.localModelPath = localModelPath
-    const wasm = env.backends.onnx?.wasm
-    if (wasmPaths !== undefined && wasm) wasm.wasmPaths = wasmPaths
-    if (wasmThreads !== undefined && wasm) wasm.numThreads = wasmThreads
-    const failures: string[] = []
-    for (const backend of backends) {
-      let loaded: PreTrainedModel | undefined
-      try {
-        const tokenizer = await AutoTokenizer.from_pretrained(model)
-        loaded = await AutoModel.from_pretrained(model, { device: backend, dtype: embedding.dtype })
-        // A backend can create a session and still fail on the first run (e.g. a WebGPU kernel missing), so prove it works.
-        await loaded(tokenizer(['warm up'], { padding: true, truncation: true }))
-        return { tokenizer, model: loaded, backend, failures }
-      } catch (error) {
-        failures.push(`${backend}: ${(error as Error)?.message ?? String(error)}`)
-        await loaded?.dispose().catch(() => undefined)
-      }
-    }
-    this.loading = undefined
-    throw new SiftError(
-      'MODEL_UNAVAILABLE',
-      `Could not load the embedding model "${model}" from "${localModelPath}" (${failures.join('; ')}). ` +
-        `Make sure the model folder is served there (npm run convert-model builds the shipped one), set localModelPath, or allow remote models.`,
+  private load(): Promise<LoadedBackend> {
+    this.loading ??= this.runner.load().then(
+      (loaded) => (this.loaded = loaded),
+      (error: unknown) => {
+        this.loading = undefined
+        throw error
+      },
     )
+    return this.loading
   }
 }

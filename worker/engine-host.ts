@@ -1,4 +1,5 @@
 import type { Backend, Device } from '../src/types'
+import type { StartModel } from './model-runner'
 import type { IndexedDBSource } from './store'
 
 /** Vectors remembered across runs, keyed by the exact text embedded (prefix included) for one model fingerprint. */
@@ -30,4 +31,6 @@ export interface EngineHost {
   /** Backends to try for `device`, in order; the first that loads and runs is used. */
   backends(device: Device): Promise<BackendChoice>
   openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
+  /** Where the embedding model runs; default in the engine's own thread. */
+  startModel?: StartModel
 }

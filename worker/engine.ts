@@ -93,6 +93,7 @@ export class Engine {
       backends: choice.backends,
       backendReason: choice.reason,
       cache,
+      startModel: host.startModel,
     })
     // The model loads while the store is read, so the first request does not wait for it after open.
     embedder.preload()
