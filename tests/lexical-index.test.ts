@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../bench/seeded-random'
 import { createMemory } from '../src/node'
 import type { Sentence } from '../src/types'
+import { contentTermCount } from '../src/core/short-sentence-penalty'
 import { LexicalIndex } from '../worker/lexical-index'
 
 function sentence(sid: number, text: string, conversationId = 'c1'): Sentence {
@@ -125,6 +126,22 @@ describe('LexicalIndex snapshot', () => {
     expect(loaded.search('adoption').map((h) => h.sid)).toEqual([5, 2])
     loaded.remove([6])
     expect(loaded.search('pelican')).toEqual([])
+  })
+})
+
+describe('LexicalIndex content term counts', () => {
+  it('counts each indexed sentence as contentTermCount does, keeps the counts through a snapshot, and knows nothing of other sids', () => {
+    const texts = ['Thanks!', 'Wow, Caroline!', 'What did she say?', 'The boiler was serviced in March by Anna.', '', 'Ünïcode wörds ünd 42 Zahlen']
+    const index = new LexicalIndex()
+    index.add(texts.map((text, i) => sentence(i + 1, text)))
+    texts.forEach((text, i) => expect(index.contentTermCountOf(i + 1)).toBe(contentTermCount(text)))
+    expect(index.contentTermCountOf(0)).toBeUndefined()
+    expect(index.contentTermCountOf(99)).toBeUndefined()
+    index.remove([2])
+    const loaded = LexicalIndex.fromSnapshot(structuredClone(index.toSnapshot()))
+    texts.forEach((text, i) => expect(loaded.contentTermCountOf(i + 1)).toBe(i + 1 === 2 ? undefined : contentTermCount(text)))
+    loaded.add([sentence(300, 'A pelican landed on the roof.')])
+    expect(loaded.contentTermCountOf(300)).toBe(contentTermCount('A pelican landed on the roof.'))
   })
 })
 

@@ -1,4 +1,5 @@
 import { indexTerm, queryTerm } from '../src/core/english-terms'
+import { contentTermCount } from '../src/core/short-sentence-penalty'
 import type { Sentence } from '../src/types'
 import { grownArray } from './grown-array'
 import { Bm25Index, tokenize, type Bm25Snapshot } from './bm25-index'
@@ -27,6 +28,8 @@ export interface LexicalIndexSnapshot {
   turnSizes: Int32Array
   /** The turns' sentence ids, concatenated in that order. */
   turnSids: Int32Array
+  /** By sid: content words of the sentence (`contentTermCount`, at most 255), 0 for sids not indexed. */
+  contentTerms: Uint8Array
 }
 
 /**
@@ -51,6 +54,12 @@ export class LexicalIndex {
   private membersLength = 0
   /** Message id of each turn, by turn key; and its inverse, built on the first add after a load. */
   private messageOfTurn: (string | undefined)[] = []
+  /**
+   * By sid: content words of each indexed sentence plus one (0: unknown), for the dense ranking's short-sentence
+   * prior. Counted while the text is at hand and stored in the snapshot, so the first ranking after open need not
+   * re-read 100K texts (about 100 ms).
+   */
+  private contentTerms: Uint8Array = new Uint8Array(0)
   private turnOfMessage: Map<string, number> | undefined = new Map()
   /** Search scratch, by sid: blended score, the search that set it, and the sids touched (reused across searches). */
   private blended = new Float64Array(0)
@@ -73,11 +82,21 @@ export class LexicalIndex {
     return this.sentences.has(sid)
   }
 
+  /** `contentTermCount` of an indexed sentence's text (capped at 254); undefined for a sid never indexed. */
+  contentTermCountOf(sid: number): number | undefined {
+    const stored = sid < this.contentTerms.length ? this.contentTerms[sid] : 0
+    return stored === 0 ? undefined : stored - 1
+  }
+
   add(sentences: readonly Sentence[]): void {
     this.changes++
     const byMessage = new Map<string, Sentence[]>()
+    let maxSid = -1
+    for (const sentence of sentences) maxSid = Math.max(maxSid, sentence.sid)
+    this.ensureSids(maxSid + 1)
     for (const sentence of sentences) {
       this.sentences.add(sentence.sid, this.conversationOf(sentence.conversationId), [sentence.text, sentence.role])
+      this.contentTerms[sentence.sid] = Math.min(254, contentTermCount(sentence.text)) + 1
       const parts = byMessage.get(sentence.messageId)
       if (parts) parts.push(sentence)
       else byMessage.set(sentence.messageId, [sentence])
@@ -91,7 +110,6 @@ export class LexicalIndex {
       this.turns.add(key, this.conversationOf(conversationId), [parts.map((p) => p.text).join(' '), role])
       turnOfMessage.set(messageId, key)
       this.messageOfTurn[key] = messageId
-      this.ensureSids(Math.max(...parts.map((p) => p.sid)) + 1)
       if (this.membersLength + parts.length > this.members.length) this.members = grownArray(this.members, 2 * (this.membersLength + parts.length))
       this.turnStart[key] = this.membersLength
       this.turnCount[key] = parts.length
@@ -186,7 +204,11 @@ export class LexicalIndex {
       at += this.turnCount[key]
     }
     const sentences = this.sentences.toSnapshot()
-    return { sentences, turns, conversations: [...this.conversations], turnMessageIds, turnSizes, turnSids }
+    let sidEnd = 0
+    for (let i = 0; i < sentences.keys.length; i++) sidEnd = Math.max(sidEnd, sentences.keys[i] + 1)
+    const contentTerms = new Uint8Array(sidEnd)
+    for (let sid = 0; sid < sidEnd; sid++) if (this.sentences.has(sid)) contentTerms[sid] = this.contentTerms[sid]
+    return { sentences, turns, conversations: [...this.conversations], turnMessageIds, turnSizes, turnSids, contentTerms }
   }
 
   static fromSnapshot(snapshot: LexicalIndexSnapshot): LexicalIndex {
@@ -194,9 +216,10 @@ export class LexicalIndex {
     index.sentences = Bm25Index.fromSnapshot(snapshot.sentences)
     index.turns = Bm25Index.fromSnapshot(snapshot.turns)
     for (const conversationId of snapshot.conversations) index.conversationOf(conversationId)
-    let maxSid = -1
+    let maxSid = snapshot.contentTerms.length - 1
     for (const sid of snapshot.turnSids) maxSid = Math.max(maxSid, sid)
     index.ensureSids(maxSid + 1)
+    index.contentTerms.set(snapshot.contentTerms)
     index.members = snapshot.turnSids
     index.membersLength = snapshot.turnSids.length
     index.turnOfMessage = undefined
@@ -257,6 +280,7 @@ export class LexicalIndex {
     this.turnOf = grownArray(this.turnOf, capacity, -1)
     this.turnStart = grownArray(this.turnStart, capacity)
     this.turnCount = grownArray(this.turnCount, capacity)
+    this.contentTerms = grownArray(this.contentTerms, capacity)
   }
 }
 

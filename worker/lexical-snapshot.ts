@@ -3,7 +3,7 @@ import { countAtMost, type SentenceCatalog } from './sentence-catalog'
 import type { LexicalSnapshot } from './store'
 
 /** Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `toSnapshot` holds: older snapshots are then rebuilt. */
-export const LEXICAL_SNAPSHOT_FORMAT = 2
+export const LEXICAL_SNAPSHOT_FORMAT = 3
 
 /**
  * Sentences the snapshot may miss before it is saved again: at least this many, and at least `SNAPSHOT_STALE_SHARE`

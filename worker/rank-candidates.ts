@@ -1,4 +1,4 @@
-import { shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import { penaltyForContentTerms, shortSentencePenalty } from '../src/core/short-sentence-penalty'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 import type { ContextItem } from '../src/types'
 import { DenseRanking } from './dense-ranking'
@@ -45,6 +45,8 @@ export function* rankCandidates(
 ): Generator<ScoredSentence> {
   const filter = { conversationId }
   const penaltyOf = (sid: number): number => {
+    const terms = sources.lexical.contentTermCountOf(sid)
+    if (terms !== undefined) return penaltyForContentTerms(terms)
     const sentence = sources.catalog.get(sid)
     return sentence ? shortSentencePenalty(sentence.text) : 0
   }

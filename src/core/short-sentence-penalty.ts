@@ -19,7 +19,12 @@ export function contentTermCount(text: string): number {
 
 /** How much a dense similarity is lowered for a sentence this short in content: 0 from `INFORMATIVE_TERMS` content words on. */
 export function shortSentencePenalty(text: string): number {
-  return PENALTY_PER_MISSING_TERM * Math.max(0, INFORMATIVE_TERMS - contentTermCount(text))
+  return penaltyForContentTerms(contentTermCount(text))
+}
+
+/** `shortSentencePenalty` of a sentence with `count` content words (as counted by `contentTermCount`). */
+export function penaltyForContentTerms(count: number): number {
+  return PENALTY_PER_MISSING_TERM * Math.max(0, INFORMATIVE_TERMS - count)
 }
 
 /**
