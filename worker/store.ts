@@ -122,7 +122,8 @@ export class SiftStore {
       db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, async () => {
         const [state, messages, blocks, lexical] = await Promise.all([
           db.meta.get('state'),
-          db.messages.orderBy('seq').toArray(),
+          // In primary-key order, sorted here: reading through the seq index would look up every record twice.
+          db.messages.toArray().then((records) => records.sort((a, b) => a.seq - b.seq)),
           db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>,
           db.lexicalSnapshots.get('lexical'),
         ])
