@@ -58,7 +58,8 @@ export default defineConfig(({ mode }) => {
       base: './',
       publicDir: false,
       plugins: [bundlerVisibleWorkerUrl(), declarationEntries()],
-      worker: { format: 'es', rolldownOptions: { external: isExternal } },
+      // The engine worker starts the model's worker: its URL needs the same rewrite inside the worker bundle.
+      worker: { format: 'es', plugins: () => [bundlerVisibleWorkerUrl()], rolldownOptions: { external: isExternal } },
       build: {
         outDir: 'dist',
         emptyOutDir: true,

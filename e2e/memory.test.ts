@@ -71,7 +71,7 @@ describe('the embedding model in a worker of its own', () => {
         const memory = await window.sift.createMemory({ name: 'e2e-missing-model', model: 'no-such-model', device: 'wasm' })
         await memory.add({ role: 'user', content: 'The boiler was serviced in March.' })
         const dense = await memory.buildContext('boiler', { strategy: 'dense' }).then(
-          () => ({ code: 'resolved' }),
+          (): { code?: string; name?: string; message?: string } => ({ code: 'resolved' }),
           (error: { code?: string; name?: string; message?: string }) => ({ code: error.code, name: error.name, message: error.message }),
         )
         const lexical = await memory.buildContext('boiler', { strategy: 'lexical' })
