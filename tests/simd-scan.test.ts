@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../bench/seeded-random'
-import { dotKernelModule, jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel } from '../worker/simd-scan'
+import { dotKernelModule, jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernel, simdDotKernels } from '../worker/simd-scan'
 
 
 describe('dot kernel', () => {
@@ -33,6 +33,35 @@ describe('dot kernel', () => {
         jsDotKernel(memory)(0, rows, stride, queryAt, jsAt)
         expect(Array.from(new Int32Array(memory.buffer, simdAt, rows))).toEqual(expected)
         expect(Array.from(new Int32Array(memory.buffer, jsAt, rows))).toEqual(expected)
+      }
+    }
+  })
+
+  it('gather scores listed rows (any order, repeats, none) exactly as dots scores them, SIMD and JS alike', () => {
+    const next = random(11)
+    for (const dim of [16, 100, 512]) {
+      const stride = Math.ceil(dim / ROW_ALIGN) * ROW_ALIGN
+      const rows = 40
+      const memory = new WebAssembly.Memory({ initial: 4 })
+      const codes = new Int8Array(memory.buffer, 0, rows * stride)
+      for (let r = 0; r < rows; r++) for (let d = 0; d < dim; d++) codes[r * stride + d] = Math.round(next() * 254) - 127
+      const queryAt = rows * stride
+      const query = new Int16Array(memory.buffer, queryAt, stride)
+      const limit = queryLimit(stride)
+      for (let d = 0; d < dim; d++) query[d] = Math.round((next() * 2 - 1) * limit)
+      const allAt = queryAt + stride * 2
+      const kernels = simdDotKernels(memory)!
+      kernels.dots(0, rows, stride, queryAt, allAt)
+      const all = Array.from(new Int32Array(memory.buffer, allAt, rows))
+      for (const picked of [[], [0], [39, 3, 3, 17, 0, 38], Array.from({ length: rows }, (_, i) => rows - 1 - i)]) {
+        const listAt = allAt + rows * 4
+        new Int32Array(memory.buffer, listAt, picked.length).set(picked)
+        const simdAt = listAt + rows * 4
+        const jsAt = simdAt + rows * 4
+        kernels.gather(0, listAt, picked.length, stride, queryAt, simdAt)
+        jsGatherKernel(memory)(0, listAt, picked.length, stride, queryAt, jsAt)
+        expect(Array.from(new Int32Array(memory.buffer, simdAt, picked.length))).toEqual(picked.map((r) => all[r]))
+        expect(Array.from(new Int32Array(memory.buffer, jsAt, picked.length))).toEqual(picked.map((r) => all[r]))
       }
     }
   })

@@ -30,6 +30,19 @@
 /** Reads `rows` int8 rows at `codes` and writes each row's int32 dot product with the int16 query at `out`. */
 export type DotKernel = (codes: number, rows: number, stride: number, query: number, out: number) => void
 
+/**
+ * The same for `count` rows picked by index: row `i32[list + 4i]` of the rows at `codes`, its dot written to
+ * `out + 4i`. The module's second function, `gather`: the loop above with `$codes + row × $stride` as each row's
+ * address, for scanning the rows of a few inverted lists.
+ */
+export type GatherKernel = (codes: number, list: number, count: number, stride: number, query: number, out: number) => void
+
+/** Both kernels over one memory. */
+export interface DotKernels {
+  dots: DotKernel
+  gather: GatherKernel
+}
+
 /** Bytes per row are padded to this, the SIMD width. */
 export const ROW_ALIGN = 16
 
@@ -50,12 +63,14 @@ const op = {
   localGet: 0x20,
   localSet: 0x21,
   localTee: 0x22,
+  i32Load: 0x28,
   i32Store: 0x36,
   i32Const: 0x41,
   i32Eqz: 0x45,
   i32LtU: 0x49,
   i32Add: 0x6a,
   i32Sub: 0x6b,
+  i32Mul: 0x6c,
   i32Shl: 0x74,
   voidBlock: 0x40,
 }
@@ -77,23 +92,20 @@ const simdOp = (code: number): number[] => [SIMD, ...uleb(code)]
 const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body]
 const name = (text: string): number[] => [...uleb(text.length), ...Array.from(text, (c) => c.charCodeAt(0))]
 
-/** The module's bytes: imports `env.memory`, exports `dots`. */
-export function dotKernelModule(): Uint8Array<ArrayBuffer> {
-  const [codes, rows, stride, query, out, d, q, acc, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8]
+/**
+ * One row's dot product, leaving it on the stack: `$row` is the row's address, `$d`, `$q`, `$acc`, `$x` scratch
+ * locals; `$stride` and `$query` as in `dots`.
+ */
+function rowDot(row: number, stride: number, query: number, d: number, q: number, acc: number, x: number): number[] {
   const get = (local: number) => [op.localGet, local]
   const set = (local: number) => [op.localSet, local]
-  const addTo = (local: number, amount: number[]) => [...get(local), ...amount, op.i32Add, ...set(local)]
   const load = (offset: number) => [...simdOp(simd.v128Load), 0, ...uleb(offset)]
   const lane = (index: number) => [...get(acc), ...simdOp(simd.i32x4ExtractLane), index]
-  const body = [
-    2, 2, I32, 2, V128,
-    op.block, op.voidBlock,
-    op.loop, op.voidBlock,
-    ...get(rows), op.i32Eqz, op.brIf, 1,
+  return [
     ...simdOp(simd.v128Const), ...new Array<number>(16).fill(0), ...set(acc),
     op.i32Const, 0, ...set(d),
     op.loop, op.voidBlock,
-    ...get(codes), ...get(d), op.i32Add, ...load(0), ...set(x),
+    ...get(row), ...get(d), op.i32Add, ...load(0), ...set(x),
     ...get(d), op.i32Const, 1, op.i32Shl, ...get(query), op.i32Add, ...set(q),
     ...get(acc),
     ...get(x), ...simdOp(simd.i16x8ExtendLowI8x16S), ...get(q), ...load(0), ...simdOp(simd.i32x4DotI16x8S), ...simdOp(simd.i32x4Add),
@@ -101,32 +113,81 @@ export function dotKernelModule(): Uint8Array<ArrayBuffer> {
     ...set(acc),
     ...get(d), op.i32Const, 16, op.i32Add, op.localTee, d, ...get(stride), op.i32LtU, op.brIf, 0,
     op.end,
-    ...get(out), ...lane(0), ...lane(1), op.i32Add, ...lane(2), op.i32Add, ...lane(3), op.i32Add, op.i32Store, 2, 0,
-    ...addTo(out, [op.i32Const, 4]),
-    ...addTo(codes, get(stride)),
-    ...get(rows), op.i32Const, 1, op.i32Sub, ...set(rows),
-    op.br, 0,
-    op.end,
-    op.end,
-    op.end,
+    ...lane(0), ...lane(1), op.i32Add, ...lane(2), op.i32Add, ...lane(3), op.i32Add,
   ]
+}
+
+/** The module's bytes: imports `env.memory`, exports `dots` and `gather`. */
+export function dotKernelModule(): Uint8Array<ArrayBuffer> {
+  const get = (local: number) => [op.localGet, local]
+  const set = (local: number) => [op.localSet, local]
+  const addTo = (local: number, amount: number[]) => [...get(local), ...amount, op.i32Add, ...set(local)]
+  const dots = (() => {
+    const [codes, rows, stride, query, out, d, q, acc, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    return [
+      2, 2, I32, 2, V128,
+      op.block, op.voidBlock,
+      op.loop, op.voidBlock,
+      ...get(rows), op.i32Eqz, op.brIf, 1,
+      ...get(out), ...rowDot(codes, stride, query, d, q, acc, x), op.i32Store, 2, 0,
+      ...addTo(out, [op.i32Const, 4]),
+      ...addTo(codes, get(stride)),
+      ...get(rows), op.i32Const, 1, op.i32Sub, ...set(rows),
+      op.br, 0,
+      op.end,
+      op.end,
+      op.end,
+    ]
+  })()
+  const gather = (() => {
+    const [codes, list, count, stride, query, out, d, q, row, acc, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    return [
+      2, 3, I32, 2, V128,
+      op.block, op.voidBlock,
+      op.loop, op.voidBlock,
+      ...get(count), op.i32Eqz, op.brIf, 1,
+      ...get(list), op.i32Load, 2, 0, ...get(stride), op.i32Mul, ...get(codes), op.i32Add, ...set(row),
+      ...get(out), ...rowDot(row, stride, query, d, q, acc, x), op.i32Store, 2, 0,
+      ...addTo(out, [op.i32Const, 4]),
+      ...addTo(list, [op.i32Const, 4]),
+      ...get(count), op.i32Const, 1, op.i32Sub, ...set(count),
+      op.br, 0,
+      op.end,
+      op.end,
+      op.end,
+    ]
+  })()
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]),
+    ...section(1, [2, 0x60, 5, I32, I32, I32, I32, I32, 0, 0x60, 6, I32, I32, I32, I32, I32, I32, 0]),
     ...section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x00]),
-    ...section(3, [1, 0]),
-    ...section(7, [1, ...name('dots'), 0x00, 0]),
-    ...section(10, [1, ...uleb(body.length), ...body]),
+    ...section(3, [2, 0, 1]),
+    ...section(7, [2, ...name('dots'), 0x00, 0, ...name('gather'), 0x00, 1]),
+    ...section(10, [2, ...uleb(dots.length), ...dots, ...uleb(gather.length), ...gather]),
   ])
 }
 
-/** The SIMD kernel bound to `memory`, or undefined where WebAssembly SIMD is unavailable. */
-export function simdDotKernel(memory: WebAssembly.Memory): DotKernel | undefined {
+/** The SIMD kernels bound to `memory`, or undefined where WebAssembly SIMD is unavailable. */
+export function simdDotKernels(memory: WebAssembly.Memory): DotKernels | undefined {
   if (typeof WebAssembly === 'undefined') return undefined
   const bytes = dotKernelModule()
   if (!WebAssembly.validate(bytes)) return undefined
   const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } })
-  return instance.exports.dots as DotKernel
+  return { dots: instance.exports.dots as DotKernel, gather: instance.exports.gather as GatherKernel }
+}
+
+/** The SIMD `dots` kernel bound to `memory`, or undefined where WebAssembly SIMD is unavailable. */
+export function simdDotKernel(memory: WebAssembly.Memory): DotKernel | undefined {
+  return simdDotKernels(memory)?.dots
+}
+
+/** The same integer dot products of listed rows in plain JavaScript: the fallback, and the reference for `gather`. */
+export function jsGatherKernel(memory: { buffer: ArrayBufferLike }): GatherKernel {
+  const dots = jsDotKernel(memory)
+  return (codes, list, count, stride, query, out) => {
+    const rows = new Int32Array(memory.buffer, list, count)
+    for (let i = 0; i < count; i++) dots(codes + rows[i] * stride, 1, stride, query, out + 4 * i)
+  }
 }
 
 /** The same integer dot products in plain JavaScript: the fallback, and the reference the SIMD kernel is tested against. */
