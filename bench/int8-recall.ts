@@ -2,17 +2,13 @@
 // vectors (every vector in the Node embedding cache, e.g. LoCoMo sentences and questions after bench:recall): with
 // the residual layer re-scoring the best rows (blocks of format 2) and with int8 codes alone (format-1 blocks).
 //   npx tsx bench/int8-recall.ts [--size 100000] [--queries 100] [--k 50]
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_EMBEDDING_CACHE_DIR } from '../scripts/embedding-cache-dir'
 import { quantizeRows } from '../worker/quantize-vector'
 import { VectorIndex } from '../worker/vector-index'
+import { cachedModelVectors } from './cached-model-vectors'
 import { exactTopK, recallOf } from './exact-top-k'
 import { mean } from './latency-summary'
-import { seededRandom } from './seeded-random'
-import { generateHistory, generateQueries } from './synthetic-history'
-import { SyntheticVectors } from './synthetic-vectors'
+import { syntheticCorpus } from './synthetic-corpus'
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' }, k: { type: 'string', default: '50' } } })
 const k = Number(values.k)
@@ -46,28 +42,7 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
   }
 }
 
-const size = Number(values.size)
-const generator = new SyntheticVectors()
-const history = generateHistory(size)
-const synthetic = new Float32Array(history.sentences.length * generator.dim)
-history.sentences.forEach((s) => generator.sentence(s.index, s.topic, s.subtopic, synthetic.subarray(s.index * generator.dim, (s.index + 1) * generator.dim)))
-const syntheticQueries = generateQueries(Number(values.queries), history, 1000).map((q) => generator.query(q.index, q.topic, q.subtopic))
-measure('synthetic', synthetic, history.sentences.length, generator.dim, syntheticQueries)
+const synthetic = syntheticCorpus(Number(values.size), Number(values.queries))
+measure('synthetic', synthetic.corpus, synthetic.rows, synthetic.dim, synthetic.queries)
 
-// The cache file: 'SIFTEMB1', dim (u32 LE), then records of a 32-byte key and dim float32s.
-for (const file of readdirSync(DEFAULT_EMBEDDING_CACHE_DIR).filter((f) => f.endsWith('.bin'))) {
-  const bytes = readFileSync(join(DEFAULT_EMBEDDING_CACHE_DIR, file))
-  const dim = bytes.readUInt32LE(8)
-  const record = 32 + dim * 4
-  const count = Math.floor((bytes.length - 12) / record)
-  const all = new Float32Array(count * dim)
-  for (let r = 0; r < count; r++) for (let d = 0; d < dim; d++) all[r * dim + d] = bytes.readFloatLE(12 + r * record + 32 + d * 4)
-  // Held-out queries: a random sample of the vectors, removed from the corpus.
-  const random = seededRandom(5)
-  const held = new Set<number>()
-  while (held.size < Math.min(Number(values.queries), count / 2)) held.add(Math.floor(random() * count))
-  const corpus = new Float32Array((count - held.size) * dim)
-  let rows = 0
-  for (let r = 0; r < count; r++) if (!held.has(r)) corpus.set(all.subarray(r * dim, (r + 1) * dim), rows++ * dim)
-  measure(`model vectors (${file})`, corpus, rows, dim, [...held].map((r) => all.slice(r * dim, (r + 1) * dim)))
-}
+for (const model of cachedModelVectors(Number(values.queries))) measure(`model vectors (${model.file})`, model.corpus, model.rows, model.dim, model.queries)

@@ -12,6 +12,7 @@ import type { MessageRecord } from '../worker/message-record'
 import { SentenceCatalog } from '../worker/sentence-catalog'
 import { VectorIndex } from '../worker/vector-index'
 import { summarize } from './latency-summary'
+import { seededRandom } from './seeded-random'
 import { generateHistory, generateQueries } from './synthetic-history'
 import { SyntheticVectors } from './synthetic-vectors'
 
@@ -49,6 +50,8 @@ const vectors = new VectorIndex(dim)
 const all = new Float32Array(sentences.length * dim)
 history.sentences.forEach((s) => generator.sentence(s.index, s.topic, s.subtopic, all.subarray(s.index * dim, (s.index + 1) * dim)))
 time('vectors.add', () => vectors.add(sentences.map((s) => s.sid), all, (sid) => catalog.get(sid)?.conversationId))
+// As the engine does once the index holds COARSE_MIN_ROWS rows: dense ranking then starts from a probe of the lists.
+if (vectors.wantsCoarseLists()) time('vectors.trainCoarseLists', () => [...vectors.trainCoarseLists(seededRandom(7))])
 
 const stages: Record<string, number[]> = { lexical: [], lexicalHits: [], denseScan: [], dense256: [], fuse: [], rankHybrid200: [], rankDense200: [], assembleHybrid: [], assembleDense: [], assembleLexical: [] }
 /** The first `count` candidates of one strategy's ranking: scan, selection and fusion without the packer. */

@@ -212,8 +212,8 @@ describe('schema upgrade 1 → 2', () => {
     store.close()
     const raw = new Dexie('upgrade', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
     await raw.open()
-    expect(raw.verno).toBe(3)
-    expect(raw.tables.map((t) => t.name).sort()).toEqual(['lexicalSnapshots', 'messages', 'meta', 'vectorBlocks', 'vectorResiduals'])
+    expect(raw.verno).toBe(4)
+    expect(raw.tables.map((t) => t.name).sort()).toEqual(['coarseLists', 'lexicalSnapshots', 'messages', 'meta', 'vectorBlocks', 'vectorResiduals'])
     raw.close()
   })
 

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../bench/seeded-random'
-import { quantizeResiduals, quantizeRows } from '../worker/quantize-vector'
+import { quantizeQuery, quantizeResiduals, quantizeRows } from '../worker/quantize-vector'
+import { queryLimit, ROW_ALIGN } from '../worker/simd-scan'
 import { RESCORED_ROWS, VectorIndex } from '../worker/vector-index'
 
+/** The query as the index rounds it: int16 values and their scale. */
+function int16Query(query: Float32Array): { q: Int16Array; scale: number } {
+  const q = new Int16Array(query.length)
+  const scale = quantizeQuery(query, queryLimit(Math.ceil(query.length / ROW_ALIGN) * ROW_ALIGN), q)
+  return { q, scale }
+}
 
 /**
- * The index's arithmetic written out plainly, for indexes of at most RESCORED_ROWS rows (all re-scored): both int8
- * layers of the row (code × scale + residual × residualScale) · float query, in float64.
+ * The index's arithmetic written out plainly, for indexes of at most RESCORED_ROWS rows (all re-scored): integer sums
+ * of both int8 layers of the row with the int16-rounded query, (codes · q × scale + residuals · q × residualScale) × query scale.
  */
 function bruteForce(rows: Map<number, { vector: Float32Array; conversationId: string }>, query: Float32Array, k: number, conversationId?: string) {
+  const { q, scale: queryScale } = int16Query(query)
   return [...rows]
     .filter(([, row]) => conversationId === undefined || row.conversationId === conversationId)
     .map(([sid, row]) => {
@@ -21,10 +29,10 @@ function bruteForce(rows: Map<number, { vector: Float32Array; conversationId: st
       let first = 0
       let second = 0
       codes.forEach((c, d) => {
-        first += c * query[d]
-        second += residuals[d] * query[d]
+        first += c * q[d]
+        second += residuals[d] * q[d]
       })
-      return { sid, score: first * scales[0] + second * residualScales[0] }
+      return { sid, score: (first * scales[0] + second * residualScales[0]) * queryScale }
     })
     .sort((a, b) => b.score - a.score || a.sid - b.sid)
     .slice(0, k)
@@ -109,14 +117,17 @@ describe('VectorIndex re-scoring', () => {
     expect(index.search(query, 50).map((h) => h.sid)).toEqual(top)
   })
 
-  it('ranks rows of a block stored without residuals (format 1) by their int8 value alone', () => {
+  it('ranks rows of a block stored without residuals (format 1) by their int8 value alone (with the int16-rounded query)', () => {
     const dim = 2
     const block = { blockId: 1, model: 'm', dim, firstSid: 1, lastSid: 2, sids: Float64Array.from([1, 2]), codes: Int8Array.from([127, 0, 90, 90]), scales: Float32Array.from([1 / 127, 0.7 / 90]) }
     const index = new VectorIndex(dim)
     index.addBlocks([block], () => 'c')
-    const scores = index.scan(Float32Array.from([0.6, 0.8]))
-    expect(scores.raw[0]).toBeCloseTo(127 * Math.fround(1 / 127) * 0.6000000238418579, 12)
-    expect(scores.raw[1]).toBeCloseTo(90 * Math.fround(0.7 / 90) * (0.6000000238418579 + 0.800000011920929), 12)
+    const query = Float32Array.from([0.6, 0.8])
+    const scores = index.scan(query)
+    const { q, scale } = int16Query(query)
+    expect(scores.raw[0]).toBe(127 * q[0] * Math.fround(1 / 127) * scale)
+    expect(scores.raw[1]).toBe(90 * (q[0] + q[1]) * Math.fround(0.7 / 90) * scale)
+    expect(scores.raw[0]).toBeCloseTo(0.6, 4)
   })
 })
 

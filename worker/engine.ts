@@ -12,6 +12,7 @@ import { toNewMessages } from './message-input'
 import type { RankingQuery } from './rank-candidates'
 import { countAtMost, SentenceCatalog } from './sentence-catalog'
 import { SiftStore, type IndexedDBSource, type StoreSnapshot } from './store'
+import { runSliced } from './run-sliced'
 import { VectorIndex } from './vector-index'
 import { WriteQueue } from './write-queue'
 
@@ -47,6 +48,10 @@ export class Engine {
   /** Settles when the stored residuals are in the vector index (or failed to load: rows then rank by their codes). */
   private residualsLoaded: Promise<void> = Promise.resolve()
   private drainRequested = false
+  /** Coarse-list training running in the background (`trainCoarseListsInBackground`), if any. */
+  private training: Promise<void> | undefined
+  /** Rows filed under the coarse lists since they were last saved. */
+  private coarseUnsaved = 0
   private closed = false
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined
 
@@ -105,6 +110,11 @@ export class Engine {
       const engine = new Engine(store, embedder, catalog, lexical.index, model, cache, onProgress, snapshot.state.embeddedThrough, lexical.coveredBelow)
       const [first] = snapshot.blocks
       if (first) engine.vectorIndex(first.dim).addBlocks(snapshot.blocks, (sid) => catalog.get(sid)?.conversationId)
+      if (engine.vectors && snapshot.coarseLists) {
+        engine.vectors.restoreCoarseLists(snapshot.coarseLists)
+        engine.coarseUnsaved = Math.max(0, engine.vectors.size - snapshot.coarseLists.sids.length)
+      }
+      engine.trainCoarseListsInBackground()
       engine.loadResidualsInBackground()
       engine.drainInBackground()
       engine.scheduleLexicalSnapshot()
@@ -132,10 +142,15 @@ export class Engine {
     return messages.map((m) => m.id)
   }
 
-  /** Resolves when every stored sentence has a vector; rejects with the embedding error if the backlog cannot drain. */
+  /**
+   * Resolves when every stored sentence has a vector and the vector index is complete (residuals loaded, coarse lists
+   * trained when due); rejects with the embedding error if the backlog cannot drain.
+   */
   async indexed(): Promise<void> {
     this.assertOpen()
+    await this.residualsLoaded
     await this.drain()
+    await this.training
     await this.cache?.flush()
   }
 
@@ -171,6 +186,9 @@ export class Engine {
       this.vectors?.remove(sids)
       if (messageIds.length > 0) {
         this.snapshotCoveredBelow = 0
+        // The store dropped the saved lists with the messages; these no longer hold anything of the forgotten vectors.
+        this.vectors?.recentreCoarseLists()
+        this.coarseUnsaved = this.vectors?.size ?? 0
         this.scheduleLexicalSnapshot()
       }
       return messageIds.length
@@ -190,8 +208,10 @@ export class Engine {
     clearTimeout(this.snapshotTimer)
     await this.residualsLoaded
     await this.draining?.catch(() => undefined)
+    await this.training
     await this.writes.settled()
     if (snapshotIsStale(this.catalog, this.snapshotCoveredBelow)) await this.saveLexicalSnapshot().catch(() => undefined)
+    if (this.coarseListsAreStale()) await this.saveCoarseLists().catch(() => undefined)
     await this.cache?.flush()
     await this.embedder.dispose()
     this.store.close()
@@ -242,10 +262,13 @@ export class Engine {
         const kept = await this.store.appendVectors(batch.map((s) => s.sid), vectors, dim, through)
         this.vectorIndex(dim).add(kept.sids, kept.vectors, (sid) => this.catalog.get(sid)?.conversationId)
         this.embeddedThrough = Math.max(this.embeddedThrough, through)
+        this.coarseUnsaved += kept.sids.length
       })
+      this.trainCoarseListsInBackground()
       done += batch.length
       const pending = this.pending()
       this.onProgress?.({ done, total: done + pending, pending, backend: this.embedder.backend })
+      if (pending === 0) this.scheduleLexicalSnapshot()
     }
   }
 
@@ -253,13 +276,18 @@ export class Engine {
     return this.catalog.sidsAbove(this.embeddedThrough, BACKLOG_CHUNK).map((sid) => this.catalog.get(sid)!)
   }
 
-  /** Saves the lexical snapshot once writes have been quiet for a while, if enough sentences are missing from it. */
+  /**
+   * Saves the lexical snapshot and the coarse lists once writes have been quiet for a while, each if enough sentences
+   * are missing from its saved copy.
+   */
   private scheduleLexicalSnapshot(): void {
     clearTimeout(this.snapshotTimer)
-    if (this.closed || !snapshotIsStale(this.catalog, this.snapshotCoveredBelow)) return
+    if (this.closed || (!snapshotIsStale(this.catalog, this.snapshotCoveredBelow) && !this.coarseListsAreStale())) return
     this.snapshotTimer = setTimeout(() => {
-      // A failed save leaves the old snapshot in place (or none); open then indexes what it misses.
-      if (!this.closed) this.writes.run(() => this.saveLexicalSnapshot()).catch(() => undefined)
+      if (this.closed) return
+      // A failed save leaves the old copy in place (or none); open then indexes what it misses.
+      if (snapshotIsStale(this.catalog, this.snapshotCoveredBelow)) this.writes.run(() => this.saveLexicalSnapshot()).catch(() => undefined)
+      if (this.coarseListsAreStale()) this.writes.run(() => this.saveCoarseLists()).catch(() => undefined)
     }, SNAPSHOT_DELAY_MS)
     // In Node, a pending save must not keep the process alive.
     ;(this.snapshotTimer as { unref?: () => void }).unref?.()
@@ -273,6 +301,41 @@ export class Engine {
     const nextSid = (this.catalog.scope().sids.at(-1) ?? 0) + 1
     await this.store.saveLexicalSnapshot({ format: LEXICAL_SNAPSHOT_FORMAT, nextSid, index: this.lexical.toSnapshot() })
     this.snapshotCoveredBelow = nextSid
+  }
+
+  /**
+   * Trains the vector index's coarse lists when it asks for them (`VectorIndex.wantsCoarseLists`: from 20,000 rows,
+   * and again each time the rows double), in slices between requests, then saves them. Dense ranking uses the exact
+   * scan until they are ready.
+   */
+  private trainCoarseListsInBackground(): void {
+    const { vectors } = this
+    if (this.training || this.closed || !vectors?.wantsCoarseLists()) return
+    this.training = (async () => {
+      try {
+        const finished = await runSliced(vectors.trainCoarseLists(Math.random), () => this.closed)
+        if (finished && !this.closed) {
+          this.coarseUnsaved = vectors.size
+          await this.writes.run(() => this.saveCoarseLists())
+        }
+      } catch {
+        // Lists are an accelerator: without them dense ranking scans every row. The next growth tries again.
+      } finally {
+        this.training = undefined
+      }
+    })()
+  }
+
+  private coarseListsAreStale(): boolean {
+    const size = this.vectors?.size ?? 0
+    return this.coarseUnsaved > 0 && this.coarseUnsaved >= Math.max(500, 0.02 * size)
+  }
+
+  private async saveCoarseLists(): Promise<void> {
+    const snapshot = this.vectors?.coarseSnapshot()
+    if (!snapshot) return
+    await this.store.saveCoarseLists(snapshot)
+    this.coarseUnsaved = 0
   }
 
   /** Residuals are read after open (`SiftStore.residuals`); until they arrive the best rows are re-scored from codes alone. */

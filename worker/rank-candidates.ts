@@ -4,6 +4,7 @@ import type { ContextItem } from '../src/types'
 import { DenseRanking } from './dense-ranking'
 import { FusedRanking } from './fused-ranking'
 import type { LexicalIndex } from './lexical-index'
+import { ProbedDenseRanking } from './probed-dense-ranking'
 import { listOf, type RankedList } from './ranked-list'
 import type { SentenceCatalog } from './sentence-catalog'
 import type { VectorIndex } from './vector-index'
@@ -33,7 +34,9 @@ export const HYBRID_LEXICAL_DEPTH = 2000
  * exhausted packer really saw everything. Several queries are interleaved round-robin, each ranked on its own; a
  * candidate carries its best score over the queries. Dense similarities are lowered for sentences with few content
  * words (`shortSentencePenalty`), which small embedding models rank too high. Each query's vectors are scanned once;
- * `dense` and `hybrid` then order only the prefix the packer reaches (`DenseRanking`, `FusedRanking`). `hybrid`
+ * `dense` and `hybrid` then order only the prefix the packer reaches (`DenseRanking`, `FusedRanking`). Once the
+ * vector index has coarse lists (from `COARSE_MIN_ROWS` rows on), `dense` without a conversation filter starts
+ * from a probe of the nearest lists instead of scanning every row (`ProbedDenseRanking`). `hybrid`
  * fuses the full dense ranking: reciprocal rank fusion over a truncated dense list drops the dense share of a
  * sentence ranked below the cut, which on LoCoMo cost 2 points of recall at 2,000 characters.
  */
@@ -52,9 +55,14 @@ export function* rankCandidates(
   }
   const denseRanking = (query: RankingQuery): DenseRanking | undefined =>
     query.vector && sources.vectors ? new DenseRanking(sources.vectors.scan(query.vector, filter, penaltyOf)) : undefined
+  // Only unfiltered: a conversation's rows are a small share of the lists, and its exact scan is cheap enough.
+  const probedRanking = (query: RankingQuery): ProbedDenseRanking | undefined => {
+    const probed = query.vector && conversationId === undefined ? sources.vectors?.probe(query.vector, penaltyOf) : undefined
+    return probed && new ProbedDenseRanking(probed, () => denseRanking(query)!)
+  }
   const rankings: RankedList[] = queries.map((query) => {
     if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
-    if (strategy === 'dense') return denseRanking(query) ?? listOf([])
+    if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
     return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter, HYBRID_LEXICAL_DEPTH))
   })
   const seen = new Set<number>()

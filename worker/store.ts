@@ -4,6 +4,7 @@ import type { ForgetSelector, Sentence, StoredMessage } from '../src/types'
 import type { LexicalIndexSnapshot } from './lexical-index'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
 import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
+import type { CoarseListsSnapshot } from './vector-index'
 import { appendToBlocks, isFloatBlock, joinResiduals, removeFromBlock, splitResiduals, toInt8Block } from './vector-block'
 
 /** The single row of the `meta` table: counters and the embedding watermark. */
@@ -32,6 +33,16 @@ export interface LexicalSnapshot {
   index: LexicalIndexSnapshot
 }
 
+/**
+ * The vector index's coarse lists as last saved (`VectorIndex.coarseSnapshot`): centroids and each row's list, so
+ * open need not train them again. Rows stored after it are filed at open. A forget deletes it in its own transaction
+ * (its centroids are means over the forgotten vectors too) and the engine saves re-centred lists; cleared with the
+ * vectors when the model changes.
+ */
+export interface CoarseListsRecord extends CoarseListsSnapshot {
+  key: 'vectors'
+}
+
 /** A message ready to store: validated, defaults applied, no `seq` yet. */
 export type NewMessage = Omit<StoredMessage, 'seq'>
 
@@ -53,6 +64,7 @@ class SiftDatabase extends Dexie {
   vectorResiduals!: Table<VectorResiduals, number>
   meta!: Table<StoreState, string>
   lexicalSnapshots!: Table<LexicalSnapshot, string>
+  coarseLists!: Table<CoarseListsRecord, string>
 
   constructor(name: string, source: IndexedDBSource) {
     super(name, { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
@@ -67,6 +79,7 @@ class SiftDatabase extends Dexie {
       .upgrade(moveSentencesOntoMessages)
     // Residuals live apart from the codes so that open reads only the codes.
     this.version(3).stores({ vectorResiduals: 'blockId' })
+    this.version(4).stores({ coarseLists: 'key' })
   }
 }
 
@@ -77,6 +90,7 @@ export interface StoreSnapshot {
   messages: MessageRecord[]
   blocks: VectorBlock[]
   lexical: LexicalSnapshot | undefined
+  coarseLists: CoarseListsRecord | undefined
 }
 
 /** What a forget removed, so the in-memory indexes can follow. */
@@ -94,13 +108,14 @@ export class SiftStore {
     const db = new SiftDatabase(name, source)
     try {
       await db.open()
-      await db.transaction('rw', db.meta, db.vectorBlocks, db.vectorResiduals, async () => {
+      await db.transaction('rw', db.meta, db.vectorBlocks, db.vectorResiduals, db.coarseLists, async () => {
         const state = await db.meta.get('state')
         if (!state) {
           await db.meta.put({ key: 'state', schemaVersion: SCHEMA_VERSION, model, nextSeq: 1, nextSid: 1, nextBlockId: 1, embeddedThrough: 0 })
         } else if (state.model !== model) {
           await db.vectorBlocks.clear()
           await db.vectorResiduals.clear()
+          await db.coarseLists.clear()
           await db.meta.put({ ...state, model, embeddedThrough: 0 })
         }
       })
@@ -119,15 +134,16 @@ export class SiftStore {
   async snapshot(): Promise<StoreSnapshot> {
     const { db } = this
     const snapshot = await this.run('read the database', () =>
-      db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, async () => {
-        const [state, messages, blocks, lexical] = await Promise.all([
+      db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, db.coarseLists, async () => {
+        const [state, messages, blocks, lexical, coarseLists] = await Promise.all([
           db.meta.get('state'),
           // In primary-key order, sorted here: reading through the seq index would look up every record twice.
           db.messages.toArray().then((records) => records.sort((a, b) => a.seq - b.seq)),
           db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>,
           db.lexicalSnapshots.get('lexical'),
+          db.coarseLists.get('vectors'),
         ])
-        return { state: state!, messages, blocks, lexical }
+        return { state: state!, messages, blocks, lexical, coarseLists }
       }),
     )
     const floatIds = snapshot.blocks.filter(isFloatBlock).map((b) => b.blockId)
@@ -197,13 +213,15 @@ export class SiftStore {
   async forget(selector: ForgetSelector): Promise<ForgetResult> {
     const { db } = this
     return this.run('forget the messages', () =>
-      db.transaction('rw', db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, async () => {
+      db.transaction('rw', [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists], async () => {
         const messageIds = await selectMessageIds(db, selector)
         if (messageIds.length === 0) return { messageIds, sids: [] }
         const records = (await db.messages.bulkGet(messageIds)) as MessageRecord[]
         const sids = records.flatMap((r) => sentencesOf(r).map((s) => s.sid)).sort((a, b) => a - b)
         await db.messages.bulkDelete(messageIds)
         await db.lexicalSnapshots.delete('lexical')
+        // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
+        await db.coarseLists.delete('vectors')
         if (sids.length > 0) {
           const gone = new Set(sids)
           const touched = (await db.vectorBlocks.where('lastSid').aboveOrEqual(sids[0]).toArray()).filter((b) => b.firstSid <= sids[sids.length - 1])
@@ -220,6 +238,11 @@ export class SiftStore {
   }
 
   /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
+  async saveCoarseLists(snapshot: CoarseListsSnapshot): Promise<void> {
+    const { db } = this
+    await this.run('save the vector index lists', () => db.coarseLists.put({ key: 'vectors', ...snapshot }))
+  }
+
   async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot, 'key'>): Promise<void> {
     const { db } = this
     await this.run('save the lexical index', () => db.lexicalSnapshots.put({ key: 'lexical', ...snapshot }))

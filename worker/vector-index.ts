@@ -1,7 +1,9 @@
+import { CoarseLists, MAX_LISTS } from './coarse-lists'
 import { grownArray } from './grown-array'
 import { quantizeQuery } from './quantize-vector'
-import { jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel, type DotKernel } from './simd-scan'
+import { jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernels, type DotKernels } from './simd-scan'
 import { TopK } from './top-k'
+import { distinctRows, trainCentroids } from './train-centroids'
 import { quantizeBlockRows, type VectorBlock } from './vector-block'
 
 /** A scored row of a search. */
@@ -25,6 +27,26 @@ export interface DenseScores {
   positionOf(sid: number): number
 }
 
+/** The best rows of a probe (`VectorIndex.probe`), best first by score, then raw similarity, then older sid. */
+export interface ProbedScores {
+  count: number
+  sids: Float64Array
+  raw: Float64Array
+  score: Float64Array
+}
+
+/** The coarse lists as stored: centroids, and the list of each sid filed when it was taken. */
+export interface CoarseListsSnapshot {
+  dim: number
+  /** Share of the rows a probe scans (calibrated at training). */
+  probeShare: number
+  /** Rows when the lists were trained: they are trained again at `RETRAIN_GROWTH` times this. */
+  trainedRows: number
+  centroids: Float32Array
+  sids: Float64Array
+  lists: Int32Array
+}
+
 export interface VectorIndexOptions {
   /**
    * Use the WebAssembly SIMD kernel where the runtime validates it (default true). False forces the plain-JS
@@ -46,19 +68,53 @@ export const RESCORED_ROWS = 512
 const PAGE = 65536
 
 /**
+ * From this many rows on, the index trains coarse lists (`trainCoarseLists`) and `probe` scans only the lists nearest
+ * a query. Below it an exact scan costs about a millisecond or less, and a few thousand rows make poor clusters.
+ */
+export const COARSE_MIN_ROWS = 20_000
+/** The lists are trained again once the rows have doubled since the last training. */
+const RETRAIN_GROWTH = 2
+/**
+ * Training: about `LISTS_PER_ROOT × √rows` lists, `SAMPLE_PER_LIST` sample rows per list, `TRAIN_ITERATIONS` Lloyd
+ * iterations. On 100K synthetic vectors 2√n lists, 32 samples and 10 iterations found the exact top-50 (recall 0.999)
+ * in 1.5% of the rows, where 16 samples and 4 iterations needed 6% for 0.994 (bench/probe-recall.ts, one-off sweep).
+ */
+const LISTS_PER_ROOT = 2
+const SAMPLE_PER_LIST = 32
+const TRAIN_ITERATIONS = 10
+/** Rows filed between two yields of `trainCoarseLists`. */
+const FILE_ROWS_PER_SLICE = 256
+/**
+ * How many rows a probe scans is calibrated on the data when the lists are trained: `CALIBRATION_QUERIES` random rows
+ * serve as queries, and the probe takes the smallest of `PROBE_SHARES` (share of all rows) whose top-50 holds
+ * `CALIBRATION_RECALL` of each one's exact top-50 (itself excluded). Real sentence vectors cluster less than
+ * synthetic ones and need a larger share; a fixed share would be too slow for one or miss for the other.
+ */
+const CALIBRATION_QUERIES = 40
+const CALIBRATION_RECALL = 0.995
+const CALIBRATION_K = 50
+const PROBE_SHARES = [1 / 128, 1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4]
+/** A probe's ranking: its best rows by int8 similarity, of which the best `PROBED_RESCORED` are re-scored exactly. */
+export const PROBED_KEPT = 256
+export const PROBED_RESCORED = 96
+/** Rows `exactDots` can re-score at once. */
+const RESCORE_ROOM = Math.max(RESCORED_ROWS, PROBED_RESCORED)
+
+/**
  * All sentence vectors as int8 rows (`quantizeRows`) in one contiguous memory, `stride` bytes apart (dim rounded up
  * to the SIMD width), so a query is a single sequential scan of a quarter of the float32 bytes, done by the
- * WebAssembly SIMD kernel; the best rows are then re-scored with each row's int8 residual (kept outside that memory,
- * read for a few hundred rows per query). Rows are unordered: removal moves the last row into the hole.
- * Memory layout: rows from byte 0 (capacity × stride), then the int16 query, then one int32 dot per row.
+ * WebAssembly SIMD kernel; the best rows are then re-scored with each row's int8 residual, read for those rows only
+ * by the gather kernel. Rows are unordered: removal moves the last row into the hole.
+ * Memory layout (`layout`): the codes (capacity × stride), the residuals (capacity × stride), the int16 query, one
+ * int32 dot per row, a list of row numbers for the gather kernel, and room to re-score `RESCORE_ROOM` rows.
  */
 export class VectorIndex {
   readonly stride: number
   private readonly memory: WebAssembly.Memory | { buffer: ArrayBuffer }
-  private readonly kernel: DotKernel
+  private readonly kernels: DotKernels
   private codes: Int8Array
   private scales: Float32Array
-  /** `capacity × dim` residual codes (zero for rows stored without them) and their scales. */
+  /** Residual codes, row r at `r × stride` (zero for rows stored without them), and their scales. */
   private residuals: Int8Array
   private residualScales: Float32Array
   private sids: Float64Array
@@ -69,6 +125,14 @@ export class VectorIndex {
   private rows = 0
   private readonly rowOf = new Map<number, number>()
   private readonly conversationKeys = new Map<string, number>()
+  /** The lists `probe` uses, once trained (or restored); and lists being trained, which rows join as they come. */
+  private coarse: CoarseLists | undefined
+  private pendingCoarse: CoarseLists | undefined
+  /** Rows when the lists in use were trained, and the share of rows a probe of them scans. */
+  private coarseTrainedRows = 0
+  private probeShare = 1
+  /** Rows were removed while lists were being trained: their sample may hold them, so they are re-centred at the end. */
+  private pendingTainted = false
 
   constructor(readonly dim: number, capacity = 1024, options: VectorIndexOptions = {}) {
     this.stride = Math.ceil(dim / ROW_ALIGN) * ROW_ALIGN
@@ -76,10 +140,13 @@ export class VectorIndex {
     const bytes = this.bytesFor(capacity)
     const wasm = typeof WebAssembly !== 'undefined'
     this.memory = wasm ? new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) }) : { buffer: new ArrayBuffer(bytes) }
-    this.kernel = (options.simd !== false && this.memory instanceof WebAssembly.Memory ? simdDotKernel(this.memory) : undefined) ?? jsDotKernel(this.memory)
+    this.kernels = (options.simd !== false && this.memory instanceof WebAssembly.Memory ? simdDotKernels(this.memory) : undefined) ?? {
+      dots: jsDotKernel(this.memory),
+      gather: jsGatherKernel(this.memory),
+    }
     this.codes = new Int8Array(this.memory.buffer, 0, capacity * this.stride)
+    this.residuals = new Int8Array(this.memory.buffer, capacity * this.stride, capacity * this.stride)
     this.scales = new Float32Array(capacity)
-    this.residuals = new Int8Array(capacity * dim)
     this.residualScales = new Float32Array(capacity)
     this.sids = new Float64Array(capacity)
     this.conversations = new Int32Array(capacity)
@@ -107,11 +174,11 @@ export class VectorIndex {
    * skipped). Until then a row is re-scored from its codes alone.
    */
   setResiduals(sids: ArrayLike<number>, residuals: Int8Array, residualScales: Float32Array): void {
-    const { dim } = this
+    const { dim, stride } = this
     for (let i = 0; i < sids.length; i++) {
       const row = this.rowOf.get(sids[i])
       if (row === undefined) continue
-      this.residuals.set(residuals.subarray(i * dim, (i + 1) * dim), row * dim)
+      this.residuals.set(residuals.subarray(i * dim, (i + 1) * dim), row * stride)
       this.residualScales[row] = residualScales[i]
     }
   }
@@ -127,11 +194,16 @@ export class VectorIndex {
       const row = this.rowOf.get(sid)
       if (row === undefined) continue
       this.rowOf.delete(sid)
+      if (this.pendingCoarse) this.pendingTainted = true
       const last = --this.rows
+      for (const lists of this.allCoarse()) {
+        lists.unfile(row)
+        if (row !== last) lists.move(last, row)
+      }
       if (row !== last) {
         this.codes.copyWithin(row * stride, last * stride, (last + 1) * stride)
         this.scales[row] = this.scales[last]
-        this.residuals.copyWithin(row * this.dim, last * this.dim, (last + 1) * this.dim)
+        this.residuals.copyWithin(row * stride, last * stride, (last + 1) * stride)
         this.residualScales[row] = this.residualScales[last]
         this.sids[row] = this.sids[last]
         this.conversations[row] = this.conversations[last]
@@ -151,11 +223,10 @@ export class VectorIndex {
     const { rows, stride, sids, conversations, scales, penalties } = this
     let only = -1
     if (filter?.conversationId !== undefined) only = this.conversationKeys.get(filter.conversationId) ?? -2
-    const queryAt = this.capacity * stride
-    const dotsAt = queryAt + stride * 2
+    const { queryAt, dotsAt } = this.layout()
     const q = new Int16Array(this.memory.buffer, queryAt, stride)
     const queryScale = quantizeQuery(query.subarray(0, this.dim), queryLimit(stride), q)
-    if (only !== -2 && rows > 0) this.kernel(0, rows, stride, queryAt, dotsAt)
+    if (only !== -2 && rows > 0) this.kernels.dots(0, rows, stride, queryAt, dotsAt)
     const dots = new Int32Array(this.memory.buffer, dotsAt, rows)
     const count = only === -2 ? 0 : only === -1 ? rows : countEqual(conversations, rows, only)
     const out = { sids: new Float64Array(count), raw: new Float64Array(count), score: new Float64Array(count) }
@@ -179,7 +250,7 @@ export class VectorIndex {
       rowAt[i] = row
       positions[row] = i++
     }
-    this.rescoreBest(query, count, rowAt, out, penaltyOf !== undefined)
+    this.rescoreBest(queryScale, count, rowAt, out, penaltyOf !== undefined)
     const { rowOf } = this
     return { count, ...out, positionOf: (sid) => positions[rowOf.get(sid) ?? -1] ?? -1 }
   }
@@ -193,29 +264,277 @@ export class VectorIndex {
   }
 
   /**
+   * The best rows for `query` from the coarse lists nearest it (an IVF probe): their rows scored by the gather kernel,
+   * the `PROBED_KEPT` best kept and the `PROBED_RESCORED` best of those re-scored exactly, then ranked by score
+   * (raw lowered by the row's penalty, as in `scan`). Approximate: a row filed under a list the probe did not reach is
+   * missed. Undefined when there are no trained lists, or while some row is not filed yet.
+   * The lists are taken nearest first until they hold the calibrated share of all rows.
+   */
+  probe(query: Float32Array, penaltyOf?: (sid: number) => number): ProbedScores | undefined {
+    const { coarse, rows } = this
+    if (!coarse || coarse.filed !== rows || rows === 0 || this.probeShare >= 1) return undefined
+    return this.probeLists(coarse, this.probeShare, query, penaltyOf)
+  }
+
+  private probeLists(coarse: CoarseLists, share: number, query: Float32Array, penaltyOf?: (sid: number) => number): ProbedScores {
+    const { rows, stride, sids, scales, penalties } = this
+    const { queryAt, dotsAt, listAt } = this.layout()
+    const wanted = Math.ceil(rows * share)
+    const picked = new Int32Array(this.memory.buffer, listAt, rows)
+    let count = 0
+    for (const list of coarse.order(query)) {
+      if (count >= wanted) break
+      picked.set(coarse.rows(list), count)
+      count += coarse.size(list)
+    }
+    const q = new Int16Array(this.memory.buffer, queryAt, stride)
+    const queryScale = quantizeQuery(query.subarray(0, this.dim), queryLimit(stride), q)
+    this.kernels.gather(0, listAt, count, stride, queryAt, dotsAt)
+    const dots = new Int32Array(this.memory.buffer, dotsAt, count)
+    const best = new TopK(Math.min(PROBED_KEPT, count))
+    for (let i = 0; i < count; i++) {
+      const raw = dots[i] * scales[picked[i]] * queryScale
+      if (raw >= best.threshold) best.offer(raw, picked[i])
+    }
+    const kept = best.sorted()
+    const rescored = this.exactDots(kept.slice(0, PROBED_RESCORED).map((k) => k.sid), queryScale)
+    const out: ProbedScores = { count: kept.length, sids: new Float64Array(kept.length), raw: new Float64Array(kept.length), score: new Float64Array(kept.length) }
+    const entries = kept.map(({ sid: row, score }, i) => {
+      const raw = i < rescored.length ? rescored[i] : score
+      let penalty = 0
+      if (penaltyOf) {
+        penalty = penalties[row]
+        if (Number.isNaN(penalty)) penalties[row] = penalty = penaltyOf(sids[row])
+      }
+      return { sid: sids[row], raw, score: raw > 0 ? Math.max(0, raw - penalty) : raw }
+    })
+    entries.sort((a, b) => b.score - a.score || b.raw - a.raw || a.sid - b.sid)
+    entries.forEach((entry, i) => {
+      out.sids[i] = entry.sid
+      out.raw[i] = entry.raw
+      out.score[i] = entry.score
+    })
+    return out
+  }
+
+  /** Whether coarse lists should be trained now: enough rows, and none yet or the rows have doubled since. */
+  wantsCoarseLists(): boolean {
+    return !this.pendingCoarse && this.rows >= COARSE_MIN_ROWS && (!this.coarse || this.rows >= RETRAIN_GROWTH * this.coarseTrainedRows)
+  }
+
+  /**
+   * Trains coarse lists on a random sample of the rows (`trainCentroids`), files every row under its nearest list,
+   * then puts the new lists in use. A generator yielding every few milliseconds: rows added or removed meanwhile are
+   * filed or dropped as they come, so the lists are complete whenever it finishes. About 2√rows lists.
+   */
+  *trainCoarseLists(random: () => number): Generator<void, void> {
+    if (this.pendingCoarse) throw new Error('VectorIndex: coarse lists are already being trained')
+    const { dim } = this
+    const rows = this.rows
+    const count = Math.min(MAX_LISTS, 2 ** Math.round(Math.log2(LISTS_PER_ROOT * Math.sqrt(rows))))
+    const sampleRows = distinctRows(rows, Math.min(rows, SAMPLE_PER_LIST * count), random)
+    yield
+    const sample = new Float32Array(sampleRows.length * dim)
+    for (let i = 0; i < sampleRows.length; i++) {
+      this.rowVector(sampleRows[i], sample.subarray(i * dim, (i + 1) * dim))
+      if (i % FILE_ROWS_PER_SLICE === FILE_ROWS_PER_SLICE - 1) yield
+    }
+    // Removals while this yielded may have moved sampled rows: harmless, a sample only needs to be random rows.
+    const centroids = yield* trainCentroids(sample, sampleRows.length, dim, count, TRAIN_ITERATIONS, random)
+    let lists = new CoarseLists(centroids, dim)
+    this.pendingCoarse = lists
+    this.pendingTainted = false
+    try {
+      const vector = new Float32Array(dim)
+      // Removals move rows while this yields, possibly below the cursor: passes repeat until every row is filed.
+      while (lists.filed < this.rows) {
+        for (let row = 0; row < this.rows; row++) {
+          if (lists.listOfRow(row) >= 0) continue
+          lists.file(row, lists.nearest(this.rowVector(row, vector)))
+          if (row % FILE_ROWS_PER_SLICE === FILE_ROWS_PER_SLICE - 1) yield
+        }
+      }
+      // The sample was drawn before rows were removed (forgotten): centroids must not keep anything of them.
+      if (this.pendingTainted) lists = this.pendingCoarse = this.recentred(lists)
+      const share = yield* this.calibrateProbeShare(lists, random)
+      // Rows added or removed while calibrating were filed or dropped by add and remove: the lists are still whole.
+      this.coarse = lists
+      this.probeShare = share
+      this.coarseTrainedRows = rows
+    } finally {
+      this.pendingCoarse = undefined
+    }
+  }
+
+  /**
+   * The smallest share of `PROBE_SHARES` whose probes find `CALIBRATION_RECALL` of random rows' exact top-k; 1 when
+   * none does (the lists are then kept for the next training, but `probe` declines: scanning more than a quarter of
+   * the rows by index is no faster than the sequential exact scan).
+   */
+  private *calibrateProbeShare(lists: CoarseLists, random: () => number): Generator<void, number> {
+    const vector = new Float32Array(this.dim)
+    const queries: { vector: Float32Array; sid: number; truth: number[] }[] = []
+    for (const row of distinctRows(this.rows, Math.min(CALIBRATION_QUERIES, this.rows), random)) {
+      const query = this.rowVector(row, vector).slice()
+      const sid = this.sids[row]
+      queries.push({ vector: query, sid, truth: this.search(query, CALIBRATION_K + 1).map((h) => h.sid).filter((s) => s !== sid).slice(0, CALIBRATION_K) })
+      yield
+    }
+    for (const share of PROBE_SHARES) {
+      let found = 0
+      let wanted = 0
+      for (const { vector: query, sid, truth } of queries) {
+        if (lists.filed !== this.rows) return 1
+        const probed = this.probeLists(lists, share, query)
+        const top = new Set(Array.from(probed.sids.subarray(0, CALIBRATION_K + 1)).filter((s) => s !== sid).slice(0, CALIBRATION_K))
+        // Rows removed since the truth was taken cannot be found, nor be missed.
+        const alive = truth.filter((s) => this.rowOf.has(s))
+        found += alive.filter((s) => top.has(s)).length
+        wanted += alive.length
+        yield
+      }
+      if (wanted === 0 || found / wanted >= CALIBRATION_RECALL) return share
+    }
+    return 1
+  }
+
+  /**
+   * Recomputes each centroid of the lists in use as the mean direction of the rows now filed under it (an empty list
+   * gets a zero centroid), keeping every row in its list: after a forget, no centroid keeps a trace of the removed
+   * vectors. About 50 ms at 100K rows. Lists being trained are re-centred when their training ends.
+   */
+  recentreCoarseLists(): void {
+    if (this.coarse) this.coarse = this.recentred(this.coarse)
+    if (this.pendingCoarse) this.pendingTainted = true
+  }
+
+  private recentred(lists: CoarseLists): CoarseLists {
+    const { dim } = this
+    const sums = new Float32Array(lists.count * dim)
+    const vector = new Float32Array(dim)
+    for (let row = 0; row < this.rows; row++) {
+      const list = lists.listOfRow(row)
+      if (list < 0) continue
+      this.rowVector(row, vector)
+      for (let d = 0, at = list * dim; d < dim; d++) sums[at + d] += vector[d]
+    }
+    for (let list = 0; list < lists.count; list++) {
+      let norm = 0
+      for (let d = 0; d < dim; d++) norm += sums[list * dim + d] ** 2
+      norm = Math.sqrt(norm)
+      if (norm > 0) for (let d = 0; d < dim; d++) sums[list * dim + d] /= norm
+    }
+    const centred = new CoarseLists(sums, dim)
+    for (let row = 0; row < this.rows; row++) {
+      const list = lists.listOfRow(row)
+      if (list >= 0) centred.file(row, list)
+    }
+    return centred
+  }
+
+  /** The lists in use, to store; undefined when there are none. */
+  coarseSnapshot(): CoarseListsSnapshot | undefined {
+    const { coarse } = this
+    if (!coarse) return undefined
+    const sids = new Float64Array(this.rows)
+    const lists = new Int32Array(this.rows)
+    for (let row = 0; row < this.rows; row++) {
+      sids[row] = this.sids[row]
+      lists[row] = coarse.listOfRow(row)
+    }
+    return { dim: this.dim, probeShare: this.probeShare, trainedRows: this.coarseTrainedRows, centroids: coarse.centroids, sids, lists }
+  }
+
+  /**
+   * Puts stored lists in use: each row goes under its stored list, a row the snapshot does not know under its
+   * nearest. Ignored when the dimension differs. Call after the rows are in.
+   */
+  restoreCoarseLists(snapshot: CoarseListsSnapshot): void {
+    if (snapshot.dim !== this.dim || snapshot.centroids.length % this.dim !== 0) return
+    const lists = new CoarseLists(snapshot.centroids, this.dim)
+    const { sids } = snapshot
+    for (let i = 0; i < sids.length; i++) {
+      const row = this.rowOf.get(sids[i])
+      const list = snapshot.lists[i]
+      if (row !== undefined && list >= 0 && list < lists.count) lists.file(row, list)
+    }
+    const vector = new Float32Array(this.dim)
+    for (let row = 0; row < this.rows; row++) if (lists.listOfRow(row) < 0) lists.file(row, lists.nearest(this.rowVector(row, vector)))
+    this.coarse = lists
+    this.probeShare = snapshot.probeShare
+    this.coarseTrainedRows = snapshot.trainedRows
+  }
+
+  /**
    * Replaces raw and score of the `RESCORED_ROWS` entries of highest raw similarity by their value from codes plus
    * residuals against the float query, summed in float64 (the int8 pass rounds the query to int16 and ignores the
    * residual). Chosen by raw, not penalised, similarity so the set does not depend on penalties: a search and a
    * penalised scan agree on every raw value. A penalty only lowers a score, so the penalised top-50 lies in this set
    * unless hundreds of penalised sentences outrank it in raw similarity (and then its int8 score is still within ~10⁻³).
    */
-  private rescoreBest(query: Float32Array, count: number, rowAt: Int32Array, out: { raw: Float64Array; score: Float64Array }, penalised: boolean): void {
-    const { dim, stride, codes, scales, residuals, residualScales, penalties } = this
+  private rescoreBest(queryScale: number, count: number, rowAt: Int32Array, out: { raw: Float64Array; score: Float64Array }, penalised: boolean): void {
+    const { penalties } = this
     const best = new TopK(Math.min(RESCORED_ROWS, count))
     for (let i = 0; i < count; i++) if (out.raw[i] >= best.threshold) best.offer(out.raw[i], i)
-    for (const { sid: i } of best.sorted()) {
+    const entries = best.sorted().map((e) => e.sid)
+    const exact = this.exactDots(entries.map((i) => rowAt[i]), queryScale)
+    for (let e = 0; e < entries.length; e++) {
+      const i = entries[e]
       const row = rowAt[i]
-      let first = 0
-      let second = 0
-      for (let d = 0, c = row * stride, r = row * dim; d < dim; d++) {
-        first += codes[c + d] * query[d]
-        second += residuals[r + d] * query[d]
-      }
-      const raw = first * scales[row] + second * residualScales[row]
+      const raw = exact[e]
       const penalty = penalised ? penalties[row] : 0
       out.raw[i] = raw
       out.score[i] = raw > 0 ? Math.max(0, raw - penalty) : raw
     }
+  }
+
+  /**
+   * The dot products of `rows` with the query last quantised into the query slot (its scale `queryScale`), from codes
+   * plus residuals: two gather passes over at most `RESCORE_ROOM` rows. The query's int16 rounding moves a unit
+   * vector's product by about 10⁻⁶, the residual's own rounding by about 10⁻⁵.
+   */
+  private exactDots(rows: readonly number[], queryScale: number): Float64Array {
+    const { stride } = this
+    const { residualsAt, queryAt, rescoreAt } = this.layout()
+    const count = Math.min(rows.length, RESCORE_ROOM)
+    const list = new Int32Array(this.memory.buffer, rescoreAt, count)
+    for (let i = 0; i < count; i++) list[i] = rows[i]
+    const codesOut = rescoreAt + RESCORE_ROOM * 4
+    const residualsOut = codesOut + RESCORE_ROOM * 4
+    this.kernels.gather(0, rescoreAt, count, stride, queryAt, codesOut)
+    this.kernels.gather(residualsAt, rescoreAt, count, stride, queryAt, residualsOut)
+    const first = new Int32Array(this.memory.buffer, codesOut, count)
+    const second = new Int32Array(this.memory.buffer, residualsOut, count)
+    const out = new Float64Array(count)
+    for (let i = 0; i < count; i++) out[i] = (first[i] * this.scales[rows[i]] + second[i] * this.residualScales[rows[i]]) * queryScale
+    return out
+  }
+
+  /** Byte offsets of the memory's regions at the present capacity. */
+  private layout(capacity = this.capacity): { residualsAt: number; queryAt: number; dotsAt: number; listAt: number; rescoreAt: number; end: number } {
+    const { stride } = this
+    const residualsAt = capacity * stride
+    const queryAt = residualsAt + capacity * stride
+    const dotsAt = queryAt + stride * 2
+    const listAt = dotsAt + capacity * 4
+    const rescoreAt = listAt + capacity * 4
+    return { residualsAt, queryAt, dotsAt, listAt, rescoreAt, end: rescoreAt + RESCORE_ROOM * 12 }
+  }
+
+  /** The row's vector as stored (codes plus residuals), into `out`. */
+  private rowVector(row: number, out: Float32Array): Float32Array {
+    const { dim, stride, codes, residuals } = this
+    const scale = this.scales[row]
+    const residualScale = this.residualScales[row]
+    for (let d = 0; d < dim; d++) out[d] = codes[row * stride + d] * scale + residuals[row * stride + d] * residualScale
+    return out
+  }
+
+  private allCoarse(): CoarseLists[] {
+    const lists: CoarseLists[] = []
+    if (this.coarse) lists.push(this.coarse)
+    if (this.pendingCoarse) lists.push(this.pendingCoarse)
+    return lists
   }
 
   private addCodes(sids: ArrayLike<number>, layers: Pick<VectorBlock, 'codes' | 'scales' | 'residuals' | 'residualScales'>, conversationOf: (sid: number) => string | undefined): void {
@@ -234,12 +553,12 @@ export class VectorIndex {
     // A block whose rows all load goes in with one copy per layer, not a view per row.
     const bulk = all && stride === dim
     if (bulk) this.codes.set(codes.subarray(0, count * dim), start * stride)
-    if (all && residuals) this.residuals.set(residuals.subarray(0, count * dim), start * dim)
+    if (bulk && residuals) this.residuals.set(residuals.subarray(0, count * dim), start * stride)
     for (let i = 0; i < count; i++) {
       if (keys[i] < 0) continue
       const row = this.rows++
       if (!bulk) this.codes.set(codes.subarray(i * dim, (i + 1) * dim), row * stride)
-      if (!all && residuals) this.residuals.set(residuals.subarray(i * dim, (i + 1) * dim), row * dim)
+      if (!bulk && residuals) this.residuals.set(residuals.subarray(i * dim, (i + 1) * dim), row * stride)
       this.scales[row] = scales[i]
       this.residualScales[row] = residualScales?.[i] ?? 0
       this.sids[row] = sids[i]
@@ -247,7 +566,15 @@ export class VectorIndex {
       this.penalties[row] = NaN
       this.rowOf.set(sids[i], row)
     }
-    if (!residuals) this.residuals.fill(0, start * dim, this.rows * dim)
+    if (!residuals) this.residuals.fill(0, start * stride, this.rows * stride)
+    const coarse = this.allCoarse()
+    if (coarse.length > 0) {
+      const vector = new Float32Array(dim)
+      for (let row = start; row < this.rows; row++) {
+        this.rowVector(row, vector)
+        for (const lists of coarse) lists.file(row, lists.nearest(vector))
+      }
+    }
   }
 
   private conversationKey(conversationId: string): number {
@@ -259,27 +586,36 @@ export class VectorIndex {
     return key
   }
 
-  /** Bytes of memory for `capacity` rows: the rows, the query, the dots. */
+  /** Bytes of memory for `capacity` rows (`layout`). */
   private bytesFor(capacity: number): number {
-    return capacity * (this.stride + 4) + this.stride * 2
+    return this.layout(capacity).end
   }
 
   private ensureCapacity(rows: number): void {
     if (rows <= this.capacity) return
     const capacity = Math.max(rows, this.capacity * 2)
     const bytes = this.bytesFor(capacity)
+    const used = this.rows * this.stride
+    const from = this.layout().residualsAt
+    const to = this.layout(capacity).residualsAt
     if (this.memory instanceof WebAssembly.Memory) {
       const missing = bytes - this.memory.buffer.byteLength
       if (missing > 0) this.memory.grow(Math.ceil(missing / PAGE))
+      // The residuals start after the codes, which now take more room: move them up (an overlapping copy).
+      new Int8Array(this.memory.buffer).copyWithin(to, from, from + used)
     } else {
       const buffer = new ArrayBuffer(bytes)
-      new Int8Array(buffer).set(new Int8Array(this.memory.buffer, 0, this.rows * this.stride))
+      new Int8Array(buffer).set(new Int8Array(this.memory.buffer, 0, used))
+      new Int8Array(buffer).set(new Int8Array(this.memory.buffer, from, used), to)
       // Replaced in place: the JS kernel holds this object.
       this.memory.buffer = buffer
     }
     this.codes = new Int8Array(this.memory.buffer, 0, capacity * this.stride)
+    this.residuals = new Int8Array(this.memory.buffer, to, capacity * this.stride)
+    // Rows not yet written must read as zeros (a row's padding past dim is never written): clear what the move left.
+    this.codes.fill(0, used)
+    this.residuals.fill(0, used)
     this.scales = grownArray(this.scales, capacity)
-    this.residuals = grownArray(this.residuals, capacity * this.dim)
     this.residualScales = grownArray(this.residualScales, capacity)
     this.sids = grownArray(this.sids, capacity)
     this.conversations = grownArray(this.conversations, capacity)

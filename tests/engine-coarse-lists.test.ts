@@ -1,0 +1,82 @@
+// The engine with enough vectors to train coarse lists (COARSE_MIN_ROWS): trained in the background, awaited by
+// indexed(), used by dense ranking, saved, and restored at the next open. Texts get vectors from an embedding cache
+// (the host's own interface) so 20,000 sentences need no model time; the query vectors come from it too.
+import { IDBFactory, IDBKeyRange as FakeIDBKeyRange } from 'fake-indexeddb'
+import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../bench/seeded-random'
+import type { EmbeddingCache } from '../worker/engine-host'
+import { Engine } from '../worker/engine'
+import { nodeHost } from '../worker/node-host'
+import { COARSE_MIN_ROWS, VectorIndex } from '../worker/vector-index'
+import { DenseRanking } from '../worker/dense-ranking'
+
+const DIM = 64
+const TOPICS = 200
+const random = seededRandom(12)
+const centres = Array.from({ length: TOPICS }, () => Float32Array.from({ length: DIM }, () => random() * 2 - 1))
+
+/** "Note N on topic T." → a unit vector near topic T's centre, the same for the same text. */
+function vectorOf(text: string): Float32Array {
+  const topic = Number(/topic (\d+)/.exec(text)?.[1] ?? 0) % TOPICS
+  const noise = seededRandom([...text].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7))
+  const out = Float32Array.from(centres[topic], (v) => v + (noise() * 2 - 1) * 0.4)
+  const norm = Math.hypot(...out)
+  return out.map((v) => v / norm)
+}
+
+const cache: EmbeddingCache = { get: (text) => vectorOf(text), set: () => undefined, flush: async () => undefined }
+
+function hostFor(factory: IDBFactory) {
+  const host = nodeHost({ indexedDB: factory, IDBKeyRange: FakeIDBKeyRange as unknown as typeof IDBKeyRange }, new URL('../', import.meta.url))
+  return { ...host, openEmbeddingCache: async () => cache }
+}
+
+const internals = (engine: Engine) => engine as unknown as { vectors: VectorIndex }
+
+describe('Engine coarse lists', () => {
+  it('trains them once the vectors pass COARSE_MIN_ROWS, ranks dense from them, saves them, restores them at open, and re-centres them after a forget', async () => {
+    const factory = new IDBFactory()
+    const count = COARSE_MIN_ROWS + 500
+    const engine = await Engine.open({ name: 'coarse' }, hostFor(factory))
+    await engine.add(Array.from({ length: count }, (_, i) => ({ role: 'user', content: `Note ${i} on topic ${i % TOPICS}.`, conversationId: `c${i % 3}` })))
+    await engine.indexed()
+    const trained = internals(engine).vectors.coarseSnapshot()!
+    expect(trained.sids.length).toBe(count)
+    expect(trained.probeShare).toBeLessThan(1)
+
+    const request = 'What was on topic 17?'
+    const query = vectorOf(request)
+    const before = await engine.buildContext(request, { strategy: 'dense', budget: 1200 })
+    const relevant = before.items.filter((item) => item.reason === 'relevant')
+    expect(relevant.length).toBeGreaterThan(10)
+    expect(relevant.every((item) => / topic 17\.$/.test(item.text))).toBe(true)
+    // The probe's top agrees with the exact scan's.
+    const exact = new DenseRanking(internals(engine).vectors.scan(query))
+    const exactTop = new Set(Array.from({ length: 20 }, (_, i) => exact.at(i)!.sid))
+    const probedTop = Array.from(internals(engine).vectors.probe(query)!.sids.subarray(0, 20))
+    expect(probedTop.filter((sid) => exactTop.has(sid)).length).toBeGreaterThanOrEqual(19)
+    await engine.close()
+
+    const reopened = await Engine.open({ name: 'coarse' }, hostFor(factory))
+    await reopened.indexed()
+    const restored = internals(reopened).vectors.coarseSnapshot()!
+    expect(restored.centroids).toEqual(trained.centroids)
+    expect(restored.probeShare).toBe(trained.probeShare)
+    expect(await reopened.buildContext(request, { strategy: 'dense', budget: 1200 })).toMatchObject({ text: before.text })
+
+    expect(await reopened.forget({ conversationId: 'c2' })).toBe(Math.floor(count / 3))
+    const afterForget = await reopened.buildContext(request, { strategy: 'dense', budget: 1200 })
+    expect(afterForget.items.every((item) => item.conversationId !== 'c2')).toBe(true)
+    expect(internals(reopened).vectors.probe(query)).toBeDefined()
+    const recentred = internals(reopened).vectors.coarseSnapshot()!
+    expect(recentred.centroids).not.toEqual(trained.centroids)
+    await reopened.close()
+    const third = await Engine.open({ name: 'coarse' }, hostFor(factory))
+    const afterReopen = internals(third).vectors.coarseSnapshot()!
+    expect(afterReopen.sids.length).toBe(count - Math.floor(count / 3))
+    expect(afterReopen.centroids).toEqual(recentred.centroids)
+    await third.indexed()
+    expect((await third.buildContext(request, { strategy: 'dense', budget: 1200 })).text).toBe(afterForget.text)
+    await third.close()
+  }, 120_000)
+})
