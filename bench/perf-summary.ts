@@ -75,13 +75,21 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
   const buildContextDense: Record<string, ContextSummary> = {}
   for (const c of raw.contexts) (c.strategy === 'hybrid' ? buildContext : buildContextDense)[c.size] = contextSummary(c)
   const peers: Record<string, Record<string, PeerSummary & { vector?: PeerSummary }>> = { orama: {}, mememo: {} }
-  const ratios: Record<string, Record<string, { p50: number; p95: number }>> = { orama: {}, mememo: {} }
+  /**
+   * Sift's time over the peer's for the nearest equivalent: Sift hybrid against a peer's hybrid search, Sift dense
+   * against a peer's vector search (MeMemo has only that). Below 1, Sift is faster.
+   */
+  const ratios: Record<string, Record<string, { p50: number; p95: number; sift: 'hybrid' | 'dense' }>> = { orama: {}, oramaVector: {}, mememo: {} }
+  const ratio = (sift: ContextSummary | undefined, peer: PeerSummary | undefined, strategy: 'hybrid' | 'dense') =>
+    sift && peer ? { p50: round(sift.p50 / peer.p50), p95: round(sift.p95 / peer.p95), sift: strategy } : undefined
   for (const p of raw.peers) {
     const [first, ...rest] = peerSummaries(p)
     if (!first) continue
     peers[p.peer][p.size] = { ...first, ...(rest[0] ? { vector: rest[0] } : {}) }
-    const sift = buildContext[p.size]
-    if (sift) ratios[p.peer][p.size] = { p50: round(sift.p50 / first.p50), p95: round(sift.p95 / first.p95) }
+    const hybridOrVector = ratio(first.mode === 'hybrid' ? buildContext[p.size] : buildContextDense[p.size], first, first.mode === 'hybrid' ? 'hybrid' : 'dense')
+    if (hybridOrVector) ratios[p.peer][p.size] = hybridOrVector
+    const vector = ratio(buildContextDense[p.size], rest[0], 'dense')
+    if (vector) ratios.oramaVector[p.size] = vector
   }
   const coldStartMs: Record<string, number> = {}
   const coldStartDetail: Record<string, unknown> = {}

@@ -36,10 +36,11 @@ export function perfTable(report: PerfReport): string {
   for (const [peer, sizes] of Object.entries(report.peers)) {
     for (const [size, p] of Object.entries(sizes)) {
       const ratio = report.siftOverPeer[peer]?.[size]
-      const vector = p.vector ? `; vector p50/p95 ${ms(p.vector.p50)} / ${ms(p.vector.p95)} recall@50 ${pct(p.vector.recallAt50)}` : ''
+      const vectorRatio = report.siftOverPeer.oramaVector?.[size]
+      const vector = p.vector ? `; vector p50/p95 ${ms(p.vector.p50)} / ${ms(p.vector.p95)} recall@50 ${pct(p.vector.recallAt50)} (Sift dense/peer p95 ${vectorRatio?.p95 ?? '—'})` : ''
       const build = p.complete ? `built ${p.built} in ${ms(p.buildMs)} ms` : `BUILD STOPPED at ${p.built} rows after ${ms(p.buildMs)} ms (time limit)`
       const failed = p.error ? ` FAILED: ${p.error}` : ''
-      lines.push(`  ${peer.padEnd(7)} ${size.padEnd(7)} ${p.mode} p50/p95 ${ms(p.p50)} / ${ms(p.p95)} recall@50 ${pct(p.recallAt50)}${failed}${vector}; ${build}; Sift/peer p95 ${ratio?.p95 ?? '—'}`)
+      lines.push(`  ${peer.padEnd(7)} ${size.padEnd(7)} ${p.mode} p50/p95 ${ms(p.p50)} / ${ms(p.p95)} recall@50 ${pct(p.recallAt50)}${failed}${vector}; ${build}; Sift ${ratio?.sift ?? ''}/peer p50 ${ratio?.p50 ?? '—'}, p95 ${ratio?.p95 ?? '—'}`)
     }
   }
   lines.push('')

@@ -29,7 +29,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     repeats: { type: 'string', default: '3' },
     queries: { type: 'string', default: '20' },
-    'peer-time-limit': { type: 'string', default: '120' },
+    'peer-time-limit': { type: 'string', default: '300' },
     'ingest-sentences': { type: 'string', default: '200' },
     'embed-runs': { type: 'string', default: '5' },
     'webgpu-runs': { type: 'string', default: '3' },

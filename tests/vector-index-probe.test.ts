@@ -53,6 +53,25 @@ describe('VectorIndex coarse lists', () => {
     expect(total / 40).toBeGreaterThanOrEqual(0.98)
   })
 
+  it('lays the rows out list by list when trained and when restored, keeping every row’s data', () => {
+    const index = new VectorIndex(dim)
+    index.add(sids, vectors, () => 'c')
+    const query = queries.subarray(0, dim)
+    const before = index.scan(query)
+    const scoreOf = new Map(Array.from(before.sids, (sid, i) => [sid, before.raw[i]]))
+    train(index)
+    const after = index.scan(query)
+    expect(after.count).toBe(rows)
+    for (let i = 0; i < after.count; i++) expect(after.raw[i]).toBe(scoreOf.get(after.sids[i]))
+    const listsInRowOrder = Array.from(index.coarseSnapshot()!.lists)
+    expect(listsInRowOrder).toEqual([...listsInRowOrder].sort((a, b) => a - b))
+    const reopened = new VectorIndex(dim)
+    reopened.add(sids, vectors, () => 'c')
+    reopened.restoreCoarseLists(structuredClone(index.coarseSnapshot()!))
+    expect(Array.from(reopened.coarseSnapshot()!.lists)).toEqual(listsInRowOrder)
+    expect(Array.from(reopened.coarseSnapshot()!.sids)).toEqual(Array.from(index.coarseSnapshot()!.sids))
+  })
+
   it('files rows added and removed while training runs, so the lists end whole', () => {
     const index = new VectorIndex(dim)
     index.add(sids.slice(0, 3000), vectors.subarray(0, 3000 * dim), () => 'c')

@@ -47,6 +47,17 @@ export interface CoarseListsSnapshot {
   lists: Int32Array
 }
 
+/** One row's data held aside while `relaidOut` moves rows along a cycle. */
+interface RowCopy {
+  codes: Int8Array
+  residuals: Int8Array
+  scale: number
+  residualScale: number
+  sid: number
+  conversation: number
+  penalty: number
+}
+
 export interface VectorIndexOptions {
   /**
    * Use the WebAssembly SIMD kernel where the runtime validates it (default true). False forces the plain-JS
@@ -358,7 +369,7 @@ export class VectorIndex {
       if (this.pendingTainted) lists = this.pendingCoarse = this.recentred(lists)
       const share = yield* this.calibrateProbeShare(lists, random)
       // Rows added or removed while calibrating were filed or dropped by add and remove: the lists are still whole.
-      this.coarse = lists
+      this.coarse = this.relaidOut(lists)
       this.probeShare = share
       this.coarseTrainedRows = rows
     } finally {
@@ -406,6 +417,74 @@ export class VectorIndex {
   recentreCoarseLists(): void {
     if (this.coarse) this.coarse = this.recentred(this.coarse)
     if (this.pendingCoarse) this.pendingTainted = true
+  }
+
+  /**
+   * Reorders the rows so that each list's rows lie together, lists in order, and returns the lists for the new row
+   * numbers. A probe then reads its lists' codes nearly sequentially instead of row by row across the whole memory:
+   * 0.28 → 0.20 ms p50, 0.46 → 0.25 ms p95 per probe at 100K rows (Node, one-off measurement). An in-place
+   * permutation by cycles (one spare row), about 50 ms at 100K rows; rows added later go after the last list's.
+   */
+  private relaidOut(lists: CoarseLists): CoarseLists {
+    const { rows, stride } = this
+    const source = new Int32Array(rows)
+    let at = 0
+    for (let list = 0; list < lists.count; list++) for (const row of lists.rows(list)) source[at++] = row
+    if (at !== rows) return lists
+    const spare = { codes: new Int8Array(stride), residuals: new Int8Array(stride), scale: 0, residualScale: 0, sid: 0, conversation: 0, penalty: 0 }
+    const moved = new Uint8Array(rows)
+    for (let start = 0; start < rows; start++) {
+      if (moved[start]) continue
+      moved[start] = 1
+      if (source[start] === start) continue
+      this.saveRow(start, spare)
+      let to = start
+      for (let from = source[to]; from !== start; from = source[to]) {
+        this.moveRow(from, to)
+        moved[from] = 1
+        to = from
+      }
+      this.restoreRow(spare, to)
+    }
+    const relaid = new CoarseLists(lists.centroids, this.dim)
+    for (let row = 0; row < rows; row++) {
+      this.rowOf.set(this.sids[row], row)
+      relaid.file(row, lists.listOfRow(source[row]))
+    }
+    return relaid
+  }
+
+  private moveRow(from: number, to: number): void {
+    const { stride } = this
+    this.codes.copyWithin(to * stride, from * stride, (from + 1) * stride)
+    this.residuals.copyWithin(to * stride, from * stride, (from + 1) * stride)
+    this.scales[to] = this.scales[from]
+    this.residualScales[to] = this.residualScales[from]
+    this.sids[to] = this.sids[from]
+    this.conversations[to] = this.conversations[from]
+    this.penalties[to] = this.penalties[from]
+  }
+
+  private saveRow(row: number, spare: RowCopy): void {
+    const { stride } = this
+    spare.codes.set(this.codes.subarray(row * stride, (row + 1) * stride))
+    spare.residuals.set(this.residuals.subarray(row * stride, (row + 1) * stride))
+    spare.scale = this.scales[row]
+    spare.residualScale = this.residualScales[row]
+    spare.sid = this.sids[row]
+    spare.conversation = this.conversations[row]
+    spare.penalty = this.penalties[row]
+  }
+
+  private restoreRow(spare: RowCopy, row: number): void {
+    const { stride } = this
+    this.codes.set(spare.codes, row * stride)
+    this.residuals.set(spare.residuals, row * stride)
+    this.scales[row] = spare.scale
+    this.residualScales[row] = spare.residualScale
+    this.sids[row] = spare.sid
+    this.conversations[row] = spare.conversation
+    this.penalties[row] = spare.penalty
   }
 
   private recentred(lists: CoarseLists): CoarseLists {
@@ -460,7 +539,7 @@ export class VectorIndex {
     }
     const vector = new Float32Array(this.dim)
     for (let row = 0; row < this.rows; row++) if (lists.listOfRow(row) < 0) lists.file(row, lists.nearest(this.rowVector(row, vector)))
-    this.coarse = lists
+    this.coarse = this.relaidOut(lists)
     this.probeShare = snapshot.probeShare
     this.coarseTrainedRows = snapshot.trainedRows
   }
