@@ -7,7 +7,7 @@ import { VectorIndex } from '../worker/vector-index'
 import { cachedModelVectors } from './cached-model-vectors'
 import { exactTopK, recallOf } from './exact-top-k'
 import { mean, summarize } from './latency-summary'
-import { seededRandom } from './seeded-random'
+import { seededRandom } from '../src/core/seeded-random'
 import { syntheticCorpus } from './synthetic-corpus'
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' }, k: { type: 'string', default: '50' } } })

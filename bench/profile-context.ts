@@ -12,7 +12,7 @@ import type { MessageRecord } from '../worker/message-record'
 import { SentenceCatalog } from '../worker/sentence-catalog'
 import { VectorIndex } from '../worker/vector-index'
 import { summarize } from './latency-summary'
-import { seededRandom } from './seeded-random'
+import { seededRandom } from '../src/core/seeded-random'
 import { generateHistory, generateQueries } from './synthetic-history'
 import { SyntheticVectors } from './synthetic-vectors'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../bench/seeded-random'
+import { seededRandom } from '../src/core/seeded-random'
 import { indexTerm } from '../src/core/english-terms'
 import { Bm25Index } from '../worker/bm25-index'
 

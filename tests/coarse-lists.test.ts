@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../bench/seeded-random'
+import { seededRandom } from '../src/core/seeded-random'
 import { CoarseLists } from '../worker/coarse-lists'
 import { distinctRows, trainCentroids } from '../worker/train-centroids'
 

@@ -3,7 +3,7 @@
 // (the host's own interface) so 20,000 sentences need no model time; the query vectors come from it too.
 import { IDBFactory, IDBKeyRange as FakeIDBKeyRange } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../bench/seeded-random'
+import { seededRandom } from '../src/core/seeded-random'
 import type { EmbeddingCache } from '../worker/engine-host'
 import { Engine } from '../worker/engine'
 import { nodeHost } from '../worker/node-host'

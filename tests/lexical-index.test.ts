@@ -1,6 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../bench/seeded-random'
+import { seededRandom } from '../src/core/seeded-random'
 import { createMemory } from '../src/node'
 import type { Sentence } from '../src/types'
 import { contentTermCount } from '../src/core/short-sentence-penalty'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom as random } from '../bench/seeded-random'
+import { seededRandom as random } from '../src/core/seeded-random'
 import { fuseRanks } from '../src/core/fuse-ranks'
 import { penaliseShortSentences, shortSentencePenalty } from '../src/core/short-sentence-penalty'
 import type { Sentence } from '../src/types'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom as random } from '../bench/seeded-random'
+import { seededRandom as random } from '../src/core/seeded-random'
 import { dotKernelModule, jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernel, simdDotKernels } from '../worker/simd-scan'
 
 

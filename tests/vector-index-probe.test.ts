@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../bench/seeded-random'
+import { seededRandom } from '../src/core/seeded-random'
 import { DenseRanking } from '../worker/dense-ranking'
 import { ProbedDenseRanking } from '../worker/probed-dense-ranking'
 import { VectorIndex } from '../worker/vector-index'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom as random } from '../bench/seeded-random'
+import { seededRandom as random } from '../src/core/seeded-random'
 import { quantizeQuery, quantizeResiduals, quantizeRows } from '../worker/quantize-vector'
 import { queryLimit, ROW_ALIGN } from '../worker/simd-scan'
 import { RESCORED_ROWS, VectorIndex } from '../worker/vector-index'

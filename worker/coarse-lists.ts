@@ -1,12 +1,12 @@
 import { grownArray } from './grown-array'
 import { quantizeQuery, quantizeRows } from './quantize-vector'
 import { jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel, type DotKernel } from './simd-scan'
+import { TopK } from './top-k'
 
 /** WebAssembly memory grows in pages of this many bytes. */
 const PAGE = 65536
-/** Lists at most (`order` packs a list number below this into a sort key). */
+/** Lists at most. */
 export const MAX_LISTS = 4096
-const LIST_KEY = MAX_LISTS
 
 /**
  * The inverted lists of an IVF index over a `VectorIndex`'s rows: `count` unit centroids, and each row filed under
@@ -78,18 +78,29 @@ export class CoarseLists {
     return best
   }
 
+  /** Every list, most similar centroid to `query` first (ties: the lower list). */
+  order(query: Float32Array): number[] {
+    return this.nearestLists(query, Infinity)
+  }
+
   /**
-   * Every list, most similar centroid to `query` first (ties: the lower list). Sorted as packed numbers — the
-   * similarity rounded to 2⁻²⁰ above the list number — by the engine's native numeric sort, without a comparator.
+   * The lists most similar to `query`, best first (ties: the lower list), as many as it takes to hold `rows` rows
+   * (all lists if they hold fewer). Selects the best 32 lists first and only ranks more when those hold too few.
    */
-  order(query: Float32Array): Int32Array {
+  nearestLists(query: Float32Array, rows: number): number[] {
     const similarity = this.similarities(query)
-    const keys = new Float64Array(this.count)
-    for (let list = 0; list < this.count; list++) keys[list] = Math.round((4 - similarity[list]) * 2 ** 20) * LIST_KEY + list
-    keys.sort()
-    const order = new Int32Array(this.count)
-    for (let i = 0; i < this.count; i++) order[i] = keys[i] % LIST_KEY
-    return order
+    for (let take = Math.min(this.count, 32); ; take = Math.min(this.count, take * 4)) {
+      const best = new TopK(take)
+      for (let list = 0; list < this.count; list++) if (similarity[list] >= best.threshold) best.offer(similarity[list], list)
+      const lists: number[] = []
+      let held = 0
+      for (const { sid: list } of best.sorted()) {
+        lists.push(list)
+        held += this.sizes[list]
+        if (held >= rows) return lists
+      }
+      if (take === this.count) return lists
+    }
   }
 
   /** Integer dots of the int8 centroids with the int16-rounded vector, and that vector's scale (common to all). */

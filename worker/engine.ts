@@ -12,6 +12,7 @@ import { toNewMessages } from './message-input'
 import type { RankingQuery } from './rank-candidates'
 import { countAtMost, SentenceCatalog } from './sentence-catalog'
 import { SiftStore, type IndexedDBSource, type StoreSnapshot } from './store'
+import { seededRandom } from '../src/core/seeded-random'
 import { runSliced } from './run-sliced'
 import { VectorIndex } from './vector-index'
 import { WriteQueue } from './write-queue'
@@ -313,7 +314,8 @@ export class Engine {
     if (this.training || this.closed || !vectors?.wantsCoarseLists()) return
     this.training = (async () => {
       try {
-        const finished = await runSliced(vectors.trainCoarseLists(Math.random), () => this.closed)
+        // Seeded by the row count: the same history trains the same lists, so runs and benchmarks repeat.
+        const finished = await runSliced(vectors.trainCoarseLists(seededRandom(vectors.size)), () => this.closed)
         if (finished && !this.closed) {
           this.coarseUnsaved = vectors.size
           await this.writes.run(() => this.saveCoarseLists())

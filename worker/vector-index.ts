@@ -97,11 +97,12 @@ const TRAIN_ITERATIONS = 10
 const FILE_ROWS_PER_SLICE = 256
 /**
  * How many rows a probe scans is calibrated on the data when the lists are trained: `CALIBRATION_QUERIES` random rows
+ * (40 gave 1/64 in one run and 1/32 in the next on the same data)
  * serve as queries, and the probe takes the smallest of `PROBE_SHARES` (share of all rows) whose top-50 holds
  * `CALIBRATION_RECALL` of each one's exact top-50 (itself excluded). Real sentence vectors cluster less than
  * synthetic ones and need a larger share; a fixed share would be too slow for one or miss for the other.
  */
-const CALIBRATION_QUERIES = 40
+const CALIBRATION_QUERIES = 100
 const CALIBRATION_RECALL = 0.995
 const CALIBRATION_K = 50
 const PROBE_SHARES = [1 / 128, 1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4]
@@ -293,8 +294,7 @@ export class VectorIndex {
     const wanted = Math.ceil(rows * share)
     const picked = new Int32Array(this.memory.buffer, listAt, rows)
     let count = 0
-    for (const list of coarse.order(query)) {
-      if (count >= wanted) break
+    for (const list of coarse.nearestLists(query, wanted)) {
       picked.set(coarse.rows(list), count)
       count += coarse.size(list)
     }
@@ -384,29 +384,26 @@ export class VectorIndex {
    */
   private *calibrateProbeShare(lists: CoarseLists, random: () => number): Generator<void, number> {
     const vector = new Float32Array(this.dim)
-    const queries: { vector: Float32Array; sid: number; truth: number[] }[] = []
+    const found = new Float64Array(PROBE_SHARES.length)
+    let wanted = 0
+    // Each query's exact top-k and its probes at every share are taken in one step, so rows added or removed while
+    // this yields cannot count as misses.
     for (const row of distinctRows(this.rows, Math.min(CALIBRATION_QUERIES, this.rows), random)) {
-      const query = this.rowVector(row, vector).slice()
+      if (lists.filed !== this.rows) return 1
+      if (row >= this.rows) continue
+      const query = this.rowVector(row, vector)
       const sid = this.sids[row]
-      queries.push({ vector: query, sid, truth: this.search(query, CALIBRATION_K + 1).map((h) => h.sid).filter((s) => s !== sid).slice(0, CALIBRATION_K) })
+      const truth = this.search(query, CALIBRATION_K + 1).map((h) => h.sid).filter((s) => s !== sid).slice(0, CALIBRATION_K)
+      PROBE_SHARES.forEach((share, i) => {
+        const probed = this.probeLists(lists, share, query)
+        const top = new Set(Array.from(probed.sids.subarray(0, CALIBRATION_K + 1)))
+        found[i] += truth.filter((s) => top.has(s)).length
+      })
+      wanted += truth.length
       yield
     }
-    for (const share of PROBE_SHARES) {
-      let found = 0
-      let wanted = 0
-      for (const { vector: query, sid, truth } of queries) {
-        if (lists.filed !== this.rows) return 1
-        const probed = this.probeLists(lists, share, query)
-        const top = new Set(Array.from(probed.sids.subarray(0, CALIBRATION_K + 1)).filter((s) => s !== sid).slice(0, CALIBRATION_K))
-        // Rows removed since the truth was taken cannot be found, nor be missed.
-        const alive = truth.filter((s) => this.rowOf.has(s))
-        found += alive.filter((s) => top.has(s)).length
-        wanted += alive.length
-        yield
-      }
-      if (wanted === 0 || found / wanted >= CALIBRATION_RECALL) return share
-    }
-    return 1
+    const share = PROBE_SHARES.findIndex((_, i) => wanted === 0 || found[i] / wanted >= CALIBRATION_RECALL)
+    return share < 0 ? 1 : PROBE_SHARES[share]
   }
 
   /**

@@ -2,12 +2,11 @@ import type { ScoredSentence } from './scored-sentence'
 
 /** Lowercase letters and digits of `text`, words joined by single spaces: "Wow, that's great!" → "wow that s great". */
 export function normaliseSentence(text: string): string {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '')
-    .join(' ')
+  // One replace, no word array: a request normalises every candidate it reads.
+  return text.toLowerCase().replace(NON_WORD_RUNS, ' ').trim()
 }
+
+const NON_WORD_RUNS = /[^\p{L}\p{N}]+/gu
 
 /**
  * Passes ranked candidates through, holding back any whose normalised text (`normaliseSentence`) equals that of an
