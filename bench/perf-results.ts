@@ -1,4 +1,4 @@
-import type { Backend } from '../src/types'
+import type { Backend, MemoryStats } from '../src/types'
 import type { EmbedThroughput } from './embed-worker'
 import type { PeerName, PeerSearchRuns } from './peer-worker'
 import type { PeerBuild } from './peers/peer-index'
@@ -37,6 +37,8 @@ export interface LoadResult {
   openMs: number
   cache: SyntheticCacheCounts
   ui: UiBlocking
+  /** How dense ranking finds candidates after this load (`MemoryStats.denseIndex`). */
+  denseIndex: MemoryStats['denseIndex']
 }
 
 export interface ContextRun {

@@ -22,7 +22,7 @@ export function perfTable(report: PerfReport): string {
   if (i) lines.push(`Ingest (real model, ${i.backend}, one add per message): ${i.sentences} sentences / ${i.messages} messages in ${ms(i.ms)} ms = ${report.ingestSentencesPerSecond} sentences/s, ${i.messagesPerSecond} messages/s; UI longest block ${ms(i.ui.longestBlockMs)} ms, longest longtask ${ms(i.ui.longestTaskMs)} ms`)
   lines.push('Load (synthetic vectors via the embedding cache, 1,000 messages per add):')
   for (const l of report.load) {
-    lines.push(`  to ${l.sentences} sentences: +${l.added} in add ${ms(l.addMs)} ms + indexed ${ms(l.indexedMs)} ms = ${l.sentencesPerSecond}/s (${l.sentencesPerSecondWithoutVectorGeneration}/s without synthetic vector generation); reopen ${ms(l.openMs)} ms; UI block ${ms(l.ui.longestBlockMs)} ms`)
+    lines.push(`  to ${l.sentences} sentences: +${l.added} in add ${ms(l.addMs)} ms + indexed ${ms(l.indexedMs)} ms = ${l.sentencesPerSecond}/s (${l.sentencesPerSecondWithoutVectorGeneration}/s without synthetic vector generation); reopen ${ms(l.openMs)} ms; UI block ${ms(l.ui.longestBlockMs)} ms; dense index: ${l.denseIndex.kind === 'exact' ? 'exact scan' : `${l.denseIndex.lists} coarse lists, probe share ${l.denseIndex.probeShare.toFixed(4)}`}`)
   }
   lines.push('')
   lines.push('buildContext, ms inside the worker (default budget 8000):')

@@ -200,6 +200,12 @@ export interface MemoryStats {
    */
   backendReason: string
   model: string
+  /**
+   * How `dense` ranking finds its candidates: `exact` scans every vector; `coarse-lists` (from 20,000 vectors, once
+   * trained in the background) scans only the `lists` nearest the request until it holds `probeShare` of the vectors,
+   * a share calibrated on the data for recall ≥ 0.995 of the exact top 50.
+   */
+  denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number }
 }
 
 export interface Memory {

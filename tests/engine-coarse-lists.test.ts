@@ -39,8 +39,10 @@ describe('Engine coarse lists', () => {
     const count = COARSE_MIN_ROWS + 500
     const engine = await Engine.open({ name: 'coarse' }, hostFor(factory))
     await engine.add(Array.from({ length: count }, (_, i) => ({ role: 'user', content: `Note ${i} on topic ${i % TOPICS}.`, conversationId: `c${i % 3}` })))
+    expect((await engine.stats()).denseIndex).toEqual({ kind: 'exact' })
     await engine.indexed()
     const trained = internals(engine).vectors.coarseSnapshot()!
+    expect((await engine.stats()).denseIndex).toEqual({ kind: 'coarse-lists', lists: 256, probeShare: trained.probeShare })
     expect(trained.sids.length).toBe(count)
     expect(trained.probeShare).toBeLessThan(1)
 

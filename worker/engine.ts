@@ -199,7 +199,15 @@ export class Engine {
   async stats(): Promise<MemoryStats> {
     this.assertOpen()
     const { messageCount: messages, sentenceCount: sentences } = this.catalog
-    return { messages, sentences, pending: this.pending(), backend: this.embedder.backend, backendReason: this.embedder.backendReason, model: this.model }
+    return {
+      messages,
+      sentences,
+      pending: this.pending(),
+      backend: this.embedder.backend,
+      backendReason: this.embedder.backendReason,
+      model: this.model,
+      denseIndex: this.vectors?.denseIndex ?? { kind: 'exact' },
+    }
   }
 
   /** Stops the backlog after the batch in flight, saves a stale lexical snapshot, persists the embedding cache and closes the database. Later calls reject with `CLOSED`. */

@@ -105,7 +105,8 @@ const FILE_ROWS_PER_SLICE = 256
 const CALIBRATION_QUERIES = 100
 const CALIBRATION_RECALL = 0.995
 const CALIBRATION_K = 50
-const PROBE_SHARES = [1 / 128, 1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4]
+// Steps of √2, so a history that just misses one share pays 1.4× its scan rather than 2×.
+const PROBE_SHARES = Array.from({ length: 11 }, (_, k) => 2 ** (-7 + k / 2))
 /** A probe's ranking: its best rows by int8 similarity, of which the best `PROBED_RESCORED` are re-scored exactly. */
 export const PROBED_KEPT = 256
 export const PROBED_RESCORED = 96
@@ -241,30 +242,36 @@ export class VectorIndex {
     if (only !== -2 && rows > 0) this.kernels.dots(0, rows, stride, queryAt, dotsAt)
     const dots = new Int32Array(this.memory.buffer, dotsAt, rows)
     const count = only === -2 ? 0 : only === -1 ? rows : countEqual(conversations, rows, only)
-    const out = { sids: new Float64Array(count), raw: new Float64Array(count), score: new Float64Array(count) }
-    const positions = new Int32Array(only === -2 ? 0 : rows)
-    const rowAt = new Int32Array(count)
+    // Unfiltered, entry i is row i: the sids are a view of the index's own (valid until the index changes, which no
+    // request does while it ranks) and no position maps are needed — three fewer 100K-entry arrays per request.
+    const whole = only === -1
+    const out = { sids: whole ? sids.subarray(0, rows) : new Float64Array(count), raw: new Float64Array(count), score: new Float64Array(count) }
+    const positions = whole ? undefined : new Int32Array(only === -2 ? 0 : rows)
+    const rowAt = whole ? undefined : new Int32Array(count)
     for (let row = 0, i = 0; row < rows && only !== -2; row++) {
-      if (only >= 0 && conversations[row] !== only) {
-        positions[row] = -1
+      if (!whole && conversations[row] !== only) {
+        positions![row] = -1
         continue
       }
-      const sid = sids[row]
       let penalty = 0
       if (penaltyOf) {
         penalty = penalties[row]
-        if (Number.isNaN(penalty)) penalties[row] = penalty = penaltyOf(sid)
+        if (Number.isNaN(penalty)) penalties[row] = penalty = penaltyOf(sids[row])
       }
       const raw = dots[row] * scales[row] * queryScale
-      out.sids[i] = sid
       out.raw[i] = raw
       out.score[i] = raw > 0 ? Math.max(0, raw - penalty) : raw
-      rowAt[i] = row
-      positions[row] = i++
+      if (!whole) {
+        out.sids[i] = sids[row]
+        rowAt![i] = row
+        positions![row] = i
+      }
+      i++
     }
     this.rescoreBest(queryScale, count, rowAt, out, penaltyOf !== undefined)
     const { rowOf } = this
-    return { count, ...out, positionOf: (sid) => positions[rowOf.get(sid) ?? -1] ?? -1 }
+    const positionOf = whole ? (sid: number) => rowOf.get(sid) ?? -1 : (sid: number) => positions![rowOf.get(sid) ?? -1] ?? -1
+    return { count, ...out, positionOf }
   }
 
   /** The k rows with the highest dot product with `query` (cosine for normalised vectors), best first; optionally only one conversation's. */
@@ -326,6 +333,12 @@ export class VectorIndex {
       out.score[i] = entry.score
     })
     return out
+  }
+
+  /** What `dense` ranking uses (`MemoryStats.denseIndex`). */
+  get denseIndex(): { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number } {
+    const { coarse } = this
+    return coarse && this.probeShare < 1 ? { kind: 'coarse-lists', lists: coarse.count, probeShare: this.probeShare } : { kind: 'exact' }
   }
 
   /** Whether coarse lists should be trained now: enough rows, and none yet or the rows have doubled since. */
@@ -548,15 +561,16 @@ export class VectorIndex {
    * penalised scan agree on every raw value. A penalty only lowers a score, so the penalised top-50 lies in this set
    * unless hundreds of penalised sentences outrank it in raw similarity (and then its int8 score is still within ~10⁻³).
    */
-  private rescoreBest(queryScale: number, count: number, rowAt: Int32Array, out: { raw: Float64Array; score: Float64Array }, penalised: boolean): void {
+  private rescoreBest(queryScale: number, count: number, rowAt: Int32Array | undefined, out: { raw: Float64Array; score: Float64Array }, penalised: boolean): void {
     const { penalties } = this
     const best = new TopK(Math.min(RESCORED_ROWS, count))
     for (let i = 0; i < count; i++) if (out.raw[i] >= best.threshold) best.offer(out.raw[i], i)
     const entries = best.sorted().map((e) => e.sid)
-    const exact = this.exactDots(entries.map((i) => rowAt[i]), queryScale)
+    const rowOfEntry = (i: number) => (rowAt ? rowAt[i] : i)
+    const exact = this.exactDots(entries.map(rowOfEntry), queryScale)
     for (let e = 0; e < entries.length; e++) {
       const i = entries[e]
-      const row = rowAt[i]
+      const row = rowOfEntry(i)
       const raw = exact[e]
       const penalty = penalised ? penalties[row] : 0
       out.raw[i] = raw
