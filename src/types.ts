@@ -203,7 +203,7 @@ export interface MemoryStats {
   /**
    * How `dense` ranking finds its candidates: `exact` scans every vector; `coarse-lists` (from 20,000 vectors, once
    * trained in the background) scans only the `lists` nearest the request until it holds `probeShare` of the vectors,
-   * a share calibrated on the data for recall ≥ 0.995 of the exact top 50.
+   * a share calibrated on the data (sample rows as queries) for recall ≥ 0.99 of the exact top 50.
    */
   denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number }
 }

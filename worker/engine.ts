@@ -31,6 +31,9 @@ const BACKLOG_CHUNK = 128
 const GATHER_MS = 40
 const GATHER_BELOW = 32
 
+/** Residuals (half the stored vector bytes) are read this long after open unless a request or `indexed()` comes first. */
+const RESIDUAL_DELAY_MS = 1500
+
 /** Quiet time after the last write before a stale lexical snapshot is saved, so a bulk import saves it once. */
 const SNAPSHOT_DELAY_MS = 1000
 
@@ -46,8 +49,9 @@ export class Engine {
   private vectors: VectorIndex | undefined
   private embeddedThrough: number
   private draining: Promise<void> | undefined
-  /** Settles when the stored residuals are in the vector index (or failed to load: rows then rank by their codes). */
-  private residualsLoaded: Promise<void> = Promise.resolve()
+  /** Settles when the stored residuals are in the vector index (or failed to load: rows then rank by their codes); undefined until their read starts. */
+  private residualsLoaded: Promise<void> | undefined
+  private residualTimer: ReturnType<typeof setTimeout> | undefined
   private drainRequested = false
   /** Coarse-list training running in the background (`trainCoarseListsInBackground`), if any. */
   private training: Promise<void> | undefined
@@ -116,7 +120,9 @@ export class Engine {
         engine.coarseUnsaved = Math.max(0, engine.vectors.size - snapshot.coarseLists.sids.length)
       }
       engine.trainCoarseListsInBackground()
-      engine.loadResidualsInBackground()
+      // Not at once: the first request after open would share the thread with deserialising half the vector bytes.
+      engine.residualTimer = setTimeout(() => engine.loadResiduals(), RESIDUAL_DELAY_MS)
+      ;(engine.residualTimer as { unref?: () => void }).unref?.()
       engine.drainInBackground()
       engine.scheduleLexicalSnapshot()
       return engine
@@ -149,7 +155,7 @@ export class Engine {
    */
   async indexed(): Promise<void> {
     this.assertOpen()
-    await this.residualsLoaded
+    await this.loadResiduals()
     await this.drain()
     await this.training
     await this.cache?.flush()
@@ -167,12 +173,14 @@ export class Engine {
     }
     const queryMs = performance.now() - startedAt
     this.assertOpen()
-    return assembleContext(parsed, queries, { catalog: this.catalog, vectors: this.vectors, lexical: this.lexical }, {
+    const context = assembleContext(parsed, queries, { catalog: this.catalog, vectors: this.vectors, lexical: this.lexical }, {
       backend: this.embedder.backend,
       embeddedThrough: this.embeddedThrough,
       startedAt,
       queryMs,
     })
+    if (!this.residualsLoaded) setTimeout(() => this.closed || this.loadResiduals(), 0)
+    return context
   }
 
   /** Removes the selected messages from the store (one transaction) and from every index; resolves with how many were removed. */
@@ -215,6 +223,7 @@ export class Engine {
     if (this.closed) return
     this.closed = true
     clearTimeout(this.snapshotTimer)
+    clearTimeout(this.residualTimer)
     await this.residualsLoaded
     await this.draining?.catch(() => undefined)
     await this.training
@@ -348,15 +357,21 @@ export class Engine {
     this.coarseUnsaved = 0
   }
 
-  /** Residuals are read after open (`SiftStore.residuals`); until they arrive the best rows are re-scored from codes alone. */
-  private loadResidualsInBackground(): void {
-    this.residualsLoaded = this.store
+  /**
+   * Reads the residuals (`SiftStore.residuals`) once: after the first request following open, after
+   * `RESIDUAL_DELAY_MS`, or when `indexed()` asks, whichever comes first. Until they arrive the best rows are
+   * re-scored from codes alone (recall of the exact top-50 0.9886 instead of 1.000 at 100K).
+   */
+  private loadResiduals(): Promise<void> {
+    clearTimeout(this.residualTimer)
+    this.residualsLoaded ??= this.store
       .residuals()
       .then((records) => {
         if (this.closed) return
         for (const record of records) this.vectors?.setResiduals(record.sids, record.residuals, record.residualScales)
       })
       .catch(() => undefined)
+    return this.residualsLoaded
   }
 
   private vectorIndex(dim: number): VectorIndex {
