@@ -1,7 +1,6 @@
 import type { Backend } from '../src/types'
 import type { EmbeddingCache } from './engine-host'
 import type { LoadedBackend, ModelOptions, ModelRunner, StartModel } from './model-runner'
-import { TransformersModel } from './transformers-model'
 
 export interface EmbedderOptions extends ModelOptions {
   /** Why these backends (reported by `backendReason`). */
@@ -29,7 +28,7 @@ export class Embedder {
   private dimension: number | undefined
 
   constructor(private readonly options: EmbedderOptions) {
-    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel = (o) => new TransformersModel(o) } = options
+    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel = modelInThisThread } = options
     this.runner = startModel({ model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends })
   }
 
@@ -119,5 +118,21 @@ export class Embedder {
       },
     )
     return this.loading
+  }
+}
+
+/**
+ * The model in this thread, transformers.js imported on first use: a host that runs the model elsewhere (the
+ * browser's model worker) never loads the library's half a megabyte of JavaScript into the engine's worker.
+ */
+function modelInThisThread(options: ModelOptions): ModelRunner {
+  let model: Promise<ModelRunner> | undefined
+  const started = () => (model ??= import('./transformers-model').then(({ TransformersModel }) => new TransformersModel(options)))
+  return {
+    load: async () => (await started()).load(),
+    run: async (texts) => (await started()).run(texts),
+    dispose: async () => {
+      if (model) await (await model).dispose()
+    },
   }
 }
