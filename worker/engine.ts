@@ -1,3 +1,4 @@
+import { seededRandom } from '../src/core/seeded-random'
 import { SiftError } from '../src/errors'
 import type { BuildContextOptions, Context, ForgetSelector, IndexProgress, MemoryOptions, MemoryStats, MessageInput, Sentence } from '../src/types'
 import { assembleContext } from './assemble-context'
@@ -12,7 +13,6 @@ import { toNewMessages } from './message-input'
 import type { RankingQuery } from './rank-candidates'
 import { countAtMost, SentenceCatalog } from './sentence-catalog'
 import { SiftStore, type IndexedDBSource, type StoreSnapshot } from './store'
-import { seededRandom } from '../src/core/seeded-random'
 import { runSliced } from './run-sliced'
 import { VectorIndex } from './vector-index'
 import { WriteQueue } from './write-queue'
@@ -346,8 +346,9 @@ export class Engine {
   }
 
   private coarseListsAreStale(): boolean {
-    const size = this.vectors?.size ?? 0
-    return this.coarseUnsaved > 0 && this.coarseUnsaved >= Math.max(500, 0.02 * size)
+    const { vectors } = this
+    if (!vectors?.hasCoarseLists) return false
+    return this.coarseUnsaved > 0 && this.coarseUnsaved >= Math.max(500, 0.02 * vectors.size)
   }
 
   private async saveCoarseLists(): Promise<void> {

@@ -338,6 +338,11 @@ export class VectorIndex {
     return out
   }
 
+  /** Whether coarse lists are in use (trained or restored), whether or not `probe` uses them. */
+  get hasCoarseLists(): boolean {
+    return this.coarse !== undefined
+  }
+
   /** What `dense` ranking uses (`MemoryStats.denseIndex`). */
   get denseIndex(): { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number } {
     const { coarse } = this
