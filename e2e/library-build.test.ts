@@ -1,0 +1,74 @@
+// The published library as an app would use it: `vite build --mode lib` into a temporary folder, an app that
+// imports it by its package entry and is bundled by Vite (as an app's own bundler would), served with the model and
+// ONNX Runtime files, then the real API in Chromium — the engine worker and the model worker it starts must both
+// resolve from the bundle.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { launchChromium } from '../scripts/launch-chromium'
+import { startStaticServer, type StaticServer } from '../scripts/static-server'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+let workDir: string
+let server: StaticServer
+
+beforeAll(async () => {
+  // Inside the repository, as an installed package sits inside an app: its bare imports (comlink, dexie,
+  // transformers.js) resolve from the node_modules above it.
+  await mkdir(join(root, '.cache'), { recursive: true })
+  workDir = await mkdtemp(join(root, '.cache', 'library-build-'))
+  const libDir = join(workDir, 'lib')
+  await build({ root, configFile: join(root, 'vite.config.ts'), mode: 'lib', logLevel: 'warn', build: { outDir: libDir, emptyOutDir: true } })
+  const appDir = join(workDir, 'app')
+  await writeFile(join(workDir, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n')
+  await writeFile(
+    join(workDir, 'main.js'),
+    `import { createMemory } from 'sift-memory'\nwindow.createMemory = createMemory\n`,
+  )
+  await build({
+    root: workDir,
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: join(root, 'public'),
+    resolve: { alias: { 'sift-memory': join(libDir, 'index.js') } },
+    worker: { format: 'es' },
+    build: { outDir: appDir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 4096 },
+  })
+  server = await startStaticServer({ root: appDir, port: 0 })
+}, 300_000)
+
+afterAll(async () => {
+  await server?.close()
+  await rm(workDir, { recursive: true, force: true })
+})
+
+test('an app bundling the built library runs the engine and model workers from its own bundle', async () => {
+  const browser = await launchChromium({ webgpu: false })
+  try {
+    const page = await browser.newPage()
+    const requests: string[] = []
+    page.on('request', (request) => requests.push(request.url()))
+    page.on('worker', (worker) => requests.push(`worker:${worker.url()}`))
+    await page.goto(`${server.url}/`)
+    await page.waitForFunction(() => typeof (window as unknown as { createMemory?: unknown }).createMemory === 'function')
+    const result = await page.evaluate(async () => {
+      const { createMemory } = window as unknown as { createMemory: typeof import('../src/index').createMemory }
+      const memory = await createMemory({ name: 'library-build', device: 'wasm' })
+      await memory.add({ role: 'user', content: 'Our boiler was serviced by Anna in March.' })
+      await memory.indexed()
+      const context = await memory.buildContext('Who serviced the boiler?', { strategy: 'dense' })
+      const stats = await memory.stats()
+      await memory.close()
+      return { text: context.text, backend: stats.backend }
+    })
+    expect(result.backend).toBe('wasm')
+    expect(result.text).toContain('serviced by Anna')
+    expect(requests.some((url) => /^worker:.*\/assets\/worker-[^/]*\.js$/.test(url)), requests.join('\n')).toBe(true)
+    expect(requests.some((url) => /^worker:.*\/assets\/model-worker-[^/]*\.js$/.test(url)), requests.join('\n')).toBe(true)
+    expect(requests.filter((url) => !url.startsWith('worker:') && !url.startsWith(server.url))).toEqual([])
+  } finally {
+    await browser.close()
+  }
+})
