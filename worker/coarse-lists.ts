@@ -78,11 +78,6 @@ export class CoarseLists {
     return best
   }
 
-  /** Every list, most similar centroid to `query` first (ties: the lower list). */
-  order(query: Float32Array): number[] {
-    return this.nearestLists(query, Infinity)
-  }
-
   /**
    * The lists most similar to `query`, best first (ties: the lower list), as many as it takes to hold `rows` rows
    * (all lists if they hold fewer). Selects the best 32 lists first and only ranks more when those hold too few.

@@ -124,7 +124,7 @@ export class Engine {
       engine.residualTimer = setTimeout(() => engine.loadResiduals(), RESIDUAL_DELAY_MS)
       ;(engine.residualTimer as { unref?: () => void }).unref?.()
       engine.drainInBackground()
-      engine.scheduleLexicalSnapshot()
+      engine.scheduleSnapshots()
       return engine
     } catch (error) {
       await embedder.dispose()
@@ -145,7 +145,7 @@ export class Engine {
       return stored
     })
     this.drainInBackground()
-    this.scheduleLexicalSnapshot()
+    this.scheduleSnapshots()
     return messages.map((m) => m.id)
   }
 
@@ -198,7 +198,7 @@ export class Engine {
         // The store dropped the saved lists with the messages; these no longer hold anything of the forgotten vectors.
         this.vectors?.recentreCoarseLists()
         this.coarseUnsaved = this.vectors?.size ?? 0
-        this.scheduleLexicalSnapshot()
+        this.scheduleSnapshots()
       }
       return messageIds.length
     })
@@ -286,7 +286,7 @@ export class Engine {
       done += batch.length
       const pending = this.pending()
       this.onProgress?.({ done, total: done + pending, pending, backend: this.embedder.backend })
-      if (pending === 0) this.scheduleLexicalSnapshot()
+      if (pending === 0) this.scheduleSnapshots()
     }
   }
 
@@ -298,7 +298,7 @@ export class Engine {
    * Saves the lexical snapshot and the coarse lists once writes have been quiet for a while, each if enough sentences
    * are missing from its saved copy.
    */
-  private scheduleLexicalSnapshot(): void {
+  private scheduleSnapshots(): void {
     clearTimeout(this.snapshotTimer)
     if (this.closed || (!snapshotIsStale(this.catalog, this.snapshotCoveredBelow) && !this.coarseListsAreStale())) return
     this.snapshotTimer = setTimeout(() => {

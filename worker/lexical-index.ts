@@ -28,7 +28,7 @@ export interface LexicalIndexSnapshot {
   turnSizes: Int32Array
   /** The turns' sentence ids, concatenated in that order. */
   turnSids: Int32Array
-  /** By sid: content words of the sentence (`contentTermCount`, at most 255), 0 for sids not indexed. */
+  /** By sid: content words of the sentence (`contentTermCount`, at most 254) plus one; 0 for sids not indexed. */
   contentTerms: Uint8Array
 }
 

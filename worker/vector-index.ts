@@ -18,7 +18,7 @@ export interface DenseScores {
   sids: Float64Array
   /**
    * The dot product (cosine for normalised vectors): from the int8 codes, and for the `RESCORED_ROWS` most similar
-   * rows re-computed from codes plus residuals against the float query, exact to about 10⁻⁵.
+   * rows re-computed from codes plus residuals (`exactDots`), exact to about 10⁻⁵.
    */
   raw: Float64Array
   /** `raw` lowered by the row's penalty (see `VectorIndex.scan`). */
@@ -68,10 +68,9 @@ export interface VectorIndexOptions {
 }
 
 /**
- * Rows re-scored exactly (codes + residuals, float query) after the int8 scan, best int8 scores first. The int8
- * score is off by about 10⁻³, so the exact top-50 lies far inside the int8 top-512; the re-scoring costs about
- * 512 × dim × 2 multiply-adds per query (a whole scan of 512 rows of 512 dimensions, all re-scored, takes about
- * 0.6 ms in Node). Ranks below stay int8-approximate.
+ * Rows re-scored exactly (codes + residuals, `exactDots`) after the int8 scan, best int8 scores first. The int8
+ * score is off by about 10⁻³, so the exact top-50 lies far inside the int8 top-512; the re-scoring is two gather
+ * passes over those rows. Ranks below stay int8-approximate.
  */
 export const RESCORED_ROWS = 512
 
@@ -97,8 +96,8 @@ const TRAIN_ITERATIONS = 10
 const FILE_ROWS_PER_SLICE = 256
 /**
  * How many rows a probe scans is calibrated on the data when the lists are trained: `CALIBRATION_QUERIES` random rows
- * (40 gave 1/64 in one run and 1/32 in the next on the same data)
- * serve as queries, and the probe takes the smallest of `PROBE_SHARES` (share of all rows) whose top-50 holds
+ * (40 gave 1/64 in one run and 1/32 in the next on the same data) serve as queries, and the probe takes the smallest
+ * of `PROBE_SHARES` (share of all rows) whose top-50 holds
  * `CALIBRATION_RECALL` of each one's exact top-50 (itself excluded): the 0.99 the product promises, measured on
  * rows, which are harder queries than requests (on 100K synthetic vectors rows found 0.991 at 1/64 where requests
  * found 0.9986; above 0.99 the curve is flat, so a higher target swung between 1/32 and 1/16 from one training to
@@ -205,7 +204,6 @@ export class VectorIndex {
   }
 
   remove(sids: Iterable<number>): void {
-    const { stride } = this
     for (const sid of sids) {
       const row = this.rowOf.get(sid)
       if (row === undefined) continue
@@ -217,13 +215,7 @@ export class VectorIndex {
         if (row !== last) lists.move(last, row)
       }
       if (row !== last) {
-        this.codes.copyWithin(row * stride, last * stride, (last + 1) * stride)
-        this.scales[row] = this.scales[last]
-        this.residuals.copyWithin(row * stride, last * stride, (last + 1) * stride)
-        this.residualScales[row] = this.residualScales[last]
-        this.sids[row] = this.sids[last]
-        this.conversations[row] = this.conversations[last]
-        this.penalties[row] = this.penalties[last]
+        this.moveRow(last, row)
         this.rowOf.set(this.sids[row], row)
       }
     }
@@ -430,7 +422,7 @@ export class VectorIndex {
   /**
    * Recomputes each centroid of the lists in use as the mean direction of the rows now filed under it (an empty list
    * gets a zero centroid), keeping every row in its list: after a forget, no centroid keeps a trace of the removed
-   * vectors. About 50 ms at 100K rows. Lists being trained are re-centred when their training ends.
+   * vectors. About 175 ms at 100K rows (Node). Lists being trained are re-centred when their training ends.
    */
   recentreCoarseLists(): void {
     if (this.coarse) this.coarse = this.recentred(this.coarse)
@@ -441,7 +433,8 @@ export class VectorIndex {
    * Reorders the rows so that each list's rows lie together, lists in order, and returns the lists for the new row
    * numbers. A probe then reads its lists' codes nearly sequentially instead of row by row across the whole memory:
    * 0.28 → 0.20 ms p50, 0.46 → 0.25 ms p95 per probe at 100K rows (Node, one-off measurement). An in-place
-   * permutation by cycles (one spare row), about 50 ms at 100K rows; rows added later go after the last list's.
+   * permutation by cycles (one spare row); restoring stored lists on 100K rows, this included, takes 55–59 ms
+   * (Node). Rows added later go after the last list's.
    */
   private relaidOut(lists: CoarseLists): CoarseLists {
     const { rows, stride } = this
@@ -564,8 +557,7 @@ export class VectorIndex {
 
   /**
    * Replaces raw and score of the `RESCORED_ROWS` entries of highest raw similarity by their value from codes plus
-   * residuals against the float query, summed in float64 (the int8 pass rounds the query to int16 and ignores the
-   * residual). Chosen by raw, not penalised, similarity so the set does not depend on penalties: a search and a
+   * residuals (`exactDots`; the first pass ignores the residual). Chosen by raw, not penalised, similarity so the set does not depend on penalties: a search and a
    * penalised scan agree on every raw value. A penalty only lowers a score, so the penalised top-50 lies in this set
    * unless hundreds of penalised sentences outrank it in raw similarity (and then its int8 score is still within ~10⁻³).
    */
