@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { distinctSentences, normaliseSentence } from '../src/core/distinct-sentences'
+import { distinctSentences, normalisedHash, normaliseSentence } from '../src/core/distinct-sentences'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function sentence(sid: number, text: string): ScoredSentence {
@@ -31,5 +31,37 @@ describe('distinctSentences', () => {
     const source = endless()
     const out = distinctSentences(source)
     expect(out.next().value?.sid).toBe(0)
+  })
+})
+
+describe('normalisedHash', () => {
+  const texts = ["Wow, that's great!", 'wow that s great', '  THANKS!!  ', 'thanks', 'I moved to Porto in 2023.', 'a b', 'ab', 'a  b', '--a--b--', 'x9']
+  it('is equal exactly when the ASCII texts normalise equal', () => {
+    for (const a of texts) for (const b of texts) expect(normalisedHash(a) === normalisedHash(b)).toBe(normaliseSentence(a) === normaliseSentence(b))
+  })
+
+  it('hashes a text like its normalised form, and marks empty and non-ASCII texts', () => {
+    for (const text of texts) expect(normalisedHash(text)).toBe(normalisedHash(normaliseSentence(text)))
+    expect(normalisedHash('…!')).toBe(-2)
+    expect(normalisedHash('?! --')).toBe(-1)
+    expect(normalisedHash('Café')).toBe(-2)
+  })
+})
+
+describe('distinctSentences with hashes', () => {
+  it('holds back non-ASCII repeats and ASCII-equivalent ones, and keeps different texts whose hashes collide', () => {
+    const ranked = [sentence(1, 'Café à 3'), sentence(2, 'café À 3!'), sentence(3, 'That’s it'), sentence(4, "that's it")]
+    expect([...distinctSentences(ranked)].map((s) => s.sid)).toEqual([1, 3, 2, 4])
+    // Find two different normalised texts with one 32-bit hash (birthday search), then check neither is held back.
+    const byHash = new Map<number, string>()
+    let pair: [string, string] | undefined
+    for (let i = 0; !pair; i++) {
+      const text = `w${i.toString(36)}`
+      const other = byHash.get(normalisedHash(text))
+      if (other !== undefined) pair = [other, text]
+      else byHash.set(normalisedHash(text), text)
+    }
+    expect(normalisedHash(pair[0])).toBe(normalisedHash(pair[1]))
+    expect([...distinctSentences([sentence(1, pair[0]), sentence(2, pair[0].toUpperCase()), sentence(3, pair[1])])].map((s) => s.sid)).toEqual([1, 3, 2])
   })
 })
