@@ -52,6 +52,19 @@ describe('formatUtcDate', () => {
   it('gives no date for an invalid timestamp', () => {
     expect(formatUtcDate(Number.NaN)).toBe('')
     expect(formatUtcDate(9e15)).toBe('')
+    expect(formatUtcDate(8.64e15)).toBe('13 September 275760')
+    expect(formatUtcDate(8.64e15 + 1)).toBe('')
+    expect(formatUtcDate(-8.64e15 - 1)).toBe('')
+  })
+
+  it('formats every day alike whether or not it is memoised (more days than the memo holds, twice)', () => {
+    const expected = (t: number) => new Date(t).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' })
+    for (let pass = 0; pass < 2; pass++) {
+      for (let day = -3000; day < 3000; day += 1) {
+        const t = day * 86_400_000 + ((day * 7919) % 86_400_000 + 86_400_000) % 86_400_000
+        expect(formatUtcDate(t)).toBe(expected(t))
+      }
+    }
   })
 })
 

@@ -21,10 +21,28 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 
 /** "8 May 2023": UTC, English month names, independent of the machine's locale and time zone. '' when the timestamp is not a valid date. */
 export function formatUtcDate(timestamp: number): string {
-  const date = new Date(timestamp)
-  if (Number.isNaN(date.getTime())) return ''
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+  // Memoised per UTC day: a request formats the date of every candidate it packs, and most share a few days.
+  // Beyond ±8.64e15 ms a Date is invalid, so the last valid day's bucket would also hold invalid timestamps.
+  if (!(Math.abs(timestamp) < MAX_DATE_MS)) return formatDate(timestamp)
+  const day = Math.floor(timestamp / DAY_MS)
+  let formatted = datesByDay.get(day)
+  if (formatted === undefined) {
+    formatted = formatDate(timestamp)
+    if (datesByDay.size >= MEMOISED_DAYS) datesByDay.clear()
+    datesByDay.set(day, formatted)
+  }
+  return formatted
 }
+
+function formatDate(timestamp: number): string {
+  const date = new Date(timestamp)
+  return Number.isNaN(date.getTime()) ? '' : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+}
+
+const DAY_MS = 86_400_000
+const MAX_DATE_MS = 8.64e15
+const MEMOISED_DAYS = 4096
+const datesByDay = new Map<number, string>()
 
 /** Chronological order: by the message's global `seq`, then by position in the message; `sid` keeps it total. */
 export function compareChronological(a: ScoredSentence, b: ScoredSentence): number {
