@@ -203,9 +203,10 @@ export interface MemoryStats {
   /**
    * How `dense` ranking finds its candidates: `exact` scans every vector; `coarse-lists` (from 20,000 vectors, once
    * trained in the background) scans only the `lists` nearest the request until it holds `probeShare` of the vectors,
-   * a share calibrated on the data (sample rows as queries) for recall ≥ 0.99 of the exact top 50.
+   * a share calibrated on the data (sample rows as queries) for recall ≥ 0.99 of the exact top 50, when the lists were
+   * trained on `trainedRows` vectors (they are trained again once the vectors double).
    */
-  denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number }
+  denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number; trainedRows: number }
 }
 
 export interface Memory {

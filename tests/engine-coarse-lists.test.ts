@@ -42,7 +42,7 @@ describe('Engine coarse lists', () => {
     expect((await engine.stats()).denseIndex).toEqual({ kind: 'exact' })
     await engine.indexed()
     const trained = internals(engine).vectors.coarseSnapshot()!
-    expect((await engine.stats()).denseIndex).toEqual({ kind: 'coarse-lists', lists: 256, probeShare: trained.probeShare })
+    expect((await engine.stats()).denseIndex).toEqual({ kind: 'coarse-lists', lists: 256, probeShare: trained.probeShare, trainedRows: trained.trainedRows })
     expect(trained.sids.length).toBe(count)
     expect(trained.probeShare).toBeLessThan(1)
 

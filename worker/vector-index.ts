@@ -1,5 +1,6 @@
 import { CoarseLists, MAX_LISTS } from './coarse-lists'
 import { grownArray } from './grown-array'
+import { largestPositions } from './largest-positions'
 import { quantizeQuery } from './quantize-vector'
 import { jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernels, type DotKernels } from './simd-scan'
 import { TopK } from './top-k'
@@ -96,7 +97,9 @@ const TRAIN_ITERATIONS = 10
 const FILE_ROWS_PER_SLICE = 256
 /**
  * How many rows a probe scans is calibrated on the data when the lists are trained: `CALIBRATION_QUERIES` random rows
- * (40 gave 1/64 in one run and 1/32 in the next on the same data) serve as queries, and the probe takes the smallest
+ * serve as queries (the mean is swayed by a few rows in sparse neighbourhoods: 40 gave 1/64 in one run and 1/32 in
+ * the next on the same data; 100 gave anything from 1/91 to 1/16 on 100K synthetic vectors, by seed and by when
+ * training started), and the probe takes the smallest
  * of `PROBE_SHARES` (share of all rows) whose top-50 holds
  * `CALIBRATION_RECALL` of each one's exact top-50 (itself excluded): the 0.99 the product promises, measured on
  * rows, which are harder queries than requests (on 100K synthetic vectors rows found 0.991 at 1/64 where requests
@@ -104,7 +107,7 @@ const FILE_ROWS_PER_SLICE = 256
  * the next). Real sentence vectors cluster less than synthetic ones and need a larger share; a fixed share would be
  * too slow for one or miss for the other.
  */
-const CALIBRATION_QUERIES = 100
+const CALIBRATION_QUERIES = 300
 const CALIBRATION_RECALL = 0.99
 const CALIBRATION_K = 50
 // Steps of √2, so a history that just misses one share pays 1.4× its scan rather than 2×.
@@ -304,29 +307,40 @@ export class VectorIndex {
     const queryScale = quantizeQuery(query.subarray(0, this.dim), queryLimit(stride), q)
     this.kernels.gather(0, listAt, count, stride, queryAt, dotsAt)
     const dots = new Int32Array(this.memory.buffer, dotsAt, count)
-    const best = new TopK(Math.min(PROBED_KEPT, count))
-    for (let i = 0; i < count; i++) {
-      const raw = dots[i] * scales[picked[i]] * queryScale
-      if (raw >= best.threshold) best.offer(raw, picked[i])
+    const approx = new Float64Array(count)
+    for (let i = 0; i < count; i++) approx[i] = dots[i] * scales[picked[i]] * queryScale
+    // Kept: the best PROBED_KEPT by int8 similarity; of those the best PROBED_RESCORED get exact similarities.
+    const kept = largestPositions(approx, count, PROBED_KEPT, picked)
+    const keptApprox = new Float64Array(kept.length)
+    const keptRows = new Int32Array(kept.length)
+    for (let i = 0; i < kept.length; i++) {
+      keptApprox[i] = approx[kept[i]]
+      keptRows[i] = picked[kept[i]]
     }
-    const kept = best.sorted()
-    const rescored = this.exactDots(kept.slice(0, PROBED_RESCORED).map((k) => k.sid), queryScale)
-    const out: ProbedScores = { count: kept.length, sids: new Float64Array(kept.length), raw: new Float64Array(kept.length), score: new Float64Array(kept.length) }
-    const entries = kept.map(({ sid: row, score }, i) => {
-      const raw = i < rescored.length ? rescored[i] : score
+    const rescoredAt = largestPositions(keptApprox, kept.length, PROBED_RESCORED, keptRows)
+    const raw = keptApprox
+    const exact = this.exactDots(Array.from(rescoredAt, (at) => keptRows[at]), queryScale)
+    for (let i = 0; i < exact.length; i++) raw[rescoredAt[i]] = exact[i]
+    const score = new Float64Array(kept.length)
+    const keptSids = new Float64Array(kept.length)
+    for (let i = 0; i < kept.length; i++) {
+      const row = keptRows[i]
       let penalty = 0
       if (penaltyOf) {
         penalty = penalties[row]
         if (Number.isNaN(penalty)) penalties[row] = penalty = penaltyOf(sids[row])
       }
-      return { sid: sids[row], raw, score: raw > 0 ? Math.max(0, raw - penalty) : raw }
-    })
-    entries.sort((a, b) => b.score - a.score || b.raw - a.raw || a.sid - b.sid)
-    entries.forEach((entry, i) => {
-      out.sids[i] = entry.sid
-      out.raw[i] = entry.raw
-      out.score[i] = entry.score
-    })
+      keptSids[i] = sids[row]
+      score[i] = raw[i] > 0 ? Math.max(0, raw[i] - penalty) : raw[i]
+    }
+    const order = Int32Array.from({ length: kept.length }, (_, i) => i).sort((a, b) => score[b] - score[a] || raw[b] - raw[a] || keptSids[a] - keptSids[b])
+    const out: ProbedScores = { count: kept.length, sids: new Float64Array(kept.length), raw: new Float64Array(kept.length), score: new Float64Array(kept.length) }
+    for (let i = 0; i < order.length; i++) {
+      const at = order[i]
+      out.sids[i] = keptSids[at]
+      out.raw[i] = raw[at]
+      out.score[i] = score[at]
+    }
     return out
   }
 
@@ -336,9 +350,9 @@ export class VectorIndex {
   }
 
   /** What `dense` ranking uses (`MemoryStats.denseIndex`). */
-  get denseIndex(): { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number } {
+  get denseIndex(): { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number; trainedRows: number } {
     const { coarse } = this
-    return coarse && this.probeShare < 1 ? { kind: 'coarse-lists', lists: coarse.count, probeShare: this.probeShare } : { kind: 'exact' }
+    return coarse && this.probeShare < 1 ? { kind: 'coarse-lists', lists: coarse.count, probeShare: this.probeShare, trainedRows: this.coarseTrainedRows } : { kind: 'exact' }
   }
 
   /** Whether coarse lists should be trained now: enough rows, and none yet or the rows have doubled since. */
