@@ -23,7 +23,9 @@ export interface CatalogScope {
  * (sentences are spans of their message), updated after each commit.
  */
 export class SentenceCatalog {
-  private readonly sentences = new Map<number, Sentence>()
+  /** Indexed by sid (sids are small increasing integers): an array read is several times cheaper than a Map lookup. */
+  private readonly sentences: (Sentence | undefined)[] = []
+  private sentenceTotal = 0
   private readonly messages = new Map<string, CatalogMessage>()
   private readonly all: CatalogScope = emptyScope()
   private readonly conversations = new Map<string, CatalogScope>()
@@ -33,7 +35,7 @@ export class SentenceCatalog {
   }
 
   get sentenceCount(): number {
-    return this.sentences.size
+    return this.sentenceTotal
   }
 
   /** Messages in increasing `seq` — the order the store assigns them, and so their sentences' sids increase too. */
@@ -42,7 +44,10 @@ export class SentenceCatalog {
       const sentences = sentencesOf(message)
       const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: sentences.map((s) => s.sid) }
       this.messages.set(message.id, entry)
-      for (const sentence of sentences) this.sentences.set(sentence.sid, sentence)
+      for (const sentence of sentences) {
+        if (this.sentences[sentence.sid] === undefined) this.sentenceTotal++
+        this.sentences[sentence.sid] = sentence
+      }
       for (const scope of [this.all, this.conversation(message.conversationId)]) {
         scope.messages.push(entry)
         scope.chars += entry.chars
@@ -57,7 +62,11 @@ export class SentenceCatalog {
     const goneIds = new Set(gone.map((m) => m.id))
     const goneSids = new Set(gone.flatMap((m) => m.sids))
     for (const message of gone) this.messages.delete(message.id)
-    for (const sid of goneSids) this.sentences.delete(sid)
+    for (const sid of goneSids) {
+      if (this.sentences[sid] === undefined) continue
+      this.sentences[sid] = undefined
+      this.sentenceTotal--
+    }
     for (const [conversationId, scope] of [['', this.all] as const, ...this.conversations]) {
       scope.messages = scope.messages.filter((m) => !goneIds.has(m.id))
       scope.sids = scope.sids.filter((sid) => !goneSids.has(sid))
@@ -67,7 +76,7 @@ export class SentenceCatalog {
   }
 
   get(sid: number): Sentence | undefined {
-    return this.sentences.get(sid)
+    return this.sentences[sid]
   }
 
   /** The whole history, or one conversation's (empty if unknown). */
