@@ -1,6 +1,6 @@
 import type { PerfReport } from './perf-summary'
 
-const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '—' : value >= 100 ? value.toFixed(0) : value.toFixed(1))
+const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '—' : value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2))
 const pct = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '—' : `${(value * 100).toFixed(0)}%`)
 
 /** The human-readable summary `bench:perf` prints; the JSON holds the same numbers and more. */
@@ -22,15 +22,17 @@ export function perfTable(report: PerfReport): string {
   if (i) lines.push(`Ingest (real model, ${i.backend}, one add per message): ${i.sentences} sentences / ${i.messages} messages in ${ms(i.ms)} ms = ${report.ingestSentencesPerSecond} sentences/s, ${i.messagesPerSecond} messages/s; UI longest block ${ms(i.ui.longestBlockMs)} ms, longest longtask ${ms(i.ui.longestTaskMs)} ms`)
   lines.push('Load (synthetic vectors via the embedding cache, 1,000 messages per add):')
   for (const l of report.load) {
-    lines.push(`  to ${l.sentences} sentences: +${l.added} in add ${ms(l.addMs)} ms + indexed ${ms(l.indexedMs)} ms = ${l.sentencesPerSecond}/s (${l.sentencesPerSecondWithoutVectorGeneration}/s without synthetic vector generation); reopen ${ms(l.openMs)} ms; UI block ${ms(l.ui.longestBlockMs)} ms; dense index: ${l.denseIndex.kind === 'exact' ? 'exact scan' : `${l.denseIndex.lists} coarse lists, probe share ${l.denseIndex.probeShare.toFixed(4)}`}`)
+    lines.push(`  to ${l.sentences} sentences: +${l.added} in add ${ms(l.addMs)} ms + indexed ${ms(l.indexedMs)} ms = ${l.sentencesPerSecond}/s (${l.sentencesPerSecondWithoutVectorGeneration}/s without synthetic vector generation); reopen ${ms(l.openMs)} ms; UI block ${ms(l.ui.longestBlockMs)} ms; dense index: ${l.denseIndex.kind === 'exact' ? 'exact scan' : `${l.denseIndex.lists} coarse lists, probe share ${l.denseIndex.probeShare.toFixed(4)} (trained at ${l.denseIndex.trainedRows} rows)`}`)
   }
   lines.push('')
-  lines.push('buildContext, ms inside the worker (default budget 8000):')
+  lines.push('buildContext, ms inside the worker (default budget 8000); hybrid and dense without the query embedding, +query with it:')
   lines.push('  size      hybrid p50/p95   +query p50/p95   dense p50/p95   round trip p95   recall@50 hybrid/dense   candidates p50')
   for (const [size, h] of Object.entries(report.buildContext)) {
     const d = report.buildContextDense[size]
     lines.push(`  ${size.padEnd(9)} ${`${ms(h.p50)} / ${ms(h.p95)}`.padEnd(16)} ${`${ms(h.p50WithQuery)} / ${ms(h.p95WithQuery)}`.padEnd(16)} ${`${ms(d?.p50)} / ${ms(d?.p95)}`.padEnd(15)} ${ms(h.roundTrip.p95).padEnd(16)} ${`${pct(h.recallAt50)} / ${pct(d?.recallAt50)}`.padEnd(24)} ${h.candidatesP50}`)
   }
+  const lookups = Object.entries(report.buildContext).map(([size, h]) => `${size}: ${ms(h.syntheticQueryMsP50)}`)
+  lines.push(`  (left out above: the synthetic query vector's lookup that stands for the embedding, p50 ${lookups.join(', ')} ms)`)
   lines.push('')
   lines.push('Peers (same texts and vectors, top-50, ms inside their worker):')
   for (const [peer, sizes] of Object.entries(report.peers)) {
