@@ -44,6 +44,27 @@ describe('SiftStore', () => {
     reopened.close()
   })
 
+  it('hands the texts to onTexts (messages in seq order, lexical snapshot) before the snapshot resolves; a throwing onTexts rejects the read and loses nothing', async () => {
+    const source = freshSource()
+    const store = await SiftStore.open('texts-first', source, 'm')
+    await store.addMessages([message('b', 'Two.'), message('a', 'One. Still one.')])
+    const events: string[] = []
+    let handed: unknown[] = []
+    const snapshot = await store.snapshot((messages, lexical) => {
+      events.push('texts')
+      handed = [messages, lexical]
+    }).then((s) => (events.push('snapshot'), s))
+    expect(events).toEqual(['texts', 'snapshot'])
+    expect(handed).toEqual([snapshot.messages, undefined])
+    expect(snapshot.messages.map((m) => m.id)).toEqual(['b', 'a'])
+    const error = await errorOf(store.snapshot(() => {
+      throw new Error('index failed')
+    }))
+    expect(error.message).toContain('index failed')
+    expect((await store.snapshot()).messages.map((m) => m.id)).toEqual(['b', 'a'])
+    store.close()
+  })
+
   it('rejects a batch with an already stored id atomically: nothing of the batch is written', async () => {
     const store = await SiftStore.open('duplicates', freshSource(), 'm')
     await store.addMessages([message('a', 'Kept.')])

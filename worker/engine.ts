@@ -82,7 +82,13 @@ export class Engine {
     const embedding = resolveEmbedding(model, options.embedding)
     const fingerprint = modelFingerprint(model, embedding)
     // The store is read while the backend is chosen (a WebGPU adapter request can take hundreds of ms) and the model loads.
-    const reading = readStore(name, host.indexedDB, fingerprint)
+    // The catalog and the lexical index are rebuilt as soon as the texts are read, while the vectors are still read.
+    let texts: { catalog: SentenceCatalog; lexical: ReturnType<typeof restoreLexicalIndex> } | undefined
+    const reading = readStore(name, host.indexedDB, fingerprint, (messages, lexicalSnapshot) => {
+      const catalog = new SentenceCatalog()
+      catalog.add(messages)
+      texts = { catalog, lexical: restoreLexicalIndex(lexicalSnapshot, catalog) }
+    })
     reading.catch(() => undefined)
     let cache: EmbeddingCache | undefined
     let choice: Awaited<ReturnType<EngineHost['backends']>>
@@ -109,9 +115,7 @@ export class Engine {
     embedder.preload()
     try {
       const { store, snapshot } = await reading
-      const catalog = new SentenceCatalog()
-      catalog.add(snapshot.messages)
-      const lexical = restoreLexicalIndex(snapshot.lexical, catalog)
+      const { catalog, lexical } = texts!
       const engine = new Engine(store, embedder, catalog, lexical.index, model, cache, onProgress, snapshot.state.embeddedThrough, lexical.coveredBelow)
       const [first] = snapshot.blocks
       if (first) engine.vectorIndex(first.dim).addBlocks(snapshot.blocks, (sid) => catalog.get(sid)?.conversationId)
@@ -386,10 +390,10 @@ export class Engine {
 }
 
 /** Opens the store and reads what open needs; closes it again if the read fails. */
-async function readStore(name: string, source: IndexedDBSource, fingerprint: string): Promise<{ store: SiftStore; snapshot: StoreSnapshot }> {
+async function readStore(name: string, source: IndexedDBSource, fingerprint: string, onTexts: Parameters<SiftStore['snapshot']>[0]): Promise<{ store: SiftStore; snapshot: StoreSnapshot }> {
   const store = await SiftStore.open(name, source, fingerprint)
   try {
-    return { store, snapshot: await store.snapshot() }
+    return { store, snapshot: await store.snapshot(onTexts) }
   } catch (error) {
     store.close()
     throw error
