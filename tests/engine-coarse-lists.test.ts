@@ -60,7 +60,11 @@ describe('Engine coarse lists', () => {
     await engine.close()
 
     const reopened = await Engine.open({ name: 'coarse' }, hostFor(factory))
+    // Put in use after open (with the residuals), not during it; indexed() waits for them.
+    expect(internals(reopened).vectors.hasCoarseLists).toBe(false)
+    expect((await reopened.stats()).denseIndex).toEqual({ kind: 'exact' })
     await reopened.indexed()
+    expect((await reopened.stats()).denseIndex).toEqual({ kind: 'coarse-lists', lists: 256, probeShare: trained.probeShare, trainedRows: trained.trainedRows })
     const restored = internals(reopened).vectors.coarseSnapshot()!
     expect(restored.centroids).toEqual(trained.centroids)
     expect(restored.probeShare).toBe(trained.probeShare)
@@ -74,11 +78,27 @@ describe('Engine coarse lists', () => {
     expect(recentred.centroids).not.toEqual(trained.centroids)
     await reopened.close()
     const third = await Engine.open({ name: 'coarse' }, hostFor(factory))
+    // The first request is answered by the exact scan, and puts the saved lists in use right after it.
+    expect(internals(third).vectors.hasCoarseLists).toBe(false)
+    const first = await third.buildContext(request, { strategy: 'dense', budget: 1200 })
+    const firstRelevant = first.items.filter((item) => item.reason === 'relevant')
+    expect(firstRelevant.length).toBeGreaterThan(10)
+    expect(firstRelevant.every((item) => / topic 17\.$/.test(item.text) && item.conversationId !== 'c2')).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 10))
     const afterReopen = internals(third).vectors.coarseSnapshot()!
     expect(afterReopen.sids.length).toBe(count - Math.floor(count / 3))
     expect(afterReopen.centroids).toEqual(recentred.centroids)
     await third.indexed()
     expect((await third.buildContext(request, { strategy: 'dense', budget: 1200 })).text).toBe(afterForget.text)
     await third.close()
+
+    // A forget before the saved lists were put in use still leaves no centroid as it was trained with the forgotten rows.
+    const fourth = await Engine.open({ name: 'coarse' }, hostFor(factory))
+    expect(internals(fourth).vectors.hasCoarseLists).toBe(false)
+    expect(await fourth.forget({ conversationId: 'c1' })).toBe(Math.floor(count / 3))
+    const centredAgain = internals(fourth).vectors.coarseSnapshot()!
+    expect(centredAgain.centroids).not.toEqual(recentred.centroids)
+    expect(centredAgain.sids.length).toBe(count - 2 * Math.floor(count / 3))
+    await fourth.close()
   }, 120_000)
 })

@@ -12,7 +12,7 @@ import { LEXICAL_SNAPSHOT_FORMAT, restoreLexicalIndex, snapshotIsStale } from '.
 import { toNewMessages } from './message-input'
 import type { RankingQuery } from './rank-candidates'
 import { countAtMost, SentenceCatalog } from './sentence-catalog'
-import { SiftStore, type IndexedDBSource, type StoreSnapshot } from './store'
+import { SiftStore, type CoarseListsRecord, type IndexedDBSource, type StoreSnapshot } from './store'
 import { runSliced } from './run-sliced'
 import { VectorIndex } from './vector-index'
 import { WriteQueue } from './write-queue'
@@ -53,6 +53,8 @@ export class Engine {
   private residualsLoaded: Promise<void> | undefined
   private residualTimer: ReturnType<typeof setTimeout> | undefined
   private drainRequested = false
+  /** Coarse lists read at open and not restored yet (`restoreSavedCoarseLists`); dense ranking scans every row until then. */
+  private savedCoarseLists: CoarseListsRecord | undefined
   /** Coarse-list training running in the background (`trainCoarseListsInBackground`), if any. */
   private training: Promise<void> | undefined
   /** Rows filed under the coarse lists since they were last saved. */
@@ -119,11 +121,9 @@ export class Engine {
       const engine = new Engine(store, embedder, catalog, lexical.index, model, cache, onProgress, snapshot.state.embeddedThrough, lexical.coveredBelow)
       const [first] = snapshot.blocks
       if (first) engine.vectorIndex(first.dim).addBlocks(snapshot.blocks, (sid) => catalog.get(sid)?.conversationId)
-      if (engine.vectors && snapshot.coarseLists) {
-        engine.vectors.restoreCoarseLists(snapshot.coarseLists)
-        engine.coarseUnsaved = Math.max(0, engine.vectors.size - snapshot.coarseLists.sids.length)
-      }
-      engine.trainCoarseListsInBackground()
+      // Restored with the residuals, after the first request: re-filing and re-laying out 100K rows takes ~100 ms.
+      if (engine.vectors && snapshot.coarseLists) engine.savedCoarseLists = snapshot.coarseLists
+      else engine.trainCoarseListsInBackground()
       // Not at once: the first request after open would share the thread with deserialising half the vector bytes.
       engine.residualTimer = setTimeout(() => engine.loadResiduals(), RESIDUAL_DELAY_MS)
       ;(engine.residualTimer as { unref?: () => void }).unref?.()
@@ -193,6 +193,8 @@ export class Engine {
     const parsed = toForgetSelector(selector)
     return this.writes.run(async () => {
       this.assertOpen()
+      // Lists still waiting to be restored are restored first, then re-centred below like any others.
+      this.restoreSavedCoarseLists()
       const { messageIds, sids } = await this.store.forget(parsed)
       this.catalog.remove(messageIds)
       this.lexical.remove(sids)
@@ -332,7 +334,7 @@ export class Engine {
    */
   private trainCoarseListsInBackground(): void {
     const { vectors } = this
-    if (this.training || this.closed || !vectors?.wantsCoarseLists()) return
+    if (this.training || this.closed || this.savedCoarseLists || !vectors?.wantsCoarseLists()) return
     this.training = (async () => {
       try {
         // Seeded by the row count: the same history trains the same lists, so runs and benchmarks repeat.
@@ -365,10 +367,12 @@ export class Engine {
   /**
    * Reads the residuals (`SiftStore.residuals`) once: after the first request following open, after
    * `RESIDUAL_DELAY_MS`, or when `indexed()` asks, whichever comes first. Until they arrive the best rows are
-   * re-scored from codes alone (recall of the exact top-50 0.9886 instead of 1.000 at 100K).
+   * re-scored from codes alone (recall of the exact top-50 0.9886 instead of 1.000 at 100K). The coarse lists read at
+   * open are put in use at the same moment, so neither delays open or the first request.
    */
   private loadResiduals(): Promise<void> {
     clearTimeout(this.residualTimer)
+    this.restoreSavedCoarseLists()
     this.residualsLoaded ??= this.store
       .residuals()
       .then((records) => {
@@ -377,6 +381,18 @@ export class Engine {
       })
       .catch(() => undefined)
     return this.residualsLoaded
+  }
+
+  /** Puts the coarse lists read at open in use (once; then trains if the rows have doubled since they were trained). */
+  private restoreSavedCoarseLists(): void {
+    const saved = this.savedCoarseLists
+    this.savedCoarseLists = undefined
+    if (this.closed) return
+    if (saved && this.vectors) {
+      this.vectors.restoreCoarseLists(saved)
+      this.coarseUnsaved = Math.max(0, this.vectors.size - saved.sids.length)
+    }
+    this.trainCoarseListsInBackground()
   }
 
   private vectorIndex(dim: number): VectorIndex {
