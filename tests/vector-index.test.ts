@@ -53,6 +53,11 @@ describe('VectorIndex', () => {
         rows.set(sid, { vector: vectors.slice(i * dim, (i + 1) * dim), conversationId: `c${sid % 3}` })
       })
       index.add(sids, vectors, (sid) => rows.get(sid)!.conversationId)
+      // Removals and searches between growths leave moved rows and scratch (query, dots) where the next growth clears.
+      const early = sids.filter((sid) => sid % 11 === 0)
+      index.remove(early)
+      for (const sid of early) rows.delete(sid)
+      index.search(Float32Array.from({ length: dim }, () => next() * 2 - 1), 3)
     }
     const removed = [...rows.keys()].filter((sid) => sid % 7 === 0)
     index.remove(removed)
@@ -75,6 +80,30 @@ describe('VectorIndex', () => {
       }
     }
     expect(index.search(new Float32Array(dim), 3, { conversationId: 'unknown' })).toEqual([])
+  })
+
+  it.each([true, false])('keeps every row slot’s padding zero across growths, removals and searches (simd %s)', (simd) => {
+    // dim 19 pads each row to the kernel's stride; rows are written dim bytes at a time, so the padding of a slot a
+    // new row lands in must already be zero — also where a growth moved the old residuals and scratch away.
+    const next = random(11)
+    const dim = 19
+    const index = new VectorIndex(dim, 4, { simd })
+    const internal = index as unknown as { codes: Int8Array; residuals: Int8Array; stride: number }
+    const paddingIsZero = (layer: Int8Array) => {
+      const { stride } = internal
+      for (let slot = 0; slot < layer.length / stride; slot++) for (let b = slot * stride + dim; b < (slot + 1) * stride; b++) if (layer[b] !== 0) return false
+      return true
+    }
+    let sid = 0
+    for (let batch = 0; batch < 12; batch++) {
+      const sids = Array.from({ length: 9 + batch * 3 }, () => ++sid)
+      index.add(sids, Float32Array.from({ length: sids.length * dim }, () => next() * 2 - 1), () => 'c')
+      index.remove(sids.filter((s) => s % 4 === 0))
+      index.search(Float32Array.from({ length: dim }, () => next() * 2 - 1), 5)
+      expect(internal.stride).toBeGreaterThan(dim)
+      expect(paddingIsZero(internal.codes)).toBe(true)
+      expect(paddingIsZero(internal.residuals)).toBe(true)
+    }
   })
 
   it('loads stored blocks and skips rows whose sentence is gone', () => {
