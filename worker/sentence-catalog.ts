@@ -8,6 +8,8 @@ export interface CatalogMessage {
   conversationId: string
   chars: number
   sids: number[]
+  /** Position (0-based) of the message within its conversation; renumbered when messages are removed. */
+  turn: number
 }
 
 /** One scope's history: all conversations, or one. Arrays are in chronological order. */
@@ -26,6 +28,8 @@ export class SentenceCatalog {
   /** Indexed by sid (sids are small increasing integers): an array read is several times cheaper than a Map lookup. */
   private readonly sentences: (Sentence | undefined)[] = []
   private sentenceTotal = 0
+  /** Each sentence's message, by sid (for `turnOf`, read for every candidate of every request). */
+  private readonly messageOfSid: (CatalogMessage | undefined)[] = []
   private readonly messages = new Map<string, CatalogMessage>()
   private readonly all: CatalogScope = emptyScope()
   private readonly conversations = new Map<string, CatalogScope>()
@@ -42,13 +46,15 @@ export class SentenceCatalog {
   add(messages: readonly MessageRecord[]): void {
     for (const message of messages) {
       const sentences = sentencesOf(message)
-      const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: sentences.map((s) => s.sid) }
+      const conversation = this.conversation(message.conversationId)
+      const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: sentences.map((s) => s.sid), turn: conversation.messages.length }
       this.messages.set(message.id, entry)
       for (const sentence of sentences) {
         if (this.sentences[sentence.sid] === undefined) this.sentenceTotal++
         this.sentences[sentence.sid] = sentence
+        this.messageOfSid[sentence.sid] = entry
       }
-      for (const scope of [this.all, this.conversation(message.conversationId)]) {
+      for (const scope of [this.all, conversation]) {
         scope.messages.push(entry)
         scope.chars += entry.chars
         for (const sid of entry.sids) scope.sids.push(sid)
@@ -65,12 +71,14 @@ export class SentenceCatalog {
     for (const sid of goneSids) {
       if (this.sentences[sid] === undefined) continue
       this.sentences[sid] = undefined
+      this.messageOfSid[sid] = undefined
       this.sentenceTotal--
     }
     for (const [conversationId, scope] of [['', this.all] as const, ...this.conversations]) {
       scope.messages = scope.messages.filter((m) => !goneIds.has(m.id))
       scope.sids = scope.sids.filter((sid) => !goneSids.has(sid))
       scope.chars = scope.messages.reduce((sum, m) => sum + m.chars, 0)
+      if (scope !== this.all) scope.messages.forEach((m, turn) => (m.turn = turn))
       if (scope !== this.all && scope.messages.length === 0) this.conversations.delete(conversationId)
     }
   }
@@ -94,6 +102,8 @@ export class SentenceCatalog {
 
   /** Position (0-based) of the sentence's message within its conversation. */
   turnOf(sentence: Sentence): number {
+    const message = this.messageOfSid[sentence.sid]
+    if (message !== undefined && message.seq === sentence.seq) return message.turn
     const { messages } = this.scope(sentence.conversationId)
     let low = 0
     let high = messages.length
