@@ -333,7 +333,9 @@ export class VectorIndex {
       keptSids[i] = sids[row]
       score[i] = raw[i] > 0 ? Math.max(0, raw[i] - penalty) : raw[i]
     }
-    const order = Int32Array.from({ length: kept.length }, (_, i) => i).sort((a, b) => score[b] - score[a] || raw[b] - raw[a] || keptSids[a] - keptSids[b])
+    const order: number[] = []
+    for (let i = 0; i < kept.length; i++) order.push(i)
+    order.sort((a, b) => score[b] - score[a] || raw[b] - raw[a] || keptSids[a] - keptSids[b])
     const out: ProbedScores = { count: kept.length, sids: new Float64Array(kept.length), raw: new Float64Array(kept.length), score: new Float64Array(kept.length) }
     for (let i = 0; i < order.length; i++) {
       const at = order[i]
