@@ -130,8 +130,9 @@ export class SiftStore {
    * Reads everything open needs in one transaction (the vector blocks without their residuals: see `residuals`), its
    * requests issued together rather than one after another, so the database serves them back to back. The texts come
    * first: `onTexts` gets the messages and the lexical snapshot as soon as they are read, so the caller can rebuild
-   * its text indexes while the database still reads the vectors (most of the bytes: 51 MB of int8 codes at 100K sentences). Float32
-   * blocks left by a store written before int8 are quantised (and stored so) here, where every block is read anyway.
+   * its text indexes while the database still reads the vectors (most of the bytes: 51 MB of int8 codes at 100K
+   * sentences). Float32 blocks left by a store written before int8 are quantised (and stored so) here, where every
+   * block is read anyway.
    */
   async snapshot(onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot | undefined) => void): Promise<StoreSnapshot> {
     const { db } = this

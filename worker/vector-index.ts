@@ -99,7 +99,8 @@ const FILE_ROWS_PER_SLICE = 256
  * How many rows a probe scans is calibrated on the data when the lists are trained: `CALIBRATION_QUERIES` random rows
  * serve as queries (the mean is swayed by a few rows in sparse neighbourhoods: 40 gave 1/64 in one run and 1/32 in
  * the next on the same data; 100 gave anything from 1/91 to 1/16 on 100K synthetic vectors, by seed and by when
- * training started), and the probe takes the smallest
+ * training started; 300 make a training at 100K rows cost about 9 s of background CPU instead of 6 in Node), and
+ * the probe takes the smallest
  * of `PROBE_SHARES` (share of all rows) whose top-50 holds
  * `CALIBRATION_RECALL` of each one's exact top-50 (itself excluded): the 0.99 the product promises, measured on
  * rows, which are harder queries than requests (on 100K synthetic vectors rows found 0.991 at 1/64 where requests
