@@ -1,6 +1,7 @@
 import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers'
 import { SiftError } from '../src/errors'
 import type { LoadedBackend, ModelOptions, ModelRunner } from './model-runner'
+import { onnxRuntimeFiles } from './onnx-runtime-files'
 import { poolRows } from './pool-rows'
 
 interface LoadedModel extends LoadedBackend {
@@ -46,7 +47,13 @@ export class TransformersModel implements ModelRunner {
     env.allowRemoteModels = allowRemoteModels
     env.localModelPath = localModelPath
     const wasm = env.backends.onnx?.wasm
-    if (wasmPaths !== undefined && wasm) wasm.wasmPaths = wasmPaths
+    if (wasmPaths !== undefined && wasm) {
+      wasm.wasmPaths = onnxRuntimeFiles(wasmPaths, backends)
+      // Given file paths, transformers.js would otherwise copy the wasm into its Cache Storage and hand ONNX Runtime
+      // the bytes (no streaming compilation, no compiled-code cache) and import the loader from a blob: URL (which a
+      // strict Content-Security-Policy refuses). The browser's HTTP cache already keeps both.
+      env.useWasmCache = false
+    }
     if (wasmThreads !== undefined && wasm) wasm.numThreads = wasmThreads
     const failures: string[] = []
     for (const backend of backends) {
