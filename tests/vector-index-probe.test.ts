@@ -21,6 +21,15 @@ function train(index: VectorIndex, seed = 1): void {
   for (const _ of index.trainCoarseLists(seededRandom(seed)));
 }
 
+/** An index of `rows` clustered vectors (sids 1 … rows), coarse lists trained. */
+function trainedIndex(rows: number, dim: number, clusters: number, seed: number): { vectors: Float32Array; index: VectorIndex } {
+  const vectors = clustered(rows, dim, clusters, seededRandom(seed))
+  const index = new VectorIndex(dim)
+  index.add(Array.from({ length: rows }, (_, r) => r + 1), vectors, () => 'c')
+  train(index)
+  return { vectors, index }
+}
+
 const recall = (found: ArrayLike<number>, truth: readonly number[]) => truth.filter((sid) => Array.from(found).includes(sid)).length / truth.length
 
 describe('VectorIndex coarse lists', () => {
@@ -124,11 +133,7 @@ describe('VectorIndex coarse lists', () => {
 describe('VectorIndex.recentreCoarseLists', () => {
   it('makes each centroid the mean direction of the rows left in its list, keeping every row where it was', () => {
     const dim = 16
-    const rows = 2000
-    const vectors = clustered(rows, dim, 25, seededRandom(6))
-    const index = new VectorIndex(dim)
-    index.add(Array.from({ length: rows }, (_, r) => r + 1), vectors, () => 'c')
-    train(index)
+    const { vectors, index } = trainedIndex(2000, dim, 25, 6)
     const before = index.coarseSnapshot()!
     const gone = Array.from({ length: 600 }, (_, i) => 1 + i * 3)
     index.remove(gone)
@@ -155,10 +160,7 @@ describe('ProbedDenseRanking', () => {
   it('gives the probe’s rows, then the exact ranking without them: every row once', () => {
     const dim = 16
     const rows = 1500
-    const vectors = clustered(rows, dim, 20, seededRandom(8))
-    const index = new VectorIndex(dim)
-    index.add(Array.from({ length: rows }, (_, r) => r + 1), vectors, () => 'c')
-    train(index)
+    const { vectors, index } = trainedIndex(rows, dim, 20, 8)
     const query = vectors.slice(0, dim)
     const probed = index.probe(query)!
     let exactBuilt = 0

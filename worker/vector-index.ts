@@ -97,16 +97,15 @@ const TRAIN_ITERATIONS = 10
 const FILE_ROWS_PER_SLICE = 256
 /**
  * How many rows a probe scans is calibrated on the data when the lists are trained: `CALIBRATION_QUERIES` random rows
- * serve as queries (the mean is swayed by a few rows in sparse neighbourhoods: 40 gave 1/64 in one run and 1/32 in
- * the next on the same data; 100 gave anything from 1/91 to 1/16 on 100K synthetic vectors, by seed and by when
- * training started; 300 make a training at 100K rows cost about 9 s of background CPU instead of 6 in Node), and
- * the probe takes the smallest
- * of `PROBE_SHARES` (share of all rows) whose top-50 holds
+ * serve as queries, and the probe takes the smallest of `PROBE_SHARES` (share of all rows) whose top-50 holds
  * `CALIBRATION_RECALL` of each one's exact top-50 (itself excluded): the 0.99 the product promises, measured on
  * rows, which are harder queries than requests (on 100K synthetic vectors rows found 0.991 at 1/64 where requests
  * found 0.9986; above 0.99 the curve is flat, so a higher target swung between 1/32 and 1/16 from one training to
- * the next). Real sentence vectors cluster less than synthetic ones and need a larger share; a fixed share would be
- * too slow for one or miss for the other.
+ * the next). The mean is swayed by a few rows in sparse neighbourhoods, hence 300 of them: 40 gave 1/64 in one run
+ * and 1/32 in the next on the same data, 100 anything from 1/91 to 1/16 on 100K synthetic vectors; 300 make a
+ * training at 100K rows cost about 9 s of background CPU instead of 6 (Node, bench/probe-recall.ts). Real sentence
+ * vectors cluster less than synthetic ones and need a larger share; a fixed share would be too slow for one or miss
+ * for the other.
  */
 const CALIBRATION_QUERIES = 300
 const CALIBRATION_RECALL = 0.99
@@ -727,8 +726,8 @@ export class VectorIndex {
     this.codes = new Int8Array(this.memory.buffer, 0, region)
     this.residuals = new Int8Array(this.memory.buffer, to, region)
     // Rows not yet written must read as zeros (a row's padding past dim is never written): clear what the old layout
-    // left past the used rows (old residuals, scratch), and no more: clearing the whole grown region cost ~25 ms a
-    // load at 100K rows.
+    // left past the used rows (old residuals, scratch), and no more (clearing the whole grown region too made a load
+    // of 100K rows take 82 instead of 72 ms in Node).
     this.codes.fill(0, used, Math.max(used, Math.min(region, written)))
     this.residuals.fill(0, used, Math.max(used, Math.min(region, written - to)))
     this.scales = grownArray(this.scales, capacity)
