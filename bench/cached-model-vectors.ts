@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../scripts/embedding-cache-dir'
-import { seededRandom } from '../src/core/seeded-random'
+import { seededRandom } from '../worker/util/seeded-random'
 
 /** Real model vectors from one embedding cache file, split into a corpus and held-out queries. */
 export interface CachedModelVectors {

@@ -2,8 +2,8 @@
 // ingest and query embedding pay, without the store around it.
 import { expose } from 'comlink'
 import type { Backend } from '../src/types'
-import { Embedder } from '../worker/embedder'
-import { DEFAULT_MODEL, resolveEmbedding } from '../worker/embedding-presets'
+import { Embedder } from '../worker/embed/embedder'
+import { DEFAULT_MODEL, resolveEmbedding } from '../worker/embed/embedding-presets'
 
 export interface BatchTiming {
   batchSize: number

@@ -3,8 +3,8 @@
 // the residual layer re-scoring the best rows (blocks of format 2) and with int8 codes alone (format-1 blocks).
 //   npx tsx bench/int8-recall.ts [--size 100000] [--queries 100] [--k 50]
 import { parseArgs } from 'node:util'
-import { quantizeRows } from '../worker/quantize-vector'
-import { VectorIndex } from '../worker/vector-index'
+import { quantizeRows } from '../worker/index/vector/quantize-vector'
+import { VectorIndex } from '../worker/index/vector/vector-index'
 import { cachedModelVectors } from './cached-model-vectors'
 import { exactTopK, recallOf } from './exact-top-k'
 import { mean } from './latency-summary'

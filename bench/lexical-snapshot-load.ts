@@ -3,7 +3,7 @@
 //   npx tsx bench/lexical-snapshot-load.ts [--size 100000]
 import { parseArgs } from 'node:util'
 import type { Sentence } from '../src/types'
-import { LexicalIndex, type LexicalIndexSnapshot } from '../worker/lexical-index'
+import { LexicalIndex, type LexicalIndexSnapshot } from '../worker/index/lexical/lexical-index'
 import { generateHistory } from './synthetic-history'
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' } } })

@@ -3,11 +3,11 @@
 // LoCoMo sentences and questions after bench:recall; lists trained even below COARSE_MIN_ROWS).
 //   npx tsx bench/probe-recall.ts [--size 100000] [--queries 100] [--k 50]
 import { parseArgs } from 'node:util'
-import { VectorIndex } from '../worker/vector-index'
+import { VectorIndex } from '../worker/index/vector/vector-index'
 import { cachedModelVectors } from './cached-model-vectors'
 import { exactTopK, recallOf } from './exact-top-k'
 import { mean, summarize } from './latency-summary'
-import { seededRandom } from '../src/core/seeded-random'
+import { seededRandom } from '../worker/util/seeded-random'
 import { syntheticCorpus } from './synthetic-corpus'
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' }, k: { type: 'string', default: '50' } } })

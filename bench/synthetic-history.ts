@@ -1,5 +1,5 @@
 import type { MessageInput } from '../src/types'
-import { mixSeed, seededRandom } from '../src/core/seeded-random'
+import { mixSeed, seededRandom } from '../worker/util/seeded-random'
 
 /**
  * A deterministic chat history for the performance benchmark: conversations drift through topics in episodes

@@ -1,6 +1,6 @@
 import { proxy, wrap } from 'comlink'
-import { installSiftErrorTransfer } from '../worker/sift-error-transfer'
-import type { WorkerApi } from '../worker/worker-api'
+import { installSiftErrorTransfer } from '../worker/rpc/sift-error-transfer'
+import type { WorkerApi } from '../worker/rpc/engine-api'
 import { SiftError } from './errors'
 import { WorkerMemory } from './memory'
 import type { Memory, MemoryOptions } from './types'
@@ -12,7 +12,7 @@ export * from './core/index'
 /** A memory whose engine (store, embedder, indexes, context building) runs in a dedicated Web Worker. */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   installSiftErrorTransfer()
-  const worker = new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'sift-memory' })
+  const worker = new Worker(new URL('../worker/rpc/engine-worker.ts', import.meta.url), { type: 'module', name: 'sift-memory' })
   const remote = wrap<WorkerApi>(worker)
   const { onProgress, ...engineOptions } = options
   // A worker that fails to load never answers; its error event is the only sign.

@@ -1,5 +1,5 @@
 import type { Remote } from 'comlink'
-import type { WorkerApi } from '../worker/worker-api'
+import type { WorkerApi } from '../worker/rpc/engine-api'
 import { SiftError } from './errors'
 import type { BuildContextOptions, Context, ForgetSelector, Memory, MemoryStats, MessageInput } from './types'
 

@@ -1,5 +1,5 @@
-import { Engine } from '../worker/engine'
-import { nodeHost, type NodeHostOptions } from '../worker/node-host'
+import { Engine } from '../worker/engine/engine'
+import { nodeHost, type NodeHostOptions } from '../worker/hosts/node/node-host'
 import type { Memory, MemoryOptions } from './types'
 
 export * from './types'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
+import { seededRandom } from '../worker/util/seeded-random'
 import { indexTerm } from '../src/core/english-terms'
-import { Bm25Index } from '../worker/bm25-index'
+import { Bm25Index } from '../worker/index/lexical/bm25-index'
 
 interface Doc {
   key: number

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
-import { CoarseLists } from '../worker/coarse-lists'
-import { distinctRows, trainCentroids } from '../worker/train-centroids'
+import { seededRandom } from '../worker/util/seeded-random'
+import { CoarseLists } from '../worker/index/vector/coarse-lists'
+import { distinctRows, trainCentroids } from '../worker/index/vector/train-centroids'
 
 function unitRows(rows: number, dim: number, random: () => number): Float32Array {
   const out = new Float32Array(rows * dim)

@@ -3,12 +3,12 @@
 // (the host's own interface) so 20,000 sentences need no model time; the query vectors come from it too.
 import { IDBFactory, IDBKeyRange as FakeIDBKeyRange } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
-import type { EmbeddingCache } from '../worker/engine-host'
-import { Engine } from '../worker/engine'
-import { nodeHost } from '../worker/node-host'
-import { COARSE_MIN_ROWS, VectorIndex } from '../worker/vector-index'
-import { DenseRanking } from '../worker/dense-ranking'
+import { seededRandom } from '../worker/util/seeded-random'
+import type { EmbeddingCache } from '../worker/hosts/engine-host'
+import { Engine } from '../worker/engine/engine'
+import { nodeHost } from '../worker/hosts/node/node-host'
+import { COARSE_MIN_ROWS, VectorIndex } from '../worker/index/vector/vector-index'
+import { DenseRanking } from '../worker/rank/dense-ranking'
 
 const DIM = 64
 const TOPICS = 200

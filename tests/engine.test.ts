@@ -3,9 +3,9 @@ import Dexie from 'dexie'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, SiftError, type Context, type Memory, type MessageInput, type Strategy } from '../src/node'
-import { Embedder } from '../worker/embedder'
-import { resolveEmbedding } from '../worker/embedding-presets'
-import type { LexicalIndexSnapshot } from '../worker/lexical-index'
+import { Embedder } from '../worker/embed/embedder'
+import { resolveEmbedding } from '../worker/embed/embedding-presets'
+import type { LexicalIndexSnapshot } from '../worker/index/lexical/lexical-index'
 
 const modelPath = fileURLToPath(new URL('../public/models/', import.meta.url))
 const DAY = 86_400_000

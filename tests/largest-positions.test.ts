@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
-import { largestPositions } from '../worker/largest-positions'
+import { seededRandom } from '../worker/util/seeded-random'
+import { largestPositions } from '../worker/index/vector/largest-positions'
 
 /** The reference: sort every position by value (descending), then tie key. */
 function byFullSort(values: Float64Array, count: number, k: number, tieKey: ArrayLike<number>): number[] {

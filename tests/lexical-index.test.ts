@@ -1,10 +1,10 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
+import { seededRandom } from '../worker/util/seeded-random'
 import { createMemory } from '../src/node'
 import type { Sentence } from '../src/types'
 import { contentTermCount } from '../src/core/short-sentence-penalty'
-import { LexicalIndex } from '../worker/lexical-index'
+import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 
 function sentence(sid: number, text: string, conversationId = 'c1'): Sentence {
   return { sid, text, conversationId, messageId: `m${sid}`, seq: sid, index: 0, role: 'user', timestamp: 0, start: 0, end: text.length }

@@ -7,9 +7,9 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as nodeEntry from '../src/node'
 import { WorkerMemory } from '../src/memory'
-import { nodeHost } from '../worker/node-host'
-import { installSiftErrorTransfer } from '../worker/sift-error-transfer'
-import { workerApi, type WorkerApi } from '../worker/worker-api'
+import { nodeHost } from '../worker/hosts/node/node-host'
+import { installSiftErrorTransfer } from '../worker/rpc/sift-error-transfer'
+import { workerApi, type WorkerApi } from '../worker/rpc/engine-api'
 
 const { createMemory, SiftError, packBudget, splitSentences } = nodeEntry
 const packageRoot = new URL('../', import.meta.url)

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { onnxRuntimeFiles } from '../worker/onnx-runtime-files'
+import { onnxRuntimeFiles } from '../worker/embed/onnx-runtime-files'
 
 describe('onnxRuntimeFiles', () => {
   it('points a WASM-only load at the plain build, and anything that may try WebGPU at the prefix (the WebGPU build)', () => {

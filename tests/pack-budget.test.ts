@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
+import { seededRandom } from '../worker/util/seeded-random'
 import { packBudget, type PackOptions, type PackResult } from '../src/core/pack-budget'
 import { compareChronological, renderContext, type RenderOptions } from '../src/core/render-context'
 import type { ScoredSentence } from '../src/core/scored-sentence'

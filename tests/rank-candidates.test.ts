@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom as random } from '../src/core/seeded-random'
+import { seededRandom as random } from '../worker/util/seeded-random'
 import { fuseRanks } from '../src/core/fuse-ranks'
 import { penaliseShortSentences, shortSentencePenalty } from '../src/core/short-sentence-penalty'
 import type { Sentence } from '../src/types'
-import { LexicalIndex } from '../worker/lexical-index'
-import { sentencesOf, toMessageRecord, type MessageRecord } from '../worker/message-record'
-import { HYBRID_LEXICAL_DEPTH, rankCandidates } from '../worker/rank-candidates'
-import { SentenceCatalog } from '../worker/sentence-catalog'
-import { VectorIndex } from '../worker/vector-index'
+import { LexicalIndex } from '../worker/index/lexical/lexical-index'
+import { sentencesOf, toMessageRecord, type MessageRecord } from '../worker/store/message-record'
+import { HYBRID_LEXICAL_DEPTH, rankCandidates } from '../worker/rank/rank-candidates'
+import { SentenceCatalog } from '../worker/index/sentence-catalog'
+import { VectorIndex } from '../worker/index/vector/vector-index'
 
 
 const WORDS = ['violin', 'lisbon', 'boiler', 'plumber', 'marathon', 'salmon', 'budget', 'kanji', 'tomato', 'passport', 'the', 'a', 'wow', 'thanks']

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildUseLiteOnnx } from '../scripts/model/use-lite-onnx'
 import { readTfjsGraph } from '../scripts/model/tfjs-graph'
 import { createMemory } from '../src/node'
-import { Embedder } from '../worker/embedder'
-import { resolveEmbedding } from '../worker/embedding-presets'
+import { Embedder } from '../worker/embed/embedder'
+import { resolveEmbedding } from '../worker/embed/embedding-presets'
 
 const root = new URL('../', import.meta.url).pathname
 const modelsDir = mkdtempSync(join(tmpdir(), 'sift-models-'))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
-import { sentencesOf, toMessageRecord, type MessageRecord } from '../worker/message-record'
-import { SentenceCatalog } from '../worker/sentence-catalog'
+import { seededRandom } from '../worker/util/seeded-random'
+import { sentencesOf, toMessageRecord, type MessageRecord } from '../worker/store/message-record'
+import { SentenceCatalog } from '../worker/index/sentence-catalog'
 
 function history(count: number): MessageRecord[] {
   const random = seededRandom(5)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom as random } from '../src/core/seeded-random'
-import { dotKernelModule, jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernel, simdDotKernels } from '../worker/simd-scan'
+import { seededRandom as random } from '../worker/util/seeded-random'
+import { dotKernelModule, jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernel, simdDotKernels } from '../worker/index/vector/simd-scan'
 
 
 describe('dot kernel', () => {

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { splitSentences } from '../src/core/split-sentences'
 import { createMemory, SiftError } from '../src/node'
 import type { Sentence, StoredMessage } from '../src/types'
-import { sentencesOf } from '../worker/message-record'
-import { LexicalIndex } from '../worker/lexical-index'
-import { BLOCK_CAPACITY, VECTOR_BLOCK_FORMAT } from '../worker/vector-block'
-import { SiftStore, type IndexedDBSource, type NewMessage, type StoreSnapshot } from '../worker/store'
+import { sentencesOf } from '../worker/store/message-record'
+import { LexicalIndex } from '../worker/index/lexical/lexical-index'
+import { BLOCK_CAPACITY, VECTOR_BLOCK_FORMAT } from '../worker/store/vector-block'
+import { SiftStore, type IndexedDBSource, type NewMessage, type StoreSnapshot } from '../worker/store/store'
 
 function freshSource(): IndexedDBSource {
   return { indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appendToBlocks, BLOCK_CAPACITY, isFloatBlock, removeFromBlock, toInt8Block, VECTOR_BLOCK_FORMAT, type VectorBlock } from '../worker/vector-block'
+import { appendToBlocks, BLOCK_CAPACITY, isFloatBlock, removeFromBlock, toInt8Block, VECTOR_BLOCK_FORMAT, type VectorBlock } from '../worker/store/vector-block'
 
 describe('vector blocks', () => {
   it('appends 32-row batches like a binary counter: few small trailing blocks, full blocks never rewritten', () => {

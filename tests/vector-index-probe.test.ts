@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../src/core/seeded-random'
-import { DenseRanking } from '../worker/dense-ranking'
-import { ProbedDenseRanking } from '../worker/probed-dense-ranking'
-import { VectorIndex } from '../worker/vector-index'
+import { seededRandom } from '../worker/util/seeded-random'
+import { DenseRanking } from '../worker/rank/dense-ranking'
+import { ProbedDenseRanking } from '../worker/rank/probed-dense-ranking'
+import { VectorIndex } from '../worker/index/vector/vector-index'
 
 /** Unit vectors around `clusters` random directions (noise 0.35 per dimension before normalising). */
 function clustered(rows: number, dim: number, clusters: number, random: () => number): Float32Array {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom as random } from '../src/core/seeded-random'
-import { quantizeQuery, quantizeResiduals, quantizeRows } from '../worker/quantize-vector'
-import { queryLimit, ROW_ALIGN } from '../worker/simd-scan'
-import { RESCORED_ROWS, VectorIndex } from '../worker/vector-index'
+import { seededRandom as random } from '../worker/util/seeded-random'
+import { quantizeQuery, quantizeResiduals, quantizeRows } from '../worker/index/vector/quantize-vector'
+import { queryLimit, ROW_ALIGN } from '../worker/index/vector/simd-scan'
+import { RESCORED_ROWS, VectorIndex } from '../worker/index/vector/vector-index'
 
 /** The query as the index rounds it: int16 values and their scale. */
 function int16Query(query: Float32Array): { q: Int16Array; scale: number } {

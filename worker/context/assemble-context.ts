@@ -1,0 +1,88 @@
+import { packBudget, type PackResult } from '../../src/core/pack-budget'
+import { renderContext } from '../../src/core/render-context'
+import { withAnswerNeighbours } from '../../src/core/answer-neighbours'
+import { distinctSentences } from '../../src/core/distinct-sentences'
+import { untilRelevanceCliff } from '../../src/core/relevance-cliff'
+import { withLaterUpdates } from '../../src/core/later-updates'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
+import type { Backend, Context, ContextItem } from '../../src/types'
+import type { ContextRequest } from '../input/context-request'
+import type { LexicalIndex } from '../index/lexical/lexical-index'
+import { countAtMost } from '../index/sentence-catalog'
+import { openingOfNextTurn, positionalCandidates, rankCandidates, scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+
+/** What the engine knows at the moment a context is built, besides the indexes. */
+export interface ContextMoment {
+  backend: Backend
+  /** Sentences with a greater sid have no vector yet. */
+  embeddedThrough: number
+  /** When buildContext started (performance.now()), and how long embedding the queries took. */
+  startedAt: number
+  queryMs: number
+}
+
+/** Selects, packs and renders a context from the in-memory indexes; `queries` carry vectors for dense and hybrid. */
+export function assembleContext(request: ContextRequest, queries: readonly RankingQuery[], sources: RankingSources, moment: ContextMoment): Context {
+  const { strategy, budget, conversationId, recentTurns, adaptiveStop, followUpdates } = request
+  const { catalog } = sources
+  const scope = catalog.scope(conversationId)
+  const pinned = [...positionalCandidates(catalog, scope.messages.slice(scope.messages.length - recentTurns).flatMap((m) => m.sids), true, 'recent')]
+  let packed: PackResult
+  let cliff = false
+  if (strategy === 'full') {
+    const items = [...positionalCandidates(catalog, scope.sids, false, 'position')]
+    const text = renderContext(items)
+    packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
+  } else {
+    if (strategy === 'head' || strategy === 'tail') {
+      packed = packBudget(positionalCandidates(catalog, scope.sids, strategy === 'tail', 'position'), { budget, pinned })
+    } else {
+      const answered = withAnswerNeighbours(distinctSentences(rankCandidates(strategy, queries, conversationId, sources)), (question) => openingOfNextTurn(catalog, question))
+      const relevant = followUpdates ? withLaterUpdates(answered, (sentence) => laterOnSameSubject(sentence, sources)) : answered
+      packed = packBudget(adaptiveStop ? untilRelevanceCliff(relevant, () => (cliff = true)) : relevant, { budget, pinned })
+    }
+  }
+  return {
+    text: packed.text,
+    items: packed.items.map(toContextItem),
+    stats: {
+      budget,
+      used: packed.used,
+      fill: packed.used / budget,
+      historyChars: scope.chars,
+      historySentences: scope.sids.length,
+      strategy,
+      backend: moment.backend,
+      stoppedBy: cliff && packed.stoppedBy === 'exhausted' ? 'cliff' : packed.stoppedBy,
+      candidatesConsidered: packed.considered,
+      pending: scope.sids.length - countAtMost(scope.sids, moment.embeddedThrough),
+      ms: performance.now() - moment.startedAt,
+      queryMs: moment.queryMs,
+    },
+  }
+}
+
+/**
+ * Sentences after `sentence` in its conversation sharing its content terms, best BM25 first (at most
+ * `UPDATE_CANDIDATES`). Memoised per sentence until the lexical index changes: a search per ranked
+ * candidate would otherwise dominate the cost of building a context.
+ */
+function laterOnSameSubject(sentence: ScoredSentence, { lexical, catalog }: RankingSources): ScoredSentence[] {
+  let memo = laterMemo.get(lexical)
+  if (memo === undefined || memo.revision !== lexical.revision) laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
+  let sids = memo.later.get(sentence.sid)
+  if (sids === undefined) {
+    const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => hit.sid > sentence.sid)
+    memo.later.set(sentence.sid, (sids = hits.slice(0, UPDATE_CANDIDATES).map((hit) => hit.sid)))
+  }
+  return sids.flatMap((sid) => scoredSentence(catalog, sid, 0, 'update') ?? [])
+}
+
+const laterMemo = new WeakMap<LexicalIndex, { revision: number; later: Map<number, number[]> }>()
+
+/** Later sentences looked at per ranked one: the update, if any, shares its subject words and ranks near the top. */
+const UPDATE_CANDIDATES = 20
+
+function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }: ScoredSentence): ContextItem {
+  return { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }
+}

@@ -1,0 +1,138 @@
+import type { Backend } from '../../src/types'
+import type { EmbeddingCache } from '../hosts/engine-host'
+import type { LoadedBackend, ModelOptions, ModelRunner, StartModel } from './model-runner'
+
+export interface EmbedderOptions extends ModelOptions {
+  /** Why these backends (reported by `backendReason`). */
+  backendReason?: string
+  cache?: EmbeddingCache
+  /** Where the model runs; default in this thread. */
+  startModel?: StartModel
+}
+
+/**
+ * Most texts per model call. Larger batches amortise the per-call overhead (on WASM, 45.5 / 95.1 / 162.2
+ * sentences/s at batch 1 / 8 / 32: `npm run bench:perf`, BENCHMARKS.md), but hold the model longer, so a request
+ * embedding its query waits behind the batch.
+ */
+const MAX_BATCH = 32
+
+/**
+ * Texts → unit vectors: prefixes, the embedding cache, batching and empty texts here; the model itself behind a
+ * `ModelRunner`, loaded on first use, falling back along `backends` when one fails.
+ */
+export class Embedder {
+  private readonly runner: ModelRunner
+  private loading: Promise<LoadedBackend> | undefined
+  private loaded: LoadedBackend | undefined
+  private dimension: number | undefined
+
+  constructor(private readonly options: EmbedderOptions) {
+    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel = modelInThisThread } = options
+    this.runner = startModel({ model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends })
+  }
+
+  /** The backend in use, or the one that will be tried first while the model is not loaded yet. */
+  get backend(): Backend {
+    return this.loaded?.backend ?? this.options.backends[0] ?? 'cpu'
+  }
+
+  /** Why this backend: the host's choice, plus the failures of backends tried before the one in use. */
+  get backendReason(): string {
+    const reason = this.options.backendReason ?? `backends: ${this.options.backends.join(', ')}`
+    const failures = this.loaded?.failures ?? []
+    return failures.length === 0 ? reason : `${reason}; fell back to ${this.loaded!.backend} after ${failures.join('; ')}`
+  }
+
+  /** Starts loading the model without waiting for it, so the first request does not pay for the load; a failure is reported by the next `embed`. */
+  preload(): void {
+    this.load().catch(() => undefined)
+  }
+
+  /** Vector length, once any vector has been produced. */
+  get dim(): number | undefined {
+    return this.dimension
+  }
+
+  /** One row per text (`texts.length × dim`), with the query or document prefix applied. Empty text gives a zero row; so does a row the model leaves zero or not finite. */
+  async embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array> {
+    if (texts.length === 0) return new Float32Array(0)
+    const prefix = kind === 'query' ? this.options.embedding.queryPrefix : this.options.embedding.documentPrefix
+    const inputs = texts.map((text) => prefix + text)
+    const { cache } = this.options
+    const cached = inputs.map((input) => cache?.get(input))
+    const missing = inputs.filter((_, i) => cached[i] === undefined)
+    const fresh = missing.length > 0 ? await this.run(missing) : new Float32Array(0)
+    const dim = this.dimension ?? cached.find((v) => v !== undefined)!.length
+    this.dimension = dim
+    const out = new Float32Array(texts.length * dim)
+    let next = 0
+    inputs.forEach((input, i) => {
+      let vector = cached[i]
+      if (vector === undefined) {
+        vector = fresh.slice(next * dim, ++next * dim)
+        cache?.set(input, vector)
+      }
+      // Some models give a non-zero vector for empty text; it must not match anything.
+      if (texts[i].trim() !== '') out.set(vector, i * dim)
+    })
+    return out
+  }
+
+  async dispose(): Promise<void> {
+    await this.loading?.catch(() => undefined)
+    await this.runner.dispose()
+  }
+
+  /**
+   * Texts sorted by length and cut into batches of `MAX_BATCH`: a batch is padded to its longest text, so similar
+   * lengths together waste less work on padding. Rows come back in the order of `texts`.
+   */
+  private async run(texts: string[]): Promise<Float32Array> {
+    if (texts.length <= MAX_BATCH) return this.runBatch(texts)
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length)
+    let out: Float32Array | undefined
+    for (let from = 0; from < order.length; from += MAX_BATCH) {
+      const rows = order.slice(from, from + MAX_BATCH)
+      const vectors = await this.runBatch(rows.map((i) => texts[i]))
+      const dim = vectors.length / rows.length
+      out ??= new Float32Array(texts.length * dim)
+      rows.forEach((row, i) => out!.set(vectors.subarray(i * dim, (i + 1) * dim), row * dim))
+    }
+    return out!
+  }
+
+  private async runBatch(texts: string[]): Promise<Float32Array> {
+    await this.load()
+    const { data, dim } = await this.runner.run(texts)
+    this.dimension = dim
+    return data
+  }
+
+  private load(): Promise<LoadedBackend> {
+    this.loading ??= this.runner.load().then(
+      (loaded) => (this.loaded = loaded),
+      (error: unknown) => {
+        this.loading = undefined
+        throw error
+      },
+    )
+    return this.loading
+  }
+}
+
+/**
+ * The model in this thread, transformers.js imported on first use: a host that runs the model elsewhere (the
+ * browser's model worker) never loads the library's half a megabyte of JavaScript into the engine's worker.
+ */
+function modelInThisThread(options: ModelOptions): ModelRunner {
+  let model: Promise<ModelRunner> | undefined
+  const started = () => (model ??= import('./transformers-model').then(({ TransformersModel }) => new TransformersModel(options)))
+  return {
+    load: async () => (await started()).load(),
+    run: async (texts) => (await started()).run(texts),
+    dispose: async () => {
+      if (model) await (await model).dispose()
+    },
+  }
+}

@@ -1,0 +1,36 @@
+import type { Backend } from '../../src/types'
+import type { ResolvedEmbedding } from './embedding-presets'
+
+/** Everything needed to load one embedding model: plain data, so it can be posted to a worker of its own. */
+export interface ModelOptions {
+  model: string
+  embedding: ResolvedEmbedding
+  localModelPath: string
+  allowRemoteModels: boolean
+  /** Absolute URL prefix of ONNX Runtime's wasm files (browser only). */
+  wasmPaths?: string
+  /** Backends to try in order; the first that loads and runs wins. */
+  backends: Backend[]
+  /** ONNX Runtime WASM threads (browser only); unset leaves ONNX Runtime's default. */
+  wasmThreads?: number
+}
+
+/** The backend a model loaded on, and the failures of the backends tried before it. */
+export interface LoadedBackend {
+  backend: Backend
+  failures: string[]
+}
+
+/**
+ * Runs the model itself: texts in, pooled vectors out (no prefixes, no cache). In-process (`TransformersModel`)
+ * or in a worker of its own (`modelInWorker`), where loading and running it leave the engine's thread free.
+ */
+export interface ModelRunner {
+  /** Loads the model (once; a failed load may be retried) and proves it runs. */
+  load(): Promise<LoadedBackend>
+  /** One row per text, `texts.length × dim`, in one model call. */
+  run(texts: string[]): Promise<{ data: Float32Array; dim: number }>
+  dispose(): Promise<void>
+}
+
+export type StartModel = (options: ModelOptions) => ModelRunner

@@ -1,0 +1,56 @@
+import type { MemoryOptions } from '../../src/types'
+import type { BackendChoice, EngineHost } from './engine-host'
+import { modelInWorker } from '../rpc/model-in-worker'
+
+/** The parts of a WebGPU adapter's `info` that tell a real GPU from a software one. */
+interface GpuAdapterInfo {
+  vendor?: string
+  architecture?: string
+  description?: string
+  isFallbackAdapter?: boolean
+}
+
+interface GpuNavigator {
+  gpu?: { requestAdapter(): Promise<{ info?: GpuAdapterInfo; isFallbackAdapter?: boolean } | null> }
+}
+
+/** Inside a Web Worker: the browser's IndexedDB, model and ONNX Runtime files from the page's own origin, WebGPU on a hardware adapter. */
+export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHost {
+  return {
+    indexedDB: { indexedDB: self.indexedDB, IDBKeyRange: self.IDBKeyRange },
+    localModelPath: '/models/',
+    wasmPaths: new URL(options.wasmPaths ?? '/ort/', self.location.href).href,
+    // Half the cores, at most 4: the worker's own JS (tokenizer, IndexedDB) and the page need the rest. On a busy
+    // two-core machine one thread embedded 52–66 sentences/s and two threads 32–40 (scripts/bench-embed-browser.ts).
+    // More than one needs cross-origin isolation (SharedArrayBuffer).
+    wasmThreads: self.crossOriginIsolated ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2))) : 1,
+    // The model in a worker of its own: its load (about a second) overlaps reading the store at open, and a
+    // batch of sentences being embedded no longer holds up a request's ranking.
+    startModel: modelInWorker,
+    backends: async (device) => {
+      if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
+      if (device === 'webgpu') return { backends: ['webgpu'], reason: "device: 'webgpu' was requested" }
+      return chooseAutoBackend()
+    },
+  }
+}
+
+/**
+ * `device: 'auto'`: WebGPU only on a hardware adapter. A software adapter (SwiftShader, which Chromium offers with
+ * `--enable-unsafe-webgpu` on GPU-less machines) runs the model on the CPU about 90× slower than the WASM backend.
+ */
+async function chooseAutoBackend(): Promise<BackendChoice> {
+  let adapter: Awaited<ReturnType<NonNullable<GpuNavigator['gpu']>['requestAdapter']>> | undefined
+  try {
+    adapter = await (navigator as GpuNavigator).gpu?.requestAdapter()
+  } catch (error) {
+    return { backends: ['wasm'], reason: `auto: WASM, requesting a WebGPU adapter failed (${(error as Error)?.message ?? String(error)})` }
+  }
+  if (!adapter) return { backends: ['wasm'], reason: 'auto: WASM, no WebGPU adapter' }
+  const info = adapter.info ?? {}
+  const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ')
+  if (info.isFallbackAdapter || adapter.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe|software/i.test(name)) {
+    return { backends: ['wasm'], reason: `auto: WASM, the WebGPU adapter is a software fallback (${name || 'isFallbackAdapter'}), slower than WASM` }
+  }
+  return { backends: ['webgpu', 'wasm'], reason: `auto: WebGPU on a hardware adapter (${name || 'unnamed'}), WASM if it fails` }
+}

@@ -1,0 +1,36 @@
+import type { Backend, Device } from '../../src/types'
+import type { StartModel } from '../embed/model-runner'
+import type { IndexedDBSource } from '../store/store'
+
+/** Vectors remembered across runs, keyed by the exact text embedded (prefix included) for one model fingerprint. */
+export interface EmbeddingCache {
+  get(text: string): Float32Array | undefined
+  set(text: string, vector: Float32Array): void
+  /** Persists what was set since the last flush. */
+  flush(): Promise<void>
+}
+
+/** Which backends to try for a `device`, in order, and why (reported by `stats().backendReason`). */
+export interface BackendChoice {
+  backends: Backend[]
+  reason: string
+}
+
+/**
+ * What differs between the browser worker and Node: where IndexedDB, the model files and ONNX Runtime come from.
+ * The engine itself never asks which environment it is in.
+ */
+export interface EngineHost {
+  indexedDB: IndexedDBSource
+  /** Default folder of model folders when `MemoryOptions.localModelPath` is not given. */
+  localModelPath: string
+  /** Absolute URL prefix of ONNX Runtime's `.wasm` files (browser only). */
+  wasmPaths?: string
+  /** Threads for ONNX Runtime's WASM backend (browser only); more than one needs cross-origin isolation. */
+  wasmThreads?: number
+  /** Backends to try for `device`, in order; the first that loads and runs is used. */
+  backends(device: Device): Promise<BackendChoice>
+  openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
+  /** Where the embedding model runs; default in the engine's own thread. */
+  startModel?: StartModel
+}

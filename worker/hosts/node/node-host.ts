@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url'
+import { IDBFactory, IDBKeyRange as FakeIDBKeyRange } from 'fake-indexeddb'
+import { openEmbeddingCacheFile } from './embedding-cache-file'
+import type { EngineHost } from '../engine-host'
+
+export interface NodeHostOptions {
+  /** An IndexedDB implementation; default a private in-memory fake-indexeddb instance. */
+  indexedDB?: IDBFactory
+  IDBKeyRange?: typeof IDBKeyRange
+  /** Folder for the on-disk embedding cache; none when absent. */
+  embeddingCacheDir?: string
+}
+
+/** Node: onnxruntime-node on the CPU, fake-indexeddb unless given a factory, model files from the package's `public/models/`. */
+export function nodeHost(options: NodeHostOptions, packageRoot: URL): EngineHost {
+  const { embeddingCacheDir } = options
+  return {
+    indexedDB: {
+      indexedDB: options.indexedDB ?? (new IDBFactory() as unknown as globalThis.IDBFactory),
+      IDBKeyRange: options.IDBKeyRange ?? (FakeIDBKeyRange as unknown as typeof IDBKeyRange),
+    },
+    localModelPath: fileURLToPath(new URL('public/models/', packageRoot)),
+    backends: async () => ({ backends: ['cpu'], reason: 'Node: onnxruntime-node on the CPU' }),
+    openEmbeddingCache: embeddingCacheDir === undefined ? undefined : (fingerprint) => openEmbeddingCacheFile(embeddingCacheDir, fingerprint),
+  }
+}

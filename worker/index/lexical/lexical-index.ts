@@ -1,0 +1,314 @@
+import { indexTerm, queryTerm } from '../../../src/core/english-terms'
+import { contentTermCount } from '../../../src/core/short-sentence-penalty'
+import type { Sentence } from '../../../src/types'
+import { grownArray } from '../../util/grown-array'
+import { Bm25Index, tokenize, type Bm25Snapshot } from './bm25-index'
+
+/** A scored row of a lexical search. */
+export interface LexicalHit {
+  sid: number
+  score: number
+}
+
+/**
+ * Share of a sentence's lexical score that comes from its whole turn (all its message's sentences as one BM25
+ * document); the rest is the sentence's own BM25. A question's words are often spread over a turn ("researching"
+ * in one sentence, "adoption agencies" in the next), and the turn is what holds the answer.
+ */
+export const TURN_SHARE = 0.5
+
+/** The whole lexical index as typed arrays and strings, for structured-clone storage. */
+export interface LexicalIndexSnapshot {
+  sentences: Bm25Snapshot
+  /** Turn documents, keyed by the sid of their first sentence. */
+  turns: Bm25Snapshot
+  conversations: string[]
+  /** Per turn document, in the order of `turns.keys`: its message id and how many sentences it has. */
+  turnMessageIds: string[]
+  turnSizes: Int32Array
+  /** The turns' sentence ids, concatenated in that order. */
+  turnSids: Int32Array
+  /** By sid: content words of the sentence (`contentTermCount`, at most 254) plus one; 0 for sids not indexed. */
+  contentTerms: Uint8Array
+}
+
+/**
+ * BM25 over sentence texts (`Bm25Index`), in memory; restored from a snapshot at open. The speaker (`role`) is a
+ * second field, so a question that names a person ("What did Melanie paint?") prefers that person's own sentences
+ * among those sharing its topic words. Each message is also indexed as one document (its turn, keyed by its first
+ * sentence's sid), blended into its sentences' scores (`TURN_SHARE`).
+ */
+export class LexicalIndex {
+  private sentences = new Bm25Index(2)
+  private turns = new Bm25Index(2)
+  private readonly conversations: string[] = []
+  private readonly conversationNumber = new Map<string, number>()
+  /**
+   * Turn bookkeeping in sid-indexed arrays (a turn's key is its first sid), so a snapshot loads without building
+   * maps: each sentence's turn key (-1: none), and each turn's sentence ids as a span of `members` (count 0: none).
+   */
+  private turnOf: Int32Array = new Int32Array(0)
+  private turnStart: Int32Array = new Int32Array(0)
+  private turnCount: Int32Array = new Int32Array(0)
+  private members: Int32Array = new Int32Array(64)
+  private membersLength = 0
+  /** Message id of each turn, by turn key; and its inverse, built on the first add after a load. */
+  private messageOfTurn: (string | undefined)[] = []
+  /**
+   * By sid: content words of each indexed sentence plus one (0: unknown), for the dense ranking's short-sentence
+   * prior. Counted while the text is at hand and stored in the snapshot, so the first ranking after open need not
+   * re-read 100K texts (about 100 ms).
+   */
+  private contentTerms: Uint8Array = new Uint8Array(0)
+  private turnOfMessage: Map<string, number> | undefined = new Map()
+  /** Search scratch, by sid: blended score, the search that set it, and the sids touched (reused across searches). */
+  private blended = new Float64Array(0)
+  private blendSerial = new Int32Array(0)
+  private blendOrder = new Int32Array(0)
+  private searchSerial = 0
+  /** Counts `add` and `remove` calls: search results computed at one revision hold until the next. */
+  private changes = 0
+
+  get size(): number {
+    return this.sentences.size
+  }
+
+  /** Changes with every `add` and `remove`, so callers can tell whether what they derived from searches is still current. */
+  get revision(): number {
+    return this.changes
+  }
+
+  has(sid: number): boolean {
+    return this.sentences.has(sid)
+  }
+
+  /** `contentTermCount` of an indexed sentence's text (capped at 254); undefined for a sid never indexed. */
+  contentTermCountOf(sid: number): number | undefined {
+    const stored = sid < this.contentTerms.length ? this.contentTerms[sid] : 0
+    return stored === 0 ? undefined : stored - 1
+  }
+
+  add(sentences: readonly Sentence[]): void {
+    this.changes++
+    const byMessage = new Map<string, Sentence[]>()
+    let maxSid = -1
+    for (const sentence of sentences) maxSid = Math.max(maxSid, sentence.sid)
+    this.ensureSids(maxSid + 1)
+    for (const sentence of sentences) {
+      this.sentences.add(sentence.sid, this.conversationOf(sentence.conversationId), [sentence.text, sentence.role])
+      this.contentTerms[sentence.sid] = Math.min(254, contentTermCount(sentence.text)) + 1
+      const parts = byMessage.get(sentence.messageId)
+      if (parts) parts.push(sentence)
+      else byMessage.set(sentence.messageId, [sentence])
+    }
+    const turnOfMessage = this.messageTurns()
+    for (const [messageId, parts] of byMessage) {
+      const previous = turnOfMessage.get(messageId)
+      if (previous !== undefined) this.discardTurn(previous)
+      parts.sort((a, b) => a.index - b.index)
+      const { conversationId, role, sid: key } = parts[0]
+      this.turns.add(key, this.conversationOf(conversationId), [parts.map((p) => p.text).join(' '), role])
+      turnOfMessage.set(messageId, key)
+      this.messageOfTurn[key] = messageId
+      if (this.membersLength + parts.length > this.members.length) this.members = grownArray(this.members, 2 * (this.membersLength + parts.length))
+      this.turnStart[key] = this.membersLength
+      this.turnCount[key] = parts.length
+      for (const part of parts) {
+        this.members[this.membersLength++] = part.sid
+        this.turnOf[part.sid] = key
+      }
+    }
+  }
+
+  /** Removes sentences; a turn document goes as soon as any of its sentences does (forget removes whole messages). */
+  remove(sids: Iterable<number>): void {
+    this.changes++
+    for (const sid of sids) {
+      this.sentences.remove(sid)
+      if (sid >= this.turnOf.length) continue
+      const key = this.turnOf[sid]
+      if (key >= 0) this.discardTurn(key)
+      this.turnOf[sid] = -1
+    }
+  }
+
+  /**
+   * Every sentence matching any content term of `query` (stop words dropped, all terms stemmed), or in a turn that
+   * does, best blended BM25 score first (ties: older first). A query made only of stop words is searched with
+   * them, rather than not at all. `limit` keeps only the best that many (the same as slicing the full list),
+   * without sorting every weak match.
+   */
+  search(query: string, filter?: { conversationId?: string }, limit = Infinity): LexicalHit[] {
+    const group = this.groupOf(filter?.conversationId)
+    if (group === null) return []
+    const terms = queryTerms(query)
+    const own = this.sentences.match(terms, group)
+    const turns = this.turns.match(terms, group)
+    let slots = this.turnOf.length
+    for (let i = 0; i < own.count; i++) slots = Math.max(slots, own.keys[i] + 1)
+    if (slots > this.blended.length) this.resizeBlend(slots)
+    const { blended, blendSerial, blendOrder } = this
+    const serial = ++this.searchSerial
+    let count = 0
+    for (let i = 0; i < own.count; i++) {
+      const sid = own.keys[i]
+      blendSerial[sid] = serial
+      blended[sid] = (1 - TURN_SHARE) * own.scores[i]
+      blendOrder[count++] = sid
+    }
+    for (let i = 0; i < turns.count; i++) {
+      const share = TURN_SHARE * turns.scores[i]
+      const key = turns.keys[i]
+      for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) {
+        const sid = this.members[at]
+        if (blendSerial[sid] === serial) blended[sid] += share
+        else if (this.sentences.has(sid)) {
+          blendSerial[sid] = serial
+          blended[sid] = share
+          blendOrder[count++] = sid
+        }
+      }
+    }
+    const order = bestFirst(blendOrder.subarray(0, count), blended, limit)
+    const hits: LexicalHit[] = new Array(order.length)
+    for (let i = 0; i < order.length; i++) hits[i] = { sid: order[i], score: blended[order[i]] }
+    return hits
+  }
+
+  /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
+  similarSentences(text: string, conversationId: string): LexicalHit[] {
+    const group = this.groupOf(conversationId)
+    if (group === null) return []
+    const terms = tokenize(text).map(queryTerm).filter((term): term is string => !!term)
+    const { keys, scores, count } = this.sentences.match(terms, group)
+    const hits: LexicalHit[] = new Array(count)
+    for (let i = 0; i < count; i++) hits[i] = { sid: keys[i], score: scores[i] }
+    return hits.sort((a, b) => b.score - a.score || a.sid - b.sid)
+  }
+
+  /** The whole index as typed arrays (forgotten sentences' terms compacted away): what `fromSnapshot` loads. */
+  toSnapshot(): LexicalIndexSnapshot {
+    const turns = this.turns.toSnapshot()
+    const turnMessageIds: string[] = []
+    const turnSizes = new Int32Array(turns.keys.length)
+    let total = 0
+    turns.keys.forEach((key, i) => {
+      turnMessageIds.push(this.messageOfTurn[key]!)
+      turnSizes[i] = this.turnCount[key]
+      total += this.turnCount[key]
+    })
+    const turnSids = new Int32Array(total)
+    let at = 0
+    for (const key of turns.keys) {
+      turnSids.set(this.members.subarray(this.turnStart[key], this.turnStart[key] + this.turnCount[key]), at)
+      at += this.turnCount[key]
+    }
+    const sentences = this.sentences.toSnapshot()
+    let sidEnd = 0
+    for (let i = 0; i < sentences.keys.length; i++) sidEnd = Math.max(sidEnd, sentences.keys[i] + 1)
+    const contentTerms = new Uint8Array(sidEnd)
+    for (let sid = 0; sid < sidEnd; sid++) if (this.sentences.has(sid)) contentTerms[sid] = this.contentTerms[sid]
+    return { sentences, turns, conversations: [...this.conversations], turnMessageIds, turnSizes, turnSids, contentTerms }
+  }
+
+  static fromSnapshot(snapshot: LexicalIndexSnapshot): LexicalIndex {
+    const index = new LexicalIndex()
+    index.sentences = Bm25Index.fromSnapshot(snapshot.sentences)
+    index.turns = Bm25Index.fromSnapshot(snapshot.turns)
+    for (const conversationId of snapshot.conversations) index.conversationOf(conversationId)
+    let maxSid = snapshot.contentTerms.length - 1
+    for (const sid of snapshot.turnSids) maxSid = Math.max(maxSid, sid)
+    index.ensureSids(maxSid + 1)
+    index.contentTerms.set(snapshot.contentTerms)
+    index.members = snapshot.turnSids
+    index.membersLength = snapshot.turnSids.length
+    index.turnOfMessage = undefined
+    let at = 0
+    snapshot.turns.keys.forEach((key, i) => {
+      const count = snapshot.turnSizes[i]
+      index.turnStart[key] = at
+      index.turnCount[key] = count
+      index.messageOfTurn[key] = snapshot.turnMessageIds[i]
+      for (let end = at + count; at < end; at++) index.turnOf[snapshot.turnSids[at]] = key
+    })
+    return index
+  }
+
+  private conversationOf(conversationId: string): number {
+    let number = this.conversationNumber.get(conversationId)
+    if (number === undefined) {
+      number = this.conversations.push(conversationId) - 1
+      this.conversationNumber.set(conversationId, number)
+    }
+    return number
+  }
+
+  /** The group to search: undefined for all, null for a conversation with nothing indexed. */
+  private groupOf(conversationId: string | undefined): number | undefined | null {
+    if (conversationId === undefined) return undefined
+    return this.conversationNumber.get(conversationId) ?? null
+  }
+
+  private discardTurn(key: number): void {
+    if (!this.turns.remove(key)) return
+    this.turnCount[key] = 0
+    this.turnOfMessage?.delete(this.messageOfTurn[key]!)
+    this.messageOfTurn[key] = undefined
+  }
+
+  private messageTurns(): Map<string, number> {
+    if (!this.turnOfMessage) {
+      this.turnOfMessage = new Map()
+      this.messageOfTurn.forEach((messageId, key) => {
+        if (messageId !== undefined) this.turnOfMessage!.set(messageId, key)
+      })
+    }
+    return this.turnOfMessage
+  }
+
+  private resizeBlend(length: number): void {
+    const capacity = Math.max(length, 2 * this.blended.length)
+    this.blended = new Float64Array(capacity)
+    this.blendSerial = new Int32Array(capacity)
+    this.blendOrder = new Int32Array(capacity)
+  }
+
+  /** Room in the sid-indexed arrays for sids below `length`. */
+  private ensureSids(length: number): void {
+    if (length <= this.turnOf.length) return
+    const capacity = Math.max(length, 2 * this.turnOf.length)
+    this.turnOf = grownArray(this.turnOf, capacity, -1)
+    this.turnStart = grownArray(this.turnStart, capacity)
+    this.turnCount = grownArray(this.turnCount, capacity)
+    this.contentTerms = grownArray(this.contentTerms, capacity)
+  }
+}
+
+/** A query's terms: its content words stemmed, or, when it has none, all its words stemmed. */
+function queryTerms(query: string): string[] {
+  const tokens = tokenize(query)
+  const content = tokens.map(queryTerm).filter((term): term is string => !!term)
+  return content.length > 0 ? content : tokens.map(indexTerm).filter((term) => term !== '')
+}
+
+/**
+ * The `limit` best of `sids` by `score` (ties: smaller sid first), sorted. Above the limit, the cut-off score comes
+ * from a native numeric sort of the scores alone, so only the kept ones are sorted with a comparator.
+ */
+function bestFirst(sids: Int32Array, score: ArrayLike<number>, limit: number): number[] {
+  const byScore = (a: number, b: number) => score[b] - score[a] || a - b
+  if (sids.length <= limit) return Array.from(sids).sort(byScore)
+  const scores = new Float64Array(sids.length)
+  for (let i = 0; i < sids.length; i++) scores[i] = score[sids[i]]
+  const cutoff = scores.sort()[sids.length - limit]
+  const kept: number[] = []
+  const atCutoff: number[] = []
+  for (let i = 0; i < sids.length; i++) {
+    const value = score[sids[i]]
+    if (value > cutoff) kept.push(sids[i])
+    else if (value === cutoff) atCutoff.push(sids[i])
+  }
+  atCutoff.sort((a, b) => a - b)
+  for (let i = 0; kept.length < limit && i < atCutoff.length; i++) kept.push(atCutoff[i])
+  return kept.sort(byScore)
+}

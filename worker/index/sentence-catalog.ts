@@ -1,0 +1,142 @@
+import type { Sentence } from '../../src/types'
+import { sentencesOf, type MessageRecord } from '../store/message-record'
+
+/** A stored message as the catalog keeps it: position, size, and its sentences. */
+export interface CatalogMessage {
+  id: string
+  seq: number
+  conversationId: string
+  chars: number
+  sids: number[]
+  /** Position (0-based) of the message within its conversation; renumbered when messages are removed. */
+  turn: number
+}
+
+/** One scope's history: all conversations, or one. Arrays are in chronological order. */
+export interface CatalogScope {
+  messages: CatalogMessage[]
+  sids: number[]
+  chars: number
+}
+
+/**
+ * The store's messages and sentences held in memory for fast context building: sentence lookup by sid,
+ * chronological order per scope, and turn numbers. Mirrors the store: built from the message records at open
+ * (sentences are spans of their message), updated after each commit.
+ */
+export class SentenceCatalog {
+  /** Indexed by sid (sids are small increasing integers): an array read is several times cheaper than a Map lookup. */
+  private readonly sentences: (Sentence | undefined)[] = []
+  private sentenceTotal = 0
+  /** Each sentence's message, by sid (for `turnOf`, read for every candidate of every request). */
+  private readonly messageOfSid: (CatalogMessage | undefined)[] = []
+  private readonly messages = new Map<string, CatalogMessage>()
+  private readonly all: CatalogScope = emptyScope()
+  private readonly conversations = new Map<string, CatalogScope>()
+
+  get messageCount(): number {
+    return this.messages.size
+  }
+
+  get sentenceCount(): number {
+    return this.sentenceTotal
+  }
+
+  /** Messages in increasing `seq` — the order the store assigns them, and so their sentences' sids increase too. */
+  add(messages: readonly MessageRecord[]): void {
+    for (const message of messages) {
+      const sentences = sentencesOf(message)
+      const conversation = this.conversation(message.conversationId)
+      const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: sentences.map((s) => s.sid), turn: conversation.messages.length }
+      this.messages.set(message.id, entry)
+      for (const sentence of sentences) {
+        if (this.sentences[sentence.sid] === undefined) this.sentenceTotal++
+        this.sentences[sentence.sid] = sentence
+        this.messageOfSid[sentence.sid] = entry
+      }
+      for (const scope of [this.all, conversation]) {
+        scope.messages.push(entry)
+        scope.chars += entry.chars
+        for (const sid of entry.sids) scope.sids.push(sid)
+      }
+    }
+  }
+
+  remove(messageIds: readonly string[]): void {
+    const gone = messageIds.map((id) => this.messages.get(id)).filter((m): m is CatalogMessage => m !== undefined)
+    if (gone.length === 0) return
+    const goneIds = new Set(gone.map((m) => m.id))
+    const goneSids = new Set(gone.flatMap((m) => m.sids))
+    for (const message of gone) this.messages.delete(message.id)
+    for (const sid of goneSids) {
+      if (this.sentences[sid] === undefined) continue
+      this.sentences[sid] = undefined
+      this.messageOfSid[sid] = undefined
+      this.sentenceTotal--
+    }
+    for (const [conversationId, scope] of [['', this.all] as const, ...this.conversations]) {
+      scope.messages = scope.messages.filter((m) => !goneIds.has(m.id))
+      scope.sids = scope.sids.filter((sid) => !goneSids.has(sid))
+      scope.chars = scope.messages.reduce((sum, m) => sum + m.chars, 0)
+      if (scope !== this.all) scope.messages.forEach((m, turn) => (m.turn = turn))
+      if (scope !== this.all && scope.messages.length === 0) this.conversations.delete(conversationId)
+    }
+  }
+
+  get(sid: number): Sentence | undefined {
+    return this.sentences[sid]
+  }
+
+  /** The whole history, or one conversation's (empty if unknown). */
+  scope(conversationId?: string): CatalogScope {
+    if (conversationId === undefined) return this.all
+    return this.conversations.get(conversationId) ?? emptyScope()
+  }
+
+  /** Sids greater than `sid`, oldest first, at most `limit` of them. */
+  sidsAbove(sid: number, limit = Infinity): number[] {
+    const { sids } = this.all
+    const low = countAtMost(sids, sid)
+    return sids.slice(low, low + Math.min(limit, sids.length))
+  }
+
+  /** Position (0-based) of the sentence's message within its conversation. */
+  turnOf(sentence: Sentence): number {
+    const message = this.messageOfSid[sentence.sid]
+    if (message !== undefined && message.seq === sentence.seq) return message.turn
+    const { messages } = this.scope(sentence.conversationId)
+    let low = 0
+    let high = messages.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (messages[middle].seq < sentence.seq) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+
+  private conversation(conversationId: string): CatalogScope {
+    let scope = this.conversations.get(conversationId)
+    if (!scope) {
+      scope = emptyScope()
+      this.conversations.set(conversationId, scope)
+    }
+    return scope
+  }
+}
+
+function emptyScope(): CatalogScope {
+  return { messages: [], sids: [], chars: 0 }
+}
+
+/** How many of the ascending `values` are ≤ limit (a binary search). */
+export function countAtMost(values: readonly number[], limit: number): number {
+  let low = 0
+  let high = values.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (values[middle] <= limit) low = middle + 1
+    else high = middle
+  }
+  return low
+}

@@ -1,0 +1,36 @@
+import { SiftError } from '../../src/errors'
+import type { Strategy } from '../../src/types'
+import { describe } from './message-input'
+
+/** A validated `buildContext` call with every default applied. */
+export interface ContextRequest {
+  /** The request first, then the extra queries. */
+  queries: string[]
+  budget: number
+  strategy: Strategy
+  conversationId: string | undefined
+  recentTurns: number
+  adaptiveStop: boolean
+  followUpdates: boolean
+}
+
+export const DEFAULT_BUDGET = 8000
+const STRATEGIES: readonly Strategy[] = ['hybrid', 'dense', 'lexical', 'head', 'tail', 'full']
+
+export function toContextRequest(request: unknown, options: unknown = {}): ContextRequest {
+  if (typeof request !== 'string') invalid(`request must be a string (the user's next message), got ${describe(request)}`)
+  if (typeof options !== 'object' || options === null) invalid(`options must be an object like { budget: 8000 }, got ${describe(options)}`)
+  const { budget = DEFAULT_BUDGET, strategy = 'hybrid', conversationId, recentTurns = 0, queries = [], adaptiveStop = false, followUpdates = false } = options as Record<string, unknown>
+  if (typeof budget !== 'number' || !Number.isInteger(budget) || budget <= 0) invalid(`budget must be a positive integer number of characters, got ${describe(budget)}`)
+  if (!STRATEGIES.includes(strategy as Strategy)) invalid(`strategy must be one of ${STRATEGIES.join(', ')}, got ${describe(strategy)}`)
+  if (conversationId !== undefined && typeof conversationId !== 'string') invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
+  if (typeof recentTurns !== 'number' || !Number.isInteger(recentTurns) || recentTurns < 0) invalid(`recentTurns must be an integer ≥ 0, got ${describe(recentTurns)}`)
+  if (!Array.isArray(queries) || queries.some((q) => typeof q !== 'string')) invalid(`queries must be an array of strings, got ${describe(queries)}`)
+  if (typeof adaptiveStop !== 'boolean') invalid(`adaptiveStop must be a boolean, got ${describe(adaptiveStop)}`)
+  if (typeof followUpdates !== 'boolean') invalid(`followUpdates must be a boolean, got ${describe(followUpdates)}`)
+  return { queries: [request, ...(queries as string[])], budget, strategy: strategy as Strategy, conversationId, recentTurns, adaptiveStop, followUpdates }
+}
+
+function invalid(message: string): never {
+  throw new SiftError('INVALID_INPUT', `buildContext: ${message}.`)
+}

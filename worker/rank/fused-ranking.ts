@@ -1,0 +1,98 @@
+import { RRF_K } from '../../src/core/fuse-ranks'
+import type { DenseRanking } from './dense-ranking'
+import type { RankedList } from './ranked-list'
+
+interface FusedEntry {
+  sid: number
+  score: number
+  bestRank: number
+  firstSeen: number
+}
+
+/**
+ * Exactly `fuseRanks([full dense ranking, lexical hits])`, produced lazily: only the lexical hits need their dense
+ * rank (counted in one pass, `DenseRanking.ranksOf`); every other sentence's fused score is 1 / (60 + its dense
+ * rank), which falls with the rank, so the fused list is a merge of the dense order (lexical hits skipped) with the
+ * lexical hits sorted by fused score. Ties break as in `fuseRanks`: best rank in either list, then first
+ * appearance (the dense list is read first, so a sentence with a vector first appears at its dense rank).
+ */
+export class FusedRanking implements RankedList {
+  private readonly lexicalEntries: FusedEntry[]
+  private readonly lexicalAt = new Map<number, FusedEntry>()
+  /** Dense positions of the lexical hits, skipped in the dense stream. */
+  private readonly lexicalPositions = new Set<number>()
+  private readonly merged: FusedEntry[] = []
+  private nextLexical = 0
+  private nextDense = 0
+  private readonly denseRankCache = new Map<number, number>()
+
+  constructor(private readonly dense: DenseRanking | undefined, lexical: readonly { sid: number }[]) {
+    const hits: { sid: number; rank: number; position: number }[] = []
+    const inList = new Set<number>()
+    lexical.forEach(({ sid }, i) => {
+      if (inList.has(sid)) return
+      inList.add(sid)
+      hits.push({ sid, rank: i + 1, position: dense ? dense.scores.positionOf(sid) : -1 })
+    })
+    const denseRanks = dense ? dense.ranksOf(hits.filter((h) => h.position >= 0).map((h) => h.position)) : new Map<number, number>()
+    let lexicalOnly = 0
+    const count = dense?.length ?? 0
+    this.lexicalEntries = hits.map(({ sid, rank, position }) => {
+      if (position < 0) return { sid, score: 1 / (RRF_K + rank), bestRank: rank, firstSeen: count + lexicalOnly++ }
+      this.lexicalPositions.add(position)
+      const denseRank = denseRanks.get(position)! + 1
+      return { sid, score: 1 / (RRF_K + denseRank) + 1 / (RRF_K + rank), bestRank: Math.min(denseRank, rank), firstSeen: denseRank - 1 }
+    })
+    this.lexicalEntries.sort(compareFused)
+    for (const entry of this.lexicalEntries) this.lexicalAt.set(entry.sid, entry)
+  }
+
+  at(position: number): { sid: number; score: number } | undefined {
+    while (this.merged.length <= position) {
+      const entry = this.mergeNext()
+      if (!entry) return undefined
+      this.merged.push(entry)
+    }
+    return this.merged[position]
+  }
+
+  scoreOf(sid: number): number | undefined {
+    const lexical = this.lexicalAt.get(sid)
+    if (lexical) return lexical.score
+    const position = this.dense ? this.dense.scores.positionOf(sid) : -1
+    if (position < 0 || !this.dense) return undefined
+    let rank = this.denseRankCache.get(position)
+    if (rank === undefined) this.denseRankCache.set(position, (rank = this.dense.ranksOf([position]).get(position)!))
+    return 1 / (RRF_K + rank + 1)
+  }
+
+  private mergeNext(): FusedEntry | undefined {
+    const dense = this.denseHead()
+    const lexical = this.lexicalEntries[this.nextLexical]
+    if (dense && (!lexical || compareFused(dense, lexical) < 0)) {
+      this.nextDense++
+      return dense
+    }
+    if (lexical) this.nextLexical++
+    return lexical
+  }
+
+  /** The next dense-only entry, skipping lexical hits (they carry their fused score in the lexical stream). */
+  private denseHead(): FusedEntry | undefined {
+    const { dense } = this
+    if (!dense) return undefined
+    for (;;) {
+      const position = dense.positionAt(this.nextDense)
+      if (position < 0) return undefined
+      if (!this.lexicalPositions.has(position)) {
+        const rank = this.nextDense + 1
+        return { sid: dense.scores.sids[position], score: 1 / (RRF_K + rank), bestRank: rank, firstSeen: rank - 1 }
+      }
+      this.nextDense++
+    }
+  }
+}
+
+function compareFused(a: FusedEntry, b: FusedEntry): number {
+  return b.score - a.score || a.bestRank - b.bestRank || a.firstSeen - b.firstSeen
+}

@@ -1,0 +1,31 @@
+// The embedding model in a Web Worker of its own, started by the engine's worker (`modelInWorker`): loading the
+// model (about a second of WebAssembly compilation and session setup) and every batch then run beside the engine,
+// which meanwhile reads the store, builds its indexes and answers requests.
+import { expose, transfer } from 'comlink'
+import type { ModelOptions } from '../embed/model-runner'
+import { installSiftErrorTransfer } from './sift-error-transfer'
+import { TransformersModel } from '../embed/transformers-model'
+
+let model: TransformersModel | undefined
+
+const modelApi = {
+  start(options: ModelOptions): void {
+    model ??= new TransformersModel(options)
+  },
+  load: () => started().load(),
+  async run(texts: string[]) {
+    const result = await started().run(texts)
+    return transfer(result, [result.data.buffer])
+  },
+  dispose: () => started().dispose(),
+}
+
+function started(): TransformersModel {
+  if (!model) throw new Error('model-worker: start() first')
+  return model
+}
+
+export type ModelWorkerApi = typeof modelApi
+
+installSiftErrorTransfer()
+expose(modelApi)

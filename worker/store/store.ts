@@ -1,0 +1,353 @@
+import Dexie, { type Table, type Transaction } from 'dexie'
+import { SiftError } from '../../src/errors'
+import type { ForgetSelector, Sentence, StoredMessage } from '../../src/types'
+import type { LexicalIndexSnapshot } from '../index/lexical/lexical-index'
+import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
+import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
+import type { CoarseListsSnapshot } from '../index/vector/vector-index'
+import { appendToBlocks, isFloatBlock, joinResiduals, removeFromBlock, splitResiduals, toInt8Block } from './vector-block'
+
+/** The single row of the `meta` table: counters and the embedding watermark. */
+export interface StoreState {
+  key: 'state'
+  schemaVersion: number
+  /** Fingerprint of the model whose vectors are stored; a different one at open clears them. */
+  model: string
+  nextSeq: number
+  nextSid: number
+  nextBlockId: number
+  /** Every sentence with `sid ≤ embeddedThrough` has its vector stored (or was forgotten); the rest is the backlog. */
+  embeddedThrough: number
+}
+
+/**
+ * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
+ * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.
+ */
+export interface LexicalSnapshot {
+  key: 'lexical'
+  /** Layout of `index`; a snapshot of another format is ignored and rebuilt. */
+  format: number
+  nextSid: number
+  /** Typed arrays and strings, stored by structured clone (no JSON round trip). */
+  index: LexicalIndexSnapshot
+}
+
+/**
+ * The vector index's coarse lists as last saved (`VectorIndex.coarseSnapshot`): centroids and each row's list, so
+ * open need not train them again. Rows stored after it are filed at open. A forget deletes it in its own transaction
+ * (its centroids are means over the forgotten vectors too) and the engine saves re-centred lists; cleared with the
+ * vectors when the model changes.
+ */
+export interface CoarseListsRecord extends CoarseListsSnapshot {
+  key: 'vectors'
+}
+
+/** A message ready to store: validated, defaults applied, no `seq` yet. */
+export type NewMessage = Omit<StoredMessage, 'seq'>
+
+/** Where the store's IndexedDB comes from: the browser's globals, or fake-indexeddb in Node. */
+export interface IndexedDBSource {
+  indexedDB: IDBFactory
+  IDBKeyRange: typeof IDBKeyRange
+}
+
+/**
+ * Schema 1 kept a row per sentence (its text a second time, its metadata, three secondary indexes); schema 2
+ * keeps each message's sentences as spans on the message record and adds the lexical index snapshot.
+ */
+const SCHEMA_VERSION = 2
+
+class SiftDatabase extends Dexie {
+  messages!: Table<MessageRecord, string>
+  vectorBlocks!: Table<VectorBlock, number>
+  vectorResiduals!: Table<VectorResiduals, number>
+  meta!: Table<StoreState, string>
+  lexicalSnapshots!: Table<LexicalSnapshot, string>
+  coarseLists!: Table<CoarseListsRecord, string>
+
+  constructor(name: string, source: IndexedDBSource) {
+    super(name, { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
+    this.version(1).stores({
+      messages: 'id, &seq, conversationId, [conversationId+seq], timestamp',
+      sentences: 'sid, messageId, conversationId, seq',
+      vectorBlocks: 'blockId, lastSid',
+      meta: 'key',
+    })
+    this.version(2)
+      .stores({ messages: 'id, &seq, firstSid, conversationId, timestamp', sentences: null, lexicalSnapshots: 'key' })
+      .upgrade(moveSentencesOntoMessages)
+    // Residuals live apart from the codes so that open reads only the codes.
+    this.version(3).stores({ vectorResiduals: 'blockId' })
+    this.version(4).stores({ coarseLists: 'key' })
+  }
+}
+
+/** Everything persisted, as loaded at open to rebuild the in-memory indexes. */
+export interface StoreSnapshot {
+  state: StoreState
+  /** In `seq` order. */
+  messages: MessageRecord[]
+  blocks: VectorBlock[]
+  lexical: LexicalSnapshot | undefined
+  coarseLists: CoarseListsRecord | undefined
+}
+
+/** What a forget removed, so the in-memory indexes can follow. */
+export interface ForgetResult {
+  messageIds: string[]
+  sids: number[]
+}
+
+/** IndexedDB persistence (Dexie): every public method is one transaction, so nothing is ever half-written. */
+export class SiftStore {
+  private constructor(private readonly db: SiftDatabase) {}
+
+  /** Opens (or creates) the database; if `model` differs from the stored fingerprint, drops stored vectors so they are re-embedded. */
+  static async open(name: string, source: IndexedDBSource, model: string): Promise<SiftStore> {
+    const db = new SiftDatabase(name, source)
+    try {
+      await db.open()
+      await db.transaction('rw', db.meta, db.vectorBlocks, db.vectorResiduals, db.coarseLists, async () => {
+        const state = await db.meta.get('state')
+        if (!state) {
+          await db.meta.put({ key: 'state', schemaVersion: SCHEMA_VERSION, model, nextSeq: 1, nextSid: 1, nextBlockId: 1, embeddedThrough: 0 })
+        } else if (state.model !== model) {
+          await db.vectorBlocks.clear()
+          await db.vectorResiduals.clear()
+          await db.coarseLists.clear()
+          await db.meta.put({ ...state, model, embeddedThrough: 0 })
+        }
+      })
+    } catch (error) {
+      db.close()
+      throw toSiftError(error, `open the database "${name}"`)
+    }
+    return new SiftStore(db)
+  }
+
+  /**
+   * Reads everything open needs in one transaction (the vector blocks without their residuals: see `residuals`), its
+   * requests issued together rather than one after another, so the database serves them back to back. The texts come
+   * first: `onTexts` gets the messages and the lexical snapshot as soon as they are read, so the caller can rebuild
+   * its text indexes while the database still reads the vectors (most of the bytes: 51 MB of int8 codes at 100K
+   * sentences). Float32 blocks left by a store written before int8 are quantised (and stored so) here, where every
+   * block is read anyway.
+   */
+  async snapshot(onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot | undefined) => void): Promise<StoreSnapshot> {
+    const { db } = this
+    const snapshot = await this.run('read the database', () =>
+      db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, db.coarseLists, async () => {
+        // Requests run in the order issued.
+        const state = db.meta.get('state')
+        const lexical = db.lexicalSnapshots.get('lexical')
+        // In primary-key order, sorted here: reading through the seq index would look up every record twice.
+        const messages = db.messages.toArray().then((records) => records.sort((a, b) => a.seq - b.seq))
+        const blocks = db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>
+        const coarseLists = db.coarseLists.get('vectors')
+        const texts = Promise.all([messages, lexical]).then(([m, l]) => onTexts?.(m, l))
+        const [stateRecord, messageRecords, blockRecords, lexicalRecord, coarseRecord] = await Promise.all([state, messages, blocks, lexical, coarseLists, texts])
+        return { state: stateRecord!, messages: messageRecords, blocks: blockRecords, lexical: lexicalRecord, coarseLists: coarseRecord }
+      }),
+    )
+    const floatIds = snapshot.blocks.filter(isFloatBlock).map((b) => b.blockId)
+    const quantized = floatIds.length > 0 ? await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, floatIds)) : new Map<number, VectorBlock>()
+    const blocks = snapshot.blocks.flatMap((b) => (isFloatBlock(b) ? (quantized.has(b.blockId) ? [quantized.get(b.blockId)!] : []) : [b]))
+    return { ...snapshot, blocks }
+  }
+
+  /** Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan). */
+  async residuals(): Promise<VectorResiduals[]> {
+    const { db } = this
+    return this.run('read the vector residuals', () => db.vectorResiduals.toArray())
+  }
+
+  /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
+  async addMessages(batch: readonly NewMessage[]): Promise<{ messages: MessageRecord[]; sentences: Sentence[] }> {
+    const { db } = this
+    return this.run('store the messages', () =>
+      db.transaction('rw', db.meta, db.messages, async () => {
+        const existing = await db.messages.bulkGet(batch.map((m) => m.id))
+        const taken = existing.find((m) => m !== undefined)
+        if (taken) {
+          throw new SiftError('DUPLICATE_ID', `A message with id "${taken.id}" is already stored; give each message a unique id or omit it to get a generated one. Nothing from this batch was stored.`)
+        }
+        const state = (await db.meta.get('state'))!
+        let { nextSeq, nextSid } = state
+        const messages: MessageRecord[] = []
+        for (const message of batch) {
+          const record = toMessageRecord({ ...message, seq: nextSeq++ }, nextSid)
+          nextSid += sentenceCount(record)
+          messages.push(record)
+        }
+        await db.messages.bulkAdd(messages)
+        await db.meta.put({ ...state, nextSeq, nextSid })
+        const sentences = messages.flatMap(sentencesOf)
+        return { messages, sentences }
+      }),
+    )
+  }
+
+  /**
+   * Appends the vectors of a backlog batch and advances the watermark to `through`, in one transaction.
+   * Sentences forgotten while the batch was being embedded are dropped here, so a vector can never outlive its sentence.
+   * Returns the rows actually stored.
+   */
+  async appendVectors(sids: readonly number[], vectors: Float32Array, dim: number, through: number): Promise<{ sids: number[]; vectors: Float32Array }> {
+    const { db } = this
+    return this.run('store the embeddings', () =>
+      db.transaction('rw', db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, async () => {
+        const state = (await db.meta.get('state'))!
+        const alive = await storedSids(db, sids)
+        const keptRows = sids.flatMap((sid, row) => (alive[row] ? [row] : []))
+        const keptSids = keptRows.map((row) => sids[row])
+        const keptVectors = new Float32Array(keptRows.length * dim)
+        keptRows.forEach((row, i) => keptVectors.set(vectors.subarray(row * dim, (row + 1) * dim), i * dim))
+        const tail = await withResiduals(db, (await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()).reverse())
+        const { put, remove, nextBlockId } = appendToBlocks(tail, keptSids, keptVectors, { model: state.model, dim, nextBlockId: state.nextBlockId })
+        await deleteBlocks(db, remove)
+        await putBlocks(db, put)
+        await db.meta.put({ ...state, nextBlockId, embeddedThrough: Math.max(state.embeddedThrough, through) })
+        return { sids: keptSids, vectors: keptVectors }
+      }),
+    )
+  }
+
+  /** Removes the selected messages, their sentences and their vectors in one transaction. */
+  async forget(selector: ForgetSelector): Promise<ForgetResult> {
+    const { db } = this
+    return this.run('forget the messages', () =>
+      db.transaction('rw', [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists], async () => {
+        const messageIds = await selectMessageIds(db, selector)
+        if (messageIds.length === 0) return { messageIds, sids: [] }
+        const records = (await db.messages.bulkGet(messageIds)) as MessageRecord[]
+        const sids = records.flatMap((r) => sentencesOf(r).map((s) => s.sid)).sort((a, b) => a - b)
+        await db.messages.bulkDelete(messageIds)
+        await db.lexicalSnapshots.delete('lexical')
+        // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
+        await db.coarseLists.delete('vectors')
+        if (sids.length > 0) {
+          const gone = new Set(sids)
+          const touched = (await db.vectorBlocks.where('lastSid').aboveOrEqual(sids[0]).toArray()).filter((b) => b.firstSid <= sids[sids.length - 1])
+          for (const block of await withResiduals(db, touched)) {
+            const rest = removeFromBlock(block, gone)
+            if (rest === block) continue
+            if (rest) await putBlocks(db, [rest])
+            else await deleteBlocks(db, [block.blockId])
+          }
+        }
+        return { messageIds, sids }
+      }),
+    )
+  }
+
+  /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
+  async saveCoarseLists(snapshot: CoarseListsSnapshot): Promise<void> {
+    const { db } = this
+    await this.run('save the vector index lists', () => db.coarseLists.put({ key: 'vectors', ...snapshot }))
+  }
+
+  async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot, 'key'>): Promise<void> {
+    const { db } = this
+    await this.run('save the lexical index', () => db.lexicalSnapshots.put({ key: 'lexical', ...snapshot }))
+  }
+
+  close(): void {
+    this.db.close()
+  }
+
+  private async run<T>(what: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      throw toSiftError(error, what)
+    }
+  }
+}
+
+/** Which of `sids` (increasing) still belong to a stored message, as a parallel array of flags. */
+async function storedSids(db: SiftDatabase, sids: readonly number[]): Promise<boolean[]> {
+  if (sids.length === 0) return []
+  // An empty message shares its firstSid with the next message, so take every message from that firstSid on.
+  const from = (await db.messages.where('firstSid').belowOrEqual(sids[0]).last())?.firstSid ?? sids[0]
+  const records = await db.messages.where('firstSid').between(from, sids[sids.length - 1], true, true).toArray()
+  const live = new Set(records.flatMap((r) => sentencesOf(r).map((s) => s.sid)))
+  return sids.map((sid) => live.has(sid))
+}
+
+/** Schema 1 → 2: each message gets its sentences' sids and spans from the sentence rows, which are then dropped. */
+async function moveSentencesOntoMessages(tx: Transaction): Promise<void> {
+  const spansOf = new Map<string, { firstSid: number; spans: number[] }>()
+  await tx.table<Sentence, number>('sentences').each((sentence) => {
+    const entry = spansOf.get(sentence.messageId) ?? { firstSid: sentence.sid, spans: [] }
+    entry.firstSid = Math.min(entry.firstSid, sentence.sid)
+    entry.spans[2 * sentence.index] = sentence.start
+    entry.spans[2 * sentence.index + 1] = sentence.end
+    spansOf.set(sentence.messageId, entry)
+  })
+  let nextSid = 1
+  await tx.table<MessageRecord, string>('messages').orderBy('seq').modify((message) => {
+    const entry = spansOf.get(message.id) ?? { firstSid: nextSid, spans: [] }
+    message.firstSid = entry.firstSid
+    message.spans = entry.spans
+    nextSid = entry.firstSid + entry.spans.length / 2
+  })
+  await tx.table<StoreState, string>('meta').toCollection().modify((state) => {
+    state.schemaVersion = SCHEMA_VERSION
+  })
+}
+
+/** Trailing vector blocks an append may merge with (a binary counter of 32-row batches up to 1,024 rows needs 6). */
+const MERGE_TAIL = 8
+
+/**
+ * Stores written before int8 vectors hold float32 blocks: quantise the given ones in place (no re-embedding), both
+ * layers. Re-read in a write transaction, so a block changed or deleted since the snapshot is taken as it is now.
+ * Returns the int8 blocks by blockId.
+ */
+async function quantizeFloatBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<Map<number, VectorBlock>> {
+  const blocks = db.vectorBlocks as Table<VectorBlock | FloatVectorBlock, number>
+  return db.transaction('rw', blocks, db.vectorResiduals, async () => {
+    const current = (await blocks.bulkGet([...blockIds])).filter((b) => b !== undefined)
+    const converted = current.filter(isFloatBlock).map(toInt8Block)
+    await putBlocks(db, converted)
+    return new Map([...current.filter((b): b is VectorBlock => !isFloatBlock(b)), ...converted.map((b) => splitResiduals(b).codes)].map((b) => [b.blockId, b]))
+  })
+}
+
+/** The blocks with their residual records joined back (for rewriting them). */
+async function withResiduals(db: SiftDatabase, blocks: readonly VectorBlock[]): Promise<VectorBlock[]> {
+  const records = await db.vectorResiduals.bulkGet(blocks.map((b) => b.blockId))
+  return blocks.map((block, i) => joinResiduals(block, records[i]))
+}
+
+/** Writes each block as its codes record and, when it has residuals, its residual record (else deletes a stale one). */
+async function putBlocks(db: SiftDatabase, blocks: readonly VectorBlock[]): Promise<void> {
+  const parts = blocks.map(splitResiduals)
+  await db.vectorBlocks.bulkPut(parts.map((p) => p.codes))
+  await db.vectorResiduals.bulkPut(parts.flatMap((p) => (p.residuals ? [p.residuals] : [])))
+  await db.vectorResiduals.bulkDelete(parts.flatMap((p) => (p.residuals ? [] : [p.codes.blockId])))
+}
+
+async function deleteBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<void> {
+  await db.vectorBlocks.bulkDelete([...blockIds])
+  await db.vectorResiduals.bulkDelete([...blockIds])
+}
+
+async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {
+  if ('id' in selector) return (await db.messages.get(selector.id)) ? [selector.id] : []
+  if ('conversationId' in selector) return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
+  return db.messages.where('timestamp').below(new Date(selector.before).getTime()).primaryKeys()
+}
+
+function toSiftError(error: unknown, what: string): SiftError {
+  if (error instanceof SiftError) return error
+  const names = [(error as { name?: string })?.name, (error as { inner?: { name?: string } })?.inner?.name]
+  if (names.includes('QuotaExceededError')) {
+    return new SiftError('QUOTA_EXCEEDED', `Browser storage is full, so Sift could not ${what}. Free space with memory.forget(...) or ask the user to allow more storage.`, { cause: error })
+  }
+  if (names.includes('ConstraintError')) {
+    return new SiftError('DUPLICATE_ID', `Could not ${what}: a message id is already stored. Use unique ids. Nothing from this batch was stored.`, { cause: error })
+  }
+  return new SiftError('STORAGE_FAILED', `IndexedDB failed to ${what}: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+}
