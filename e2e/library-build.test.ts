@@ -65,7 +65,7 @@ test('an app bundling the built library runs the engine and model workers from i
     })
     expect(result.backend).toBe('wasm')
     expect(result.text).toContain('serviced by Anna')
-    expect(requests.some((url) => /^worker:.*\/assets\/worker-[^/]*\.js$/.test(url)), requests.join('\n')).toBe(true)
+    expect(requests.some((url) => /^worker:.*\/assets\/engine-worker-[^/]*\.js$/.test(url)), requests.join('\n')).toBe(true)
     expect(requests.some((url) => /^worker:.*\/assets\/model-worker-[^/]*\.js$/.test(url)), requests.join('\n')).toBe(true)
     expect(requests.filter((url) => !url.startsWith('worker:') && !url.startsWith(server.url))).toEqual([])
   } finally {

@@ -28,6 +28,14 @@ export function penaltyForContentTerms(count: number): number {
 }
 
 /**
+ * A similarity lowered by a sentence's penalty, floored at 0: the penalty makes a short sentence less similar, never
+ * more dissimilar than an unrelated one (similarities ≤ 0 stay as they are).
+ */
+export function penalisedScore(similarity: number, penalty: number): number {
+  return similarity > 0 ? Math.max(0, similarity - penalty) : similarity
+}
+
+/**
  * Re-ranks a dense top-k (best first) by score − penalty, floored at 0: the penalty makes a short sentence less
  * similar, never more dissimilar than an unrelated one (scores ≤ 0 stay as they are). When the list is a prefix of a longer ranking
  * (`complete` false), a hit whose lowered score falls below the last raw score is held back: an unseen row could
@@ -36,7 +44,7 @@ export function penaltyForContentTerms(count: number): number {
 export function penaliseShortSentences<T extends { score: number }>(hits: readonly T[], penaltyOf: (hit: T) => number, complete: boolean): T[] {
   const floor = complete || hits.length === 0 ? -Infinity : hits[hits.length - 1].score
   return hits
-    .map((hit) => ({ ...hit, score: hit.score > 0 ? Math.max(0, hit.score - penaltyOf(hit)) : hit.score }))
+    .map((hit) => ({ ...hit, score: penalisedScore(hit.score, penaltyOf(hit)) }))
     .filter((hit) => hit.score >= floor)
     .sort((a, b) => b.score - a.score)
 }

@@ -1,3 +1,4 @@
+import { copyIsStale } from '../../util/stale-copy'
 import { LexicalIndex } from './lexical-index'
 import { countAtMost, type SentenceCatalog } from '../sentence-catalog'
 import type { LexicalSnapshot } from '../../store/store'
@@ -5,13 +6,6 @@ import type { LexicalSnapshot } from '../../store/store'
 /** Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `toSnapshot` holds: older snapshots are then rebuilt. */
 export const LEXICAL_SNAPSHOT_FORMAT = 3
 
-/**
- * Sentences the snapshot may miss before it is saved again: at least this many, and at least `SNAPSHOT_STALE_SHARE`
- * of the history. Open indexes the missed ones (about 9 µs each); each save rewrites the whole snapshot (about
- * 150 bytes per sentence), so a chat adding one turn at a time must not trigger one per turn.
- */
-const SNAPSHOT_STALE_MIN = 500
-const SNAPSHOT_STALE_SHARE = 0.02
 
 /** The lexical index at open: the saved snapshot plus the sentences stored since, or every sentence re-indexed without one. */
 export function restoreLexicalIndex(snapshot: LexicalSnapshot | undefined, catalog: SentenceCatalog): { index: LexicalIndex; coveredBelow: number } {
@@ -35,5 +29,5 @@ export function restoreLexicalIndex(snapshot: LexicalSnapshot | undefined, catal
 export function snapshotIsStale(catalog: SentenceCatalog, coveredBelow: number): boolean {
   const { sids } = catalog.scope()
   const missing = sids.length - countAtMost(sids, coveredBelow - 1)
-  return missing > 0 && missing >= Math.max(SNAPSHOT_STALE_MIN, SNAPSHOT_STALE_SHARE * catalog.sentenceCount)
+  return copyIsStale(missing, catalog.sentenceCount)
 }
