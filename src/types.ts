@@ -88,8 +88,8 @@ export interface MemoryOptions {
   embedding?: EmbeddingOptions
   /**
    * `'auto'`: WebGPU on a hardware adapter (falling back to WASM if it fails to load), WASM otherwise, including on
-   * a software adapter such as Chromium's SwiftShader, which runs this model about 90× slower than WASM
-   * (`stats().backendReason` says which and why). `'webgpu'` uses WebGPU on whatever adapter there is.
+   * a software adapter such as Chromium's SwiftShader, which runs this model far slower than WASM (BENCHMARKS.md;
+   * `stats().backendReason` says which and why). `'webgpu'` uses WebGPU on whatever adapter there is.
    * Ignored in Node (onnxruntime-node CPU).
    */
   device?: Device
@@ -118,8 +118,8 @@ export interface BuildContextOptions {
    * Stop before the budget is full when relevance falls off a cliff: the next few ranked sentences score below
    * half the mean of the best few (`stats.stoppedBy` is then `'cliff'`). Default false. Saves characters (and the
    * model's attention) when only a few sentences are relevant, at the cost of recall when the answer sits below
-   * the cliff (weakly worded evidence, or questions whose words match only chit-chat): on LoCoMo, hybrid at 8,000
-   * characters uses 3,701 instead of 7,237 for 4.7 points of recall (0.929 → 0.882); lexical stops far too early.
+   * the cliff (weakly worded evidence, or questions whose words match only chit-chat); on LoCoMo it halves the
+   * characters hybrid uses at 8,000 for a few points of recall, and lexical stops far too early (BENCHMARKS.md).
    * Ignored by head, tail and full.
    */
   adaptiveStop?: boolean
@@ -127,7 +127,7 @@ export interface BuildContextOptions {
    * Follow each retrieved sentence with the newest later sentence by the same speaker on the same subject (half its
    * content words shared, something new said; `reason: 'update'`), so a superseded value ("I moved to Porto") comes
    * with what replaced it ("we moved to Lisbon"). Default false: the same-subject test is lexical and loose, and on
-   * LoCoMo (few updates) the extra sentences cost recall (hybrid 0.831 → 0.810 at 2,000 characters); turn it on
+   * LoCoMo (few updates) the extra sentences cost recall (BENCHMARKS.md, opt-in options); turn it on
    * when histories revise facts often. Ignored by head, tail and full.
    */
   followUpdates?: boolean

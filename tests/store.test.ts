@@ -7,13 +7,15 @@ import type { Sentence, StoredMessage } from '../src/types'
 import { sentencesOf } from '../worker/store/message-record'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 import { BLOCK_CAPACITY, VECTOR_BLOCK_FORMAT } from '../worker/store/vector-block'
-import { SiftStore, type IndexedDBSource, type NewMessage, type StoreSnapshot } from '../worker/store/store'
+import type { ValidMessage } from '../worker/input/message-input'
+import { SCHEMA_VERSION } from '../worker/store/schema'
+import { SiftStore, type IndexedDBSource, type StoreSnapshot } from '../worker/store/store'
 
 function freshSource(): IndexedDBSource {
   return { indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
 }
 
-function message(id: string, content: string, conversationId = 'c1', timestamp = 1_700_000_000_000): NewMessage {
+function message(id: string, content: string, conversationId = 'c1', timestamp = 1_700_000_000_000): ValidMessage {
   return { id, role: 'user', content, conversationId, timestamp }
 }
 
@@ -223,7 +225,7 @@ describe('schema upgrade 1 → 2', () => {
       ['empty', 3, []],
       ['y', 3, [0, 31]],
     ])
-    expect(snapshot.state).toMatchObject({ schemaVersion: 2, nextSeq: 4, nextSid: 4, embeddedThrough: 3 })
+    expect(snapshot.state).toMatchObject({ schemaVersion: SCHEMA_VERSION, nextSeq: 4, nextSid: 4, embeddedThrough: 3 })
     expect(Array.from(snapshot.blocks[0].sids)).toEqual([1, 2, 3])
     expect(snapshot.lexical).toBeUndefined()
     const { sentences } = await store.addMessages([{ id: 'z', role: 'user', content: 'New after the upgrade.', conversationId: 'c1', timestamp: 1_700_000_003_000 }])

@@ -1,4 +1,5 @@
 import type { Tensor } from '@huggingface/transformers'
+import { SiftError } from '../../src/errors'
 import type { EmbeddingOptions } from '../../src/types'
 
 /** Output names that already hold one vector per text, preferred in this order. */
@@ -38,7 +39,7 @@ function pickOutput(outputs: Record<string, Tensor>, preferred: readonly string[
   const any = Object.values(outputs).find((tensor) => tensor?.dims?.length === rank)
   if (!any) {
     const shapes = Object.entries(outputs).map(([name, t]) => `${name}[${t?.dims?.join('×')}]`).join(', ')
-    throw new Error(`No ${rank}-D output to take embeddings from (outputs: ${shapes}); set embedding.pooling to match the model.`)
+    throw new SiftError('MODEL_UNAVAILABLE', `No ${rank}-D output to take embeddings from (outputs: ${shapes}); set embedding.pooling to match the model.`)
   }
   return any
 }

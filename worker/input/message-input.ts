@@ -1,12 +1,14 @@
 import { SiftError } from '../../src/errors'
-import type { MessageInput } from '../../src/types'
-import type { NewMessage } from '../store/store'
+import type { MessageInput, StoredMessage } from '../../src/types'
+
+/** A message that passed validation, defaults applied, ready to store (the store gives it its `seq`). */
+export type ValidMessage = Omit<StoredMessage, 'seq'>
 
 /** The conversation a message joins when it names none. */
 export const DEFAULT_CONVERSATION = 'default'
 
 /** Validates what the app passed to `add` and applies defaults; throws `INVALID_INPUT`/`DUPLICATE_ID` before anything is stored. */
-export function toNewMessages(input: unknown, now: number, newId: () => string): NewMessage[] {
+export function toNewMessages(input: unknown, now: number, newId: () => string): ValidMessage[] {
   const list = Array.isArray(input) ? input : [input]
   const messages = list.map((item, i) => toNewMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId))
   const seen = new Set<string>()
@@ -17,7 +19,7 @@ export function toNewMessages(input: unknown, now: number, newId: () => string):
   return messages
 }
 
-function toNewMessage(item: unknown, where: string, now: number, newId: () => string): NewMessage {
+function toNewMessage(item: unknown, where: string, now: number, newId: () => string): ValidMessage {
   if (typeof item !== 'object' || item === null) invalid(`${where} must be an object like { role: 'user', content: 'Hi' }, got ${describe(item)}`)
   const { role, content, conversationId, id, timestamp } = item as MessageInput
   if (typeof role !== 'string' || role.trim() === '') invalid(`${where}.role must be a non-empty string such as 'user' or 'assistant', got ${describe(role)}`)

@@ -1,5 +1,6 @@
 import type { RankedList } from './ranked-list'
 import type { DenseScores } from '../index/vector/vector-index'
+import type { ScoredSid } from '../index/scored-sid'
 
 /** Entries sorted in the first extension of the prefix; each later extension sorts four times as many. */
 const FIRST_CHUNK = 256
@@ -35,7 +36,7 @@ export class DenseRanking implements RankedList {
     return this.order[rank]
   }
 
-  at(position: number): { sid: number; score: number } | undefined {
+  at(position: number): ScoredSid | undefined {
     const at = this.positionAt(position)
     return at < 0 ? undefined : { sid: this.scores.sids[at], score: this.scores.score[at] }
   }

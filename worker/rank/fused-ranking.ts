@@ -1,10 +1,9 @@
 import { RRF_K } from '../../src/core/fuse-ranks'
 import type { DenseRanking } from './dense-ranking'
 import type { RankedList } from './ranked-list'
+import type { ScoredSid } from '../index/scored-sid'
 
-interface FusedEntry {
-  sid: number
-  score: number
+interface FusedEntry extends ScoredSid {
   bestRank: number
   firstSeen: number
 }
@@ -47,7 +46,7 @@ export class FusedRanking implements RankedList {
     for (const entry of this.lexicalEntries) this.lexicalAt.set(entry.sid, entry)
   }
 
-  at(position: number): { sid: number; score: number } | undefined {
+  at(position: number): ScoredSid | undefined {
     while (this.merged.length <= position) {
       const entry = this.mergeNext()
       if (!entry) return undefined

@@ -1,6 +1,7 @@
 import type { DenseRanking } from './dense-ranking'
 import type { RankedList } from './ranked-list'
 import type { ProbedScores } from '../index/vector/vector-index'
+import type { ScoredSid } from '../index/scored-sid'
 
 /**
  * A dense ranking that starts from a probe of the coarse lists (`VectorIndex.probe`) and only scans every row if the
@@ -21,7 +22,7 @@ export class ProbedDenseRanking implements RankedList {
     for (let i = 0; i < probed.count; i++) this.given.set(probed.sids[i], probed.score[i])
   }
 
-  at(position: number): { sid: number; score: number } | undefined {
+  at(position: number): ScoredSid | undefined {
     const { probed } = this
     if (position < probed.count) return { sid: probed.sids[position], score: probed.score[position] }
     const ranking = this.exactRanking ??= this.exact()

@@ -38,7 +38,7 @@ export const HYBRID_LEXICAL_DEPTH = 2000
  * vector index has coarse lists (from `COARSE_MIN_ROWS` rows on), `dense` without a conversation filter starts
  * from a probe of the nearest lists instead of scanning every row (`ProbedDenseRanking`). `hybrid`
  * fuses the full dense ranking: reciprocal rank fusion over a truncated dense list drops the dense share of a
- * sentence ranked below the cut, which on LoCoMo cost 2 points of recall at 2,000 characters.
+ * sentence ranked below the cut, which cost recall on LoCoMo (BENCHMARKS.md).
  */
 export function* rankCandidates(
   strategy: 'dense' | 'lexical' | 'hybrid',

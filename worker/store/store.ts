@@ -1,87 +1,13 @@
-import Dexie, { type Table, type Transaction } from 'dexie'
+import type { Table } from 'dexie'
 import { SiftError } from '../../src/errors'
-import type { ForgetSelector, Sentence, StoredMessage } from '../../src/types'
-import type { LexicalIndexSnapshot } from '../index/lexical/lexical-index'
-import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
-import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
+import type { ForgetSelector, Sentence } from '../../src/types'
 import type { CoarseListsSnapshot } from '../index/vector/vector-index'
+import type { ValidMessage } from '../input/message-input'
+import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
+import type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
+import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
+import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
 import { appendToBlocks, isFloatBlock, joinResiduals, removeFromBlock, splitResiduals, toInt8Block } from './vector-block'
-
-/** The single row of the `meta` table: counters and the embedding watermark. */
-export interface StoreState {
-  key: 'state'
-  schemaVersion: number
-  /** Fingerprint of the model whose vectors are stored; a different one at open clears them. */
-  model: string
-  nextSeq: number
-  nextSid: number
-  nextBlockId: number
-  /** Every sentence with `sid ≤ embeddedThrough` has its vector stored (or was forgotten); the rest is the backlog. */
-  embeddedThrough: number
-}
-
-/**
- * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
- * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.
- */
-export interface LexicalSnapshot {
-  key: 'lexical'
-  /** Layout of `index`; a snapshot of another format is ignored and rebuilt. */
-  format: number
-  nextSid: number
-  /** Typed arrays and strings, stored by structured clone (no JSON round trip). */
-  index: LexicalIndexSnapshot
-}
-
-/**
- * The vector index's coarse lists as last saved (`VectorIndex.coarseSnapshot`): centroids and each row's list, so
- * open need not train them again. Rows stored after it are filed at open. A forget deletes it in its own transaction
- * (its centroids are means over the forgotten vectors too) and the engine saves re-centred lists; cleared with the
- * vectors when the model changes.
- */
-export interface CoarseListsRecord extends CoarseListsSnapshot {
-  key: 'vectors'
-}
-
-/** A message ready to store: validated, defaults applied, no `seq` yet. */
-export type NewMessage = Omit<StoredMessage, 'seq'>
-
-/** Where the store's IndexedDB comes from: the browser's globals, or fake-indexeddb in Node. */
-export interface IndexedDBSource {
-  indexedDB: IDBFactory
-  IDBKeyRange: typeof IDBKeyRange
-}
-
-/**
- * Schema 1 kept a row per sentence (its text a second time, its metadata, three secondary indexes); schema 2
- * keeps each message's sentences as spans on the message record and adds the lexical index snapshot.
- */
-const SCHEMA_VERSION = 2
-
-class SiftDatabase extends Dexie {
-  messages!: Table<MessageRecord, string>
-  vectorBlocks!: Table<VectorBlock, number>
-  vectorResiduals!: Table<VectorResiduals, number>
-  meta!: Table<StoreState, string>
-  lexicalSnapshots!: Table<LexicalSnapshot, string>
-  coarseLists!: Table<CoarseListsRecord, string>
-
-  constructor(name: string, source: IndexedDBSource) {
-    super(name, { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
-    this.version(1).stores({
-      messages: 'id, &seq, conversationId, [conversationId+seq], timestamp',
-      sentences: 'sid, messageId, conversationId, seq',
-      vectorBlocks: 'blockId, lastSid',
-      meta: 'key',
-    })
-    this.version(2)
-      .stores({ messages: 'id, &seq, firstSid, conversationId, timestamp', sentences: null, lexicalSnapshots: 'key' })
-      .upgrade(moveSentencesOntoMessages)
-    // Residuals live apart from the codes so that open reads only the codes.
-    this.version(3).stores({ vectorResiduals: 'blockId' })
-    this.version(4).stores({ coarseLists: 'key' })
-  }
-}
 
 /** Everything persisted, as loaded at open to rebuild the in-memory indexes. */
 export interface StoreSnapshot {
@@ -98,6 +24,9 @@ export interface ForgetResult {
   messageIds: string[]
   sids: number[]
 }
+
+export type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
+export type { IndexedDBSource } from './schema'
 
 /** IndexedDB persistence (Dexie): every public method is one transaction, so nothing is ever half-written. */
 export class SiftStore {
@@ -116,7 +45,10 @@ export class SiftStore {
           await db.vectorBlocks.clear()
           await db.vectorResiduals.clear()
           await db.coarseLists.clear()
-          await db.meta.put({ ...state, model, embeddedThrough: 0 })
+          await db.meta.put({ ...state, schemaVersion: SCHEMA_VERSION, model, embeddedThrough: 0 })
+        } else if (state.schemaVersion !== SCHEMA_VERSION) {
+          // Dexie has just upgraded the tables; the state row records the version they are now at.
+          await db.meta.put({ ...state, schemaVersion: SCHEMA_VERSION })
         }
       })
     } catch (error) {
@@ -130,8 +62,8 @@ export class SiftStore {
    * Reads everything open needs in one transaction (the vector blocks without their residuals: see `residuals`), its
    * requests issued together rather than one after another, so the database serves them back to back. The texts come
    * first: `onTexts` gets the messages and the lexical snapshot as soon as they are read, so the caller can rebuild
-   * its text indexes while the database still reads the vectors (most of the bytes: 51 MB of int8 codes at 100K
-   * sentences). Float32 blocks left by a store written before int8 are quantised (and stored so) here, where every
+   * its text indexes while the database still reads the vectors (most of the bytes). Float32 blocks left by a store
+   * written before int8 are quantised (and stored so) here, where every
    * block is read anyway.
    */
   async snapshot(onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot | undefined) => void): Promise<StoreSnapshot> {
@@ -163,7 +95,7 @@ export class SiftStore {
   }
 
   /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
-  async addMessages(batch: readonly NewMessage[]): Promise<{ messages: MessageRecord[]; sentences: Sentence[] }> {
+  async addMessages(batch: readonly ValidMessage[]): Promise<{ messages: MessageRecord[]; sentences: Sentence[] }> {
     const { db } = this
     return this.run('store the messages', () =>
       db.transaction('rw', db.meta, db.messages, async () => {
@@ -241,12 +173,13 @@ export class SiftStore {
     )
   }
 
-  /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
+  /** Replaces the saved coarse lists (one record). */
   async saveCoarseLists(snapshot: CoarseListsSnapshot): Promise<void> {
     const { db } = this
     await this.run('save the vector index lists', () => db.coarseLists.put({ key: 'vectors', ...snapshot }))
   }
 
+  /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
   async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot, 'key'>): Promise<void> {
     const { db } = this
     await this.run('save the lexical index', () => db.lexicalSnapshots.put({ key: 'lexical', ...snapshot }))
@@ -273,28 +206,6 @@ async function storedSids(db: SiftDatabase, sids: readonly number[]): Promise<bo
   const records = await db.messages.where('firstSid').between(from, sids[sids.length - 1], true, true).toArray()
   const live = new Set(records.flatMap((r) => sentencesOf(r).map((s) => s.sid)))
   return sids.map((sid) => live.has(sid))
-}
-
-/** Schema 1 → 2: each message gets its sentences' sids and spans from the sentence rows, which are then dropped. */
-async function moveSentencesOntoMessages(tx: Transaction): Promise<void> {
-  const spansOf = new Map<string, { firstSid: number; spans: number[] }>()
-  await tx.table<Sentence, number>('sentences').each((sentence) => {
-    const entry = spansOf.get(sentence.messageId) ?? { firstSid: sentence.sid, spans: [] }
-    entry.firstSid = Math.min(entry.firstSid, sentence.sid)
-    entry.spans[2 * sentence.index] = sentence.start
-    entry.spans[2 * sentence.index + 1] = sentence.end
-    spansOf.set(sentence.messageId, entry)
-  })
-  let nextSid = 1
-  await tx.table<MessageRecord, string>('messages').orderBy('seq').modify((message) => {
-    const entry = spansOf.get(message.id) ?? { firstSid: nextSid, spans: [] }
-    message.firstSid = entry.firstSid
-    message.spans = entry.spans
-    nextSid = entry.firstSid + entry.spans.length / 2
-  })
-  await tx.table<StoreState, string>('meta').toCollection().modify((state) => {
-    state.schemaVersion = SCHEMA_VERSION
-  })
 }
 
 /** Trailing vector blocks an append may merge with (a binary counter of 32-row batches up to 1,024 rows needs 6). */

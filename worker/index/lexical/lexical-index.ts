@@ -2,13 +2,9 @@ import { indexTerm, queryTerm } from '../../../src/core/english-terms'
 import { contentTermCount } from '../../../src/core/short-sentence-penalty'
 import type { Sentence } from '../../../src/types'
 import { grownArray } from '../../util/grown-array'
+import { Interner } from '../../util/interner'
+import type { ScoredSid } from '../scored-sid'
 import { Bm25Index, tokenize, type Bm25Snapshot } from './bm25-index'
-
-/** A scored row of a lexical search. */
-export interface LexicalHit {
-  sid: number
-  score: number
-}
 
 /**
  * Share of a sentence's lexical score that comes from its whole turn (all its message's sentences as one BM25
@@ -41,8 +37,8 @@ export interface LexicalIndexSnapshot {
 export class LexicalIndex {
   private sentences = new Bm25Index(2)
   private turns = new Bm25Index(2)
-  private readonly conversations: string[] = []
-  private readonly conversationNumber = new Map<string, number>()
+  /** Conversation ids as the numbers the BM25 indexes group documents by. */
+  private readonly conversations = new Interner()
   /**
    * Turn bookkeeping in sid-indexed arrays (a turn's key is its first sid), so a snapshot loads without building
    * maps: each sentence's turn key (-1: none), and each turn's sentence ids as a span of `members` (count 0: none).
@@ -57,7 +53,7 @@ export class LexicalIndex {
   /**
    * By sid: content words of each indexed sentence plus one (0: unknown), for the dense ranking's short-sentence
    * prior. Counted while the text is at hand and stored in the snapshot, so the first ranking after open need not
-   * re-read 100K texts (about 100 ms).
+   * re-read every text.
    */
   private contentTerms: Uint8Array = new Uint8Array(0)
   private turnOfMessage: Map<string, number> | undefined = new Map()
@@ -95,7 +91,7 @@ export class LexicalIndex {
     for (const sentence of sentences) maxSid = Math.max(maxSid, sentence.sid)
     this.ensureSids(maxSid + 1)
     for (const sentence of sentences) {
-      this.sentences.add(sentence.sid, this.conversationOf(sentence.conversationId), [sentence.text, sentence.role])
+      this.sentences.add(sentence.sid, this.conversations.intern(sentence.conversationId), [sentence.text, sentence.role])
       this.contentTerms[sentence.sid] = Math.min(254, contentTermCount(sentence.text)) + 1
       const parts = byMessage.get(sentence.messageId)
       if (parts) parts.push(sentence)
@@ -107,7 +103,7 @@ export class LexicalIndex {
       if (previous !== undefined) this.discardTurn(previous)
       parts.sort((a, b) => a.index - b.index)
       const { conversationId, role, sid: key } = parts[0]
-      this.turns.add(key, this.conversationOf(conversationId), [parts.map((p) => p.text).join(' '), role])
+      this.turns.add(key, this.conversations.intern(conversationId), [parts.map((p) => p.text).join(' '), role])
       turnOfMessage.set(messageId, key)
       this.messageOfTurn[key] = messageId
       if (this.membersLength + parts.length > this.members.length) this.members = grownArray(this.members, 2 * (this.membersLength + parts.length))
@@ -138,7 +134,7 @@ export class LexicalIndex {
    * them, rather than not at all. `limit` keeps only the best that many (the same as slicing the full list),
    * without sorting every weak match.
    */
-  search(query: string, filter?: { conversationId?: string }, limit = Infinity): LexicalHit[] {
+  search(query: string, filter?: { conversationId?: string }, limit = Infinity): ScoredSid[] {
     const group = this.groupOf(filter?.conversationId)
     if (group === null) return []
     const terms = queryTerms(query)
@@ -170,18 +166,18 @@ export class LexicalIndex {
       }
     }
     const order = bestFirst(blendOrder.subarray(0, count), blended, limit)
-    const hits: LexicalHit[] = new Array(order.length)
+    const hits: ScoredSid[] = new Array(order.length)
     for (let i = 0; i < order.length; i++) hits[i] = { sid: order[i], score: blended[order[i]] }
     return hits
   }
 
   /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
-  similarSentences(text: string, conversationId: string): LexicalHit[] {
+  similarSentences(text: string, conversationId: string): ScoredSid[] {
     const group = this.groupOf(conversationId)
     if (group === null) return []
     const terms = tokenize(text).map(queryTerm).filter((term): term is string => !!term)
     const { keys, scores, count } = this.sentences.match(terms, group)
-    const hits: LexicalHit[] = new Array(count)
+    const hits: ScoredSid[] = new Array(count)
     for (let i = 0; i < count; i++) hits[i] = { sid: keys[i], score: scores[i] }
     return hits.sort((a, b) => b.score - a.score || a.sid - b.sid)
   }
@@ -208,14 +204,14 @@ export class LexicalIndex {
     for (let i = 0; i < sentences.keys.length; i++) sidEnd = Math.max(sidEnd, sentences.keys[i] + 1)
     const contentTerms = new Uint8Array(sidEnd)
     for (let sid = 0; sid < sidEnd; sid++) if (this.sentences.has(sid)) contentTerms[sid] = this.contentTerms[sid]
-    return { sentences, turns, conversations: [...this.conversations], turnMessageIds, turnSizes, turnSids, contentTerms }
+    return { sentences, turns, conversations: [...this.conversations.all], turnMessageIds, turnSizes, turnSids, contentTerms }
   }
 
   static fromSnapshot(snapshot: LexicalIndexSnapshot): LexicalIndex {
     const index = new LexicalIndex()
     index.sentences = Bm25Index.fromSnapshot(snapshot.sentences)
     index.turns = Bm25Index.fromSnapshot(snapshot.turns)
-    for (const conversationId of snapshot.conversations) index.conversationOf(conversationId)
+    for (const conversationId of snapshot.conversations) index.conversations.intern(conversationId)
     let maxSid = snapshot.contentTerms.length - 1
     for (const sid of snapshot.turnSids) maxSid = Math.max(maxSid, sid)
     index.ensureSids(maxSid + 1)
@@ -234,19 +230,10 @@ export class LexicalIndex {
     return index
   }
 
-  private conversationOf(conversationId: string): number {
-    let number = this.conversationNumber.get(conversationId)
-    if (number === undefined) {
-      number = this.conversations.push(conversationId) - 1
-      this.conversationNumber.set(conversationId, number)
-    }
-    return number
-  }
-
   /** The group to search: undefined for all, null for a conversation with nothing indexed. */
   private groupOf(conversationId: string | undefined): number | undefined | null {
     if (conversationId === undefined) return undefined
-    return this.conversationNumber.get(conversationId) ?? null
+    return this.conversations.numberOf(conversationId) ?? null
   }
 
   private discardTurn(key: number): void {

@@ -1,0 +1,38 @@
+import type { LexicalIndexSnapshot } from '../index/lexical/lexical-index'
+import type { CoarseListsSnapshot } from '../index/vector/vector-index'
+
+/** The single row of the `meta` table: counters and the embedding watermark. */
+export interface StoreState {
+  key: 'state'
+  schemaVersion: number
+  /** Fingerprint of the model whose vectors are stored; a different one at open clears them. */
+  model: string
+  nextSeq: number
+  nextSid: number
+  nextBlockId: number
+  /** Every sentence with `sid ≤ embeddedThrough` has its vector stored (or was forgotten); the rest is the backlog. */
+  embeddedThrough: number
+}
+
+/**
+ * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
+ * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.
+ */
+export interface LexicalSnapshot {
+  key: 'lexical'
+  /** Layout of `index`; a snapshot of another format is ignored and rebuilt. */
+  format: number
+  nextSid: number
+  /** Typed arrays and strings, stored by structured clone (no JSON round trip). */
+  index: LexicalIndexSnapshot
+}
+
+/**
+ * The vector index's coarse lists as last saved (`VectorIndex.coarseSnapshot`): centroids and each row's list, so
+ * open need not train them again. Rows stored after it are filed at open. A forget deletes it in its own transaction
+ * (its centroids are means over the forgotten vectors too) and the engine saves re-centred lists; cleared with the
+ * vectors when the model changes.
+ */
+export interface CoarseListsRecord extends CoarseListsSnapshot {
+  key: 'vectors'
+}
