@@ -1,5 +1,7 @@
-import { isAbsolute } from 'node:path'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path'
 import MagicString from 'magic-string'
+import ts from 'typescript'
 import { defineConfig, type Plugin } from 'vite'
 
 /**
@@ -11,19 +13,60 @@ function isExternal(id: string): boolean {
 }
 
 /**
- * tsc writes declarations beside their sources (`dist/src/`, `dist/worker/`), since the entries import the
- * engine's types from `worker/`; these two files give package.json's `types` paths their entry points.
+ * The published types are the public API only. tsc type-checks the entries with everything they import (the engine
+ * included, so a type error anywhere fails the build), and of the declarations it emits only those the entries
+ * reach are written, from `src/` to the root of `outDir` (`index.d.ts`, `node.d.ts`, `types.d.ts`, …), where
+ * package.json's `types` paths point. A reached declaration that imports from outside `src/` fails the build: it
+ * would publish the engine's internals as API.
  */
-function declarationEntries(): Plugin {
+function publicDeclarations(): Plugin {
+  let root = ''
+  let outDir = ''
   return {
-    name: 'sift:declaration-entries',
+    name: 'sift:public-declarations',
     apply: 'build',
-    generateBundle() {
-      for (const entry of ['index', 'node']) {
-        this.emitFile({ type: 'asset', fileName: `${entry}.d.ts`, source: `export * from './src/${entry}'\n` })
+    configResolved(config) {
+      root = config.root
+      outDir = resolve(config.root, config.build.outDir)
+    },
+    async writeBundle() {
+      for (const [path, text] of publicDeclarationFiles(root)) {
+        await mkdir(dirname(join(outDir, path)), { recursive: true })
+        await writeFile(join(outDir, path), text)
       }
     },
   }
+}
+
+/** The declarations reached from `src/index.ts` and `src/node.ts`, keyed by their path relative to `src/`. */
+function publicDeclarationFiles(root: string): Map<string, string> {
+  const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic: ts.Diagnostic) => failOn([diagnostic]) }
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, host)!
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options })
+  const emitted = new Map<string, string>()
+  const result = program.emit(undefined, (fileName, text) => emitted.set(relative(config.options.outDir!, fileName).split(sep).join('/'), text))
+  failOn([...ts.getPreEmitDiagnostics(program), ...result.diagnostics])
+  const reached = new Map<string, string>()
+  const pending = ['src/index.d.ts', 'src/node.d.ts']
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    if (reached.has(path.slice('src/'.length))) continue
+    const text = emitted.get(path)
+    if (text === undefined) throw new Error(`Public declarations: ${path} was not emitted.`)
+    reached.set(path.slice('src/'.length), text)
+    const { importedFiles, referencedFiles } = ts.preProcessFile(text, true, true)
+    for (const { fileName: specifier } of [...importedFiles, ...referencedFiles]) {
+      if (!specifier.startsWith('.')) continue
+      const target = posix.join(posix.dirname(path), specifier)
+      if (!target.startsWith('src/')) throw new Error(`Public declarations: ${path} imports ${specifier}, outside src/; the published types must not expose the engine.`)
+      pending.push(emitted.has(`${target}.d.ts`) ? `${target}.d.ts` : `${target}/index.d.ts`)
+    }
+  }
+  return reached
+}
+
+function failOn(diagnostics: readonly ts.Diagnostic[]): void {
+  if (diagnostics.length === 0) return
+  throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' }))
 }
 
 /**
@@ -57,7 +100,7 @@ export default defineConfig(({ mode }) => {
       // Relative asset URLs: the worker file is found next to dist/index.js wherever the package is installed.
       base: './',
       publicDir: false,
-      plugins: [bundlerVisibleWorkerUrl(), declarationEntries()],
+      plugins: [bundlerVisibleWorkerUrl(), publicDeclarations()],
       // The engine worker starts the model's worker: its URL needs the same rewrite inside the worker bundle.
       worker: { format: 'es', plugins: () => [bundlerVisibleWorkerUrl()], rolldownOptions: { external: isExternal } },
       build: {
@@ -67,7 +110,8 @@ export default defineConfig(({ mode }) => {
         minify: false,
         sourcemap: true,
         lib: { entry: { index: 'src/index.ts', node: 'src/node.ts' }, formats: ['es'] },
-        rolldownOptions: { external: isExternal },
+        // The declarations' type check is most of the build's time, by design: not worth a warning every build.
+        rolldownOptions: { external: isExternal, checks: { bundlerTimings: false } },
       },
     }
   }

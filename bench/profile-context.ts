@@ -2,7 +2,7 @@
 // vector index, rank + pack) loaded with the synthetic history in Node (same V8 as Chromium), each stage timed.
 //   npx tsx bench/profile-context.ts [--size 100000] [--queries 20] [--rank-only]  (--rank-only skips the full assembleContext stages)
 import { parseArgs } from 'node:util'
-import { fuseRanks } from '../src/core/fuse-ranks'
+import { fuseRanks } from '../tests/oracles/fuse-ranks'
 import type { Sentence, StoredMessage } from '../src/types'
 import { assembleContext } from '../worker/context/assemble-context'
 import { toContextRequest } from '../worker/input/context-request'

@@ -1,10 +1,10 @@
-// The real Sift engine in a Web Worker, exactly as `worker/rpc/engine-worker.ts` runs it (same workerApi, same browser host,
+// The real Sift engine in a Web Worker, exactly as `worker/rpc/engine-worker.ts` runs it (same engineApi, same browser host,
 // same IndexedDB), except that the host also offers a synthetic embedding cache: ingest then needs no model
 // calls, while any text outside the synthetic history (a real request) is embedded by the real model.
 import { expose } from 'comlink'
+import { installSiftErrorTransfer } from '../src/error-transfer'
 import { browserHost } from '../worker/hosts/browser-host'
-import { installSiftErrorTransfer } from '../worker/rpc/sift-error-transfer'
-import { workerApi } from '../worker/rpc/engine-api'
+import { engineApi } from '../worker/rpc/engine-api'
 import { syntheticEmbeddingCache, type SyntheticCacheCounts, type SyntheticEmbeddingCache } from './synthetic-embedding-cache'
 import { generateHistory, generateQueries } from './synthetic-history'
 import { SyntheticVectors } from './synthetic-vectors'
@@ -12,7 +12,7 @@ import { SyntheticVectors } from './synthetic-vectors'
 let prepared: SyntheticEmbeddingCache | undefined
 
 const benchApi = {
-  ...workerApi((options) => ({
+  ...engineApi((options) => ({
     ...browserHost(options),
     openEmbeddingCache: async () => {
       if (!prepared) throw new Error('sift-bench-worker: call prepare() before open()')

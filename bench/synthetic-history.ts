@@ -1,5 +1,6 @@
 import type { MessageInput } from '../src/types'
-import { mixSeed, seededRandom } from '../worker/util/seeded-random'
+import { seededRandom } from '../worker/util/seeded-random'
+import { mixSeed } from './synthetic-random'
 
 /**
  * A deterministic chat history for the performance benchmark: conversations drift through topics in episodes

@@ -1,4 +1,5 @@
-import { fillGaussian, mixSeed, seededRandom } from '../worker/util/seeded-random'
+import { seededRandom } from '../worker/util/seeded-random'
+import { fillGaussian, mixSeed } from './synthetic-random'
 import { DEFAULT_TOPIC_SHAPE, type TopicShape } from './synthetic-history'
 
 /** How synthetic vectors are made, for the report: they are not model output. */

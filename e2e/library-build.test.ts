@@ -1,10 +1,11 @@
 // The published library as an app would use it: `vite build --mode lib` into a temporary folder, an app that
 // imports it by its package entry and is bundled by Vite (as an app's own bundler would), served with the model and
 // ONNX Runtime files, then the real API in Chromium — the engine worker and the model worker it starts must both
-// resolve from the bundle.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+// resolve from the bundle. The same build's declarations are type-checked as an app's TypeScript would see them.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { build } from 'vite'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { launchChromium } from '../scripts/launch-chromium'
@@ -12,6 +13,7 @@ import { startStaticServer, type StaticServer } from '../scripts/static-server'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 let workDir: string
+let libDir: string
 let server: StaticServer
 
 beforeAll(async () => {
@@ -19,7 +21,7 @@ beforeAll(async () => {
   // transformers.js) resolve from the node_modules above it.
   await mkdir(join(root, '.cache'), { recursive: true })
   workDir = await mkdtemp(join(root, '.cache', 'library-build-'))
-  const libDir = join(workDir, 'lib')
+  libDir = join(workDir, 'lib')
   await build({ root, configFile: join(root, 'vite.config.ts'), mode: 'lib', logLevel: 'warn', build: { outDir: libDir, emptyOutDir: true } })
   const appDir = join(workDir, 'app')
   await writeFile(join(workDir, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n')
@@ -71,4 +73,56 @@ test('an app bundling the built library runs the engine and model workers from i
   } finally {
     await browser.close()
   }
+})
+
+test('the built declarations are the public API only, and an app importing them type-checks', async () => {
+  const declarations = (await readdir(libDir, { recursive: true })).filter((path) => path.endsWith('.d.ts')).sort()
+  expect(declarations).toEqual(expect.arrayContaining(['index.d.ts', 'node.d.ts', 'types.d.ts', 'errors.d.ts']))
+  expect(declarations.filter((path) => path.split(/[\\/]/).includes('worker'))).toEqual([])
+  for (const path of declarations) expect(await readFile(join(libDir, path), 'utf8'), path).not.toMatch(/worker\//)
+
+  await writeFile(
+    join(workDir, 'app.ts'),
+    `import { createMemory, isSiftError, packBudget, renderContext, SiftError, splitSentences, type Context, type Memory, type SiftErrorCode } from 'sift-memory'
+import { createMemory as createNodeMemory, type NodeMemoryOptions } from 'sift-memory/node'
+
+export async function answer(question: string): Promise<string> {
+  const memory: Memory = await createMemory({ name: 'app', device: 'wasm' })
+  try {
+    await memory.add({ role: 'user', content: 'Our boiler was serviced by Anna in March.' })
+    const context: Context = await memory.buildContext(question, { budget: 2000, strategy: 'hybrid' })
+    return context.text + context.items.map((item) => item.reason).join(',')
+  } catch (error) {
+    const code: SiftErrorCode | undefined = isSiftError(error) ? error.code : undefined
+    if (error instanceof SiftError && code === 'WORKER_FAILED') return ''
+    throw error
+  } finally {
+    await memory.close()
+  }
+}
+const nodeOptions: NodeMemoryOptions = { name: 'cli', embeddingCacheDir: '.cache' }
+export const nodeMemory: Promise<Memory> = createNodeMemory(nodeOptions)
+export const sentences: string[] = splitSentences('One. Two.').map((sentence) => sentence.text)
+export const packed: string = packBudget([], { budget: 100 }).text
+export const rendered: string = renderContext([])
+`,
+  )
+  await writeFile(join(workDir, 'internal.ts'), `import { SENTENCE_JOIN } from 'sift-memory'\nexport const join: string = SENTENCE_JOIN\n`)
+  const diagnosticsOf = (file: string) => {
+    const program = ts.createProgram([join(workDir, file)], {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      paths: { 'sift-memory': [join(libDir, 'index.d.ts')], 'sift-memory/node': [join(libDir, 'node.d.ts')] },
+    })
+    return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+  }
+  expect(diagnosticsOf('app.ts')).toEqual([])
+  // The check can fail: an internal name of the core is not part of the published types.
+  expect(diagnosticsOf('internal.ts')).toEqual([expect.stringContaining("has no exported member 'SENTENCE_JOIN'")])
 })

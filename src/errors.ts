@@ -1,11 +1,21 @@
 /** Stable machine-readable error codes; `SiftError.message` says what to do. */
 export type SiftErrorCode =
+  /** An argument or option is not what the API accepts; the message names it. */
   | 'INVALID_INPUT'
+  /** `add` was given a message id that is already stored; nothing from that batch was stored. */
   | 'DUPLICATE_ID'
+  /** The embedding model could not be loaded or run; `lexical`, `head`, `tail` and `full` contexts still work. */
   | 'MODEL_UNAVAILABLE'
+  /** Browser storage is full. */
   | 'QUOTA_EXCEEDED'
+  /** IndexedDB failed to read or write, or stored data is not what Sift wrote. */
   | 'STORAGE_FAILED'
+  /** The engine's Web Worker did not load, usually because the app's bundler did not emit the worker files. */
+  | 'WORKER_FAILED'
+  /** The memory was closed; create a new one. */
   | 'CLOSED'
+  /** Something failed that Sift does not expect (a bug, or a platform error it does not map); the original is `cause`. */
+  | 'INTERNAL'
 
 /** The one error class Sift throws. Survives the worker boundary with its `code` intact. */
 export class SiftError extends Error {
@@ -17,6 +27,27 @@ export class SiftError extends Error {
   }
 }
 
+/** Whether `value` is a `SiftError`, for narrowing a caught value before reading its `code`. */
 export function isSiftError(value: unknown): value is SiftError {
   return value instanceof SiftError
+}
+
+/**
+ * What a caller of `method` receives for a thrown `error`, so every rejection of the public API carries a code: a
+ * `SiftError` as it is, anything else (a bug, a platform error no one mapped) as an `INTERNAL` one with the original
+ * as `cause`.
+ */
+export function asSiftError(error: unknown, method: string): SiftError {
+  if (error instanceof SiftError) return error
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  return new SiftError('INTERNAL', `${method}() failed unexpectedly (${detail}). This is a bug in Sift or an error it does not handle yet; please report it with this error's cause.`, { cause: error })
+}
+
+/** `call()`, with whatever it throws or rejects with passed through `asSiftError`: the API boundary of `method`. */
+export async function withSiftErrors<T>(method: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    throw asSiftError(error, method)
+  }
 }

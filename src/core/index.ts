@@ -1,25 +1,15 @@
+// The pure helpers both entries publish: what an app calls to prepare, size or render context text itself. The
+// rest of the core (ranking heuristics, separators, constants) is internal; tests and benchmarks import it from
+// its own file, so it can change without a breaking release.
+
+/** Splits text into the sentences (with their offsets) that Sift stores and ranks, e.g. to preview what `add` indexes. */
 export { splitSentences, type SentenceSpan, type SplitOptions } from './split-sentences'
-export { fuseRanks, type FusedRank } from './fuse-ranks'
-export { STOP_WORDS, stemEnglish, indexTerm, queryTerm } from './english-terms'
-export { INFORMATIVE_TERMS, PENALTY_PER_MISSING_TERM, contentTermCount, shortSentencePenalty, penaliseShortSentences } from './short-sentence-penalty'
-export { interleaveRankings } from './interleave-rankings'
-export { withAnswerNeighbours, isQuestion } from './answer-neighbours'
-export { distinctSentences, normaliseSentence } from './distinct-sentences'
-export { withLaterUpdates, isLikelyUpdate, contentTerms, UPDATE_OVERLAP } from './later-updates'
-export { untilRelevanceCliff, isRelevanceCliff, CLIFF_RATIO, CLIFF_WINDOW, type CliffOptions } from './relevance-cliff'
-export type { ScoredSentence } from './scored-sentence'
-export {
-  renderContext,
-  formatUtcDate,
-  compareChronological,
-  sentenceSeparator,
-  lineSeparator,
-  lineLabel,
-  lineDate,
-  SENTENCE_JOIN,
-  SENTENCE_GAP,
-  LINE_JOIN,
-  LINE_GAP,
-  type RenderOptions,
-} from './render-context'
+
+/** Fits ranked sentences into a character budget exactly as `buildContext` does, e.g. to pack candidates an app ranked itself. */
 export { packBudget, type PackOptions, type PackResult } from './pack-budget'
+
+/** Renders selected sentences as `buildContext` renders `Context.text`: chronological, role-labelled, gaps marked. */
+export { renderContext, type RenderOptions } from './render-context'
+
+/** A sentence with its message, position and score: what `packBudget` and `renderContext` take. */
+export type { ScoredSentence } from './scored-sentence'

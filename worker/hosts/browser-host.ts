@@ -20,12 +20,12 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     indexedDB: { indexedDB: self.indexedDB, IDBKeyRange: self.IDBKeyRange },
     localModelPath: '/models/',
     wasmPaths: new URL(options.wasmPaths ?? '/ort/', self.location.href).href,
-    // Half the cores, at most 4: the worker's own JS (tokenizer, IndexedDB) and the page need the rest. On a busy
-    // two-core machine one thread embedded 52–66 sentences/s and two threads 32–40 (scripts/bench-embed-browser.ts).
-    // More than one needs cross-origin isolation (SharedArrayBuffer).
+    // Half the cores, at most 4: the worker's own JS (tokenizer, IndexedDB) and the page need the rest; on a busy
+    // two-core machine two threads embedded slower than one (scripts/bench-embed-browser.ts). More than one needs
+    // cross-origin isolation (SharedArrayBuffer).
     wasmThreads: self.crossOriginIsolated ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2))) : 1,
-    // The model in a worker of its own: its load (about a second) overlaps reading the store at open, and a
-    // batch of sentences being embedded no longer holds up a request's ranking.
+    // The model in a worker of its own: its load overlaps reading the store at open, and a batch of sentences
+    // being embedded no longer holds up a request's ranking.
     startModel: modelInWorker,
     backends: async (device) => {
       if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
@@ -37,7 +37,7 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
 
 /**
  * `device: 'auto'`: WebGPU only on a hardware adapter. A software adapter (SwiftShader, which Chromium offers with
- * `--enable-unsafe-webgpu` on GPU-less machines) runs the model on the CPU about 90× slower than the WASM backend.
+ * `--enable-unsafe-webgpu` on GPU-less machines) runs the model on the CPU far slower than the WASM backend (BENCHMARKS.md).
  */
 async function chooseAutoBackend(): Promise<BackendChoice> {
   let adapter: Awaited<ReturnType<NonNullable<GpuNavigator['gpu']>['requestAdapter']>> | undefined

@@ -1,4 +1,4 @@
-import { RRF_K } from '../../src/core/fuse-ranks'
+import { RRF_K } from '../../src/core/reciprocal-rank-fusion'
 import type { DenseRanking } from './dense-ranking'
 import type { RankedList } from './ranked-list'
 import type { ScoredSid } from '../index/scored-sid'

@@ -1,7 +1,7 @@
 import { expose } from 'comlink'
+import { installSiftErrorTransfer } from '../../src/error-transfer'
 import { browserHost } from '../hosts/browser-host'
-import { installSiftErrorTransfer } from './sift-error-transfer'
-import { workerApi } from './engine-api'
+import { engineApi } from './engine-api'
 
 installSiftErrorTransfer()
-expose(workerApi(browserHost))
+expose(engineApi(browserHost))

@@ -1,9 +1,10 @@
 // The embedding model in a Web Worker of its own, started by the engine's worker (`modelInWorker`): loading the
-// model (about a second of WebAssembly compilation and session setup) and every batch then run beside the engine,
-// which meanwhile reads the store, builds its indexes and answers requests.
+// model (WebAssembly compilation and session setup) and every batch then run beside the engine, which meanwhile
+// reads the store, builds its indexes and answers requests.
 import { expose, transfer } from 'comlink'
+import { installSiftErrorTransfer } from '../../src/error-transfer'
+import { SiftError } from '../../src/errors'
 import type { ModelOptions } from '../embed/model-runner'
-import { installSiftErrorTransfer } from './sift-error-transfer'
 import { TransformersModel } from '../embed/transformers-model'
 
 let model: TransformersModel | undefined
@@ -21,7 +22,7 @@ const modelApi = {
 }
 
 function started(): TransformersModel {
-  if (!model) throw new Error('model-worker: start() first')
+  if (!model) throw new SiftError('INTERNAL', "The embedding model's worker was called before start(); this is a bug in Sift.")
   return model
 }
 

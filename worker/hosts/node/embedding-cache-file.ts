@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { SiftError } from '../../../src/errors'
 import type { EmbeddingCache } from '../engine-host'
 
 const MAGIC = 'SIFTEMB1'
@@ -20,7 +21,7 @@ export async function openEmbeddingCacheFile(directory: string, fingerprint: str
   try {
     const bytes = await readFile(path)
     fileExists = true
-    if (bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error(`${path} is not a Sift embedding cache; delete it.`)
+    if (bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new SiftError('STORAGE_FAILED', `${path} is not a Sift embedding cache; delete it.`)
     const fileDim = bytes.readUInt32LE(MAGIC.length)
     dim = fileDim
     const recordBytes = KEY_BYTES + fileDim * 4

@@ -1,15 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { IDBFactory, IDBKeyRange as FakeIDBKeyRange } from 'fake-indexeddb'
+import type { NodeHostOptions } from '../../../src/node-options'
 import { openEmbeddingCacheFile } from './embedding-cache-file'
 import type { EngineHost } from '../engine-host'
-
-export interface NodeHostOptions {
-  /** An IndexedDB implementation; default a private in-memory fake-indexeddb instance. */
-  indexedDB?: IDBFactory
-  IDBKeyRange?: typeof IDBKeyRange
-  /** Folder for the on-disk embedding cache; none when absent. */
-  embeddingCacheDir?: string
-}
 
 /** Node: onnxruntime-node on the CPU, fake-indexeddb unless given a factory, model files from the package's `public/models/`. */
 export function nodeHost(options: NodeHostOptions, packageRoot: URL): EngineHost {

@@ -1,13 +1,12 @@
-import { SiftError } from '../errors'
+// Test oracle: the plain definition of reciprocal rank fusion that the engine's lazy `FusedRanking` must equal.
+import { RRF_K } from '../../src/core/reciprocal-rank-fusion'
+import { SiftError } from '../../src/errors'
 
 /** One key of a fused ranking and its reciprocal-rank score. */
 export interface FusedRank<K> {
   key: K
   score: number
 }
-
-/** The default `k` of `fuseRanks`, the value from Cormack et al. */
-export const RRF_K = 60
 
 interface Tally {
   score: number
@@ -18,10 +17,8 @@ interface Tally {
 /**
  * Reciprocal rank fusion: score(key) = Σ over lists of 1 / (k + rank), rank 1-based. A key repeated within one
  * list counts only at its first (best) rank there. Sorted by score descending; ties broken by the best rank the
- * key reached in any list, then by first appearance (lists scanned in order, each from its top).
- *
- * `k` (default `RRF_K`) damps the head of each list: a small `k` lets one list's top
- * hit dominate, a large `k` rewards keys that several lists agree on.
+ * key reached in any list, then by first appearance (lists scanned in order, each from its top). `k` defaults
+ * to the engine's `RRF_K`.
  */
 export function fuseRanks<K>(rankings: readonly (readonly K[])[], k = RRF_K): FusedRank<K>[] {
   if (!(k >= 0) || !Number.isFinite(k)) {

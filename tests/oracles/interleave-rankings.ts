@@ -1,3 +1,6 @@
+// Test oracle: the plain definition of the round-robin over several queries' rankings that `rankCandidates`
+// produces lazily.
+
 /**
  * Round-robin accumulation of several queries' rankings: the 1st of each list, then the 2nd of each, and so on;
  * a key already taken is skipped. So no single query monopolises the budget, whatever its list length.

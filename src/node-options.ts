@@ -1,0 +1,14 @@
+import type { MemoryOptions } from './types'
+
+/** What only the Node entry takes: where IndexedDB comes from, and an optional on-disk embedding cache. */
+export interface NodeHostOptions {
+  /** An IndexedDB implementation (such as `new IDBFactory()` from fake-indexeddb); default a private in-memory fake-indexeddb instance. */
+  indexedDB?: IDBFactory
+  /** The `IDBKeyRange` of that implementation; default fake-indexeddb's. */
+  IDBKeyRange?: typeof IDBKeyRange
+  /** Folder for the on-disk embedding cache; none when absent. */
+  embeddingCacheDir?: string
+}
+
+/** Options of the Node entry: the browser options plus where IndexedDB comes from and an optional embedding cache. */
+export interface NodeMemoryOptions extends MemoryOptions, NodeHostOptions {}
