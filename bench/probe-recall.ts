@@ -47,7 +47,7 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
   const s = summarize(scanMs)
   console.log(
     `${label}: ${rows} vectors × ${dim}, ${queries.length} queries; ${trained}; ` +
-      `probe (calibrated share ${index.coarseSnapshot()?.probeShare}) recall@${k} mean ${mean(recalls).toFixed(4)}, min ${Math.min(...recalls).toFixed(2)}; ` +
+      `probe (calibrated share ${index.serializeCoarseLists()?.probeShare}) recall@${k} mean ${mean(recalls).toFixed(4)}, min ${Math.min(...recalls).toFixed(2)}; ` +
       `probe ${p.p50.toFixed(2)} / ${p.p95.toFixed(2)} ms p50/p95 vs exact scan + top-${k} ${s.p50.toFixed(2)} / ${s.p95.toFixed(2)} ms`,
   )
 }

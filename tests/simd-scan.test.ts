@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../worker/util/seeded-random'
-import { dotKernelModule, jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernel, simdDotKernels } from '../worker/index/vector/simd-scan'
+import { dotKernelModule, jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernels } from '../worker/index/vector/simd-scan'
 
 
 describe('dot kernel', () => {
@@ -29,7 +29,7 @@ describe('dot kernel', () => {
         })
         const simdAt = queryAt + stride * 2
         const jsAt = simdAt + rows * 4
-        simdDotKernel(memory)!(0, rows, stride, queryAt, simdAt)
+        simdDotKernels(memory)!.dots(0, rows, stride, queryAt, simdAt)
         jsDotKernel(memory)(0, rows, stride, queryAt, jsAt)
         expect(Array.from(new Int32Array(memory.buffer, simdAt, rows))).toEqual(expected)
         expect(Array.from(new Int32Array(memory.buffer, jsAt, rows))).toEqual(expected)

@@ -45,7 +45,7 @@ describe('VectorIndex coarse lists', () => {
     expect(index.probe(queries.subarray(0, dim))).toBeUndefined()
     expect(index.wantsCoarseLists()).toBe(false)
     train(index)
-    const snapshot = index.coarseSnapshot()!
+    const snapshot = index.serializeCoarseLists()!
     expect(snapshot.centroids.length / dim).toBe(128)
     expect(snapshot.probeShare).toBeLessThan(1)
     let total = 0
@@ -72,13 +72,13 @@ describe('VectorIndex coarse lists', () => {
     const after = index.scan(query)
     expect(after.count).toBe(rows)
     for (let i = 0; i < after.count; i++) expect(after.raw[i]).toBe(scoreOf.get(after.sids[i]))
-    const listsInRowOrder = Array.from(index.coarseSnapshot()!.lists)
+    const listsInRowOrder = Array.from(index.serializeCoarseLists()!.lists)
     expect(listsInRowOrder).toEqual([...listsInRowOrder].sort((a, b) => a - b))
     const reopened = new VectorIndex(dim)
     reopened.add(sids, vectors, () => 'c')
-    reopened.restoreCoarseLists(structuredClone(index.coarseSnapshot()!))
-    expect(Array.from(reopened.coarseSnapshot()!.lists)).toEqual(listsInRowOrder)
-    expect(Array.from(reopened.coarseSnapshot()!.sids)).toEqual(Array.from(index.coarseSnapshot()!.sids))
+    reopened.restoreCoarseLists(structuredClone(index.serializeCoarseLists()!))
+    expect(Array.from(reopened.serializeCoarseLists()!.lists)).toEqual(listsInRowOrder)
+    expect(Array.from(reopened.serializeCoarseLists()!.sids)).toEqual(Array.from(index.serializeCoarseLists()!.sids))
   })
 
   it('files rows added and removed while training runs, so the lists end whole', () => {
@@ -98,20 +98,20 @@ describe('VectorIndex coarse lists', () => {
         live.delete(victim)
       }
     }
-    const snapshot = index.coarseSnapshot()!
+    const snapshot = index.serializeCoarseLists()!
     expect(new Set(snapshot.sids)).toEqual(live)
     expect(Array.from(snapshot.lists).every((list) => list >= 0)).toBe(true)
     const probed = index.probe(queries.subarray(0, dim))!
     for (const sid of probed.sids) expect(live.has(sid)).toBe(true)
     index.add([sids[next]], vectors.slice(next * dim, (next + 1) * dim), () => 'c')
-    expect(index.coarseSnapshot()!.lists.every((list) => list >= 0)).toBe(true)
+    expect(index.serializeCoarseLists()!.lists.every((list) => list >= 0)).toBe(true)
   })
 
   it('restores stored lists: same probes as before, rows unknown to the snapshot filed, forgotten ones skipped', () => {
     const index = new VectorIndex(dim)
     index.add(sids.slice(0, 3500), vectors.subarray(0, 3500 * dim), () => 'c')
     train(index)
-    const snapshot = structuredClone(index.coarseSnapshot()!)
+    const snapshot = structuredClone(index.serializeCoarseLists()!)
     const reopened = new VectorIndex(dim)
     reopened.add(sids.slice(0, 3500).reverse(), reverseRows(vectors.subarray(0, 3500 * dim), dim), () => 'c')
     reopened.restoreCoarseLists(snapshot)
@@ -122,7 +122,7 @@ describe('VectorIndex coarse lists', () => {
     const later = new VectorIndex(dim)
     later.add(sids.slice(100), vectors.subarray(100 * dim), () => 'c')
     later.restoreCoarseLists(snapshot)
-    const restored = later.coarseSnapshot()!
+    const restored = later.serializeCoarseLists()!
     expect(restored.sids.length).toBe(rows - 100)
     expect(restored.lists.every((list) => list >= 0)).toBe(true)
     expect(restored.probeShare).toBe(snapshot.probeShare)
@@ -134,11 +134,11 @@ describe('VectorIndex.recentreCoarseLists', () => {
   it('makes each centroid the mean direction of the rows left in its list, keeping every row where it was', () => {
     const dim = 16
     const { vectors, index } = trainedIndex(2000, dim, 25, 6)
-    const before = index.coarseSnapshot()!
+    const before = index.serializeCoarseLists()!
     const gone = Array.from({ length: 600 }, (_, i) => 1 + i * 3)
     index.remove(gone)
     index.recentreCoarseLists()
-    const after = index.coarseSnapshot()!
+    const after = index.serializeCoarseLists()!
     const listOf = new Map(Array.from(before.sids, (sid, i) => [sid, before.lists[i]]))
     after.sids.forEach((sid, i) => expect(after.lists[i]).toBe(listOf.get(sid)))
     const count = after.centroids.length / dim

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../worker/util/seeded-random'
 import { quantizeQuery, quantizeResiduals, quantizeRows } from '../worker/index/vector/quantize-vector'
 import { queryLimit, ROW_ALIGN } from '../worker/index/vector/simd-scan'
-import { RESCORED_ROWS, VectorIndex } from '../worker/index/vector/vector-index'
+import { VectorIndex } from '../worker/index/vector/vector-index'
+import { RESCORED_ROWS } from '../worker/index/vector/vector-scoring'
 
 /** The query as the index rounds it: int16 values and their scale. */
 function int16Query(query: Float32Array): { q: Int16Array; scale: number } {
@@ -88,7 +89,7 @@ describe('VectorIndex', () => {
     const next = random(11)
     const dim = 19
     const index = new VectorIndex(dim, 4, { simd })
-    const internal = index as unknown as { codes: Int8Array; residuals: Int8Array; stride: number }
+    const internal = (index as unknown as { rows: { codes: Int8Array; residuals: Int8Array; stride: number } }).rows
     const paddingIsZero = (layer: Int8Array) => {
       const { stride } = internal
       for (let slot = 0; slot < layer.length / stride; slot++) for (let b = slot * stride + dim; b < (slot + 1) * stride; b++) if (layer[b] !== 0) return false

@@ -1,5 +1,5 @@
 import type { LexicalIndexSnapshot } from '../index/lexical/lexical-index'
-import type { CoarseListsSnapshot } from '../index/vector/vector-index'
+import type { SerializedCoarseLists } from '../index/vector/vector-index'
 
 /** The single row of the `meta` table: counters and the embedding watermark. */
 export interface StoreState {
@@ -28,11 +28,11 @@ export interface LexicalSnapshot {
 }
 
 /**
- * The vector index's coarse lists as last saved (`VectorIndex.coarseSnapshot`): centroids and each row's list, so
+ * The vector index's coarse lists as last saved (`VectorIndex.serializeCoarseLists`): centroids and each row's list, so
  * open need not train them again. Rows stored after it are filed at open. A forget deletes it in its own transaction
  * (its centroids are means over the forgotten vectors too) and the engine saves re-centred lists; cleared with the
  * vectors when the model changes.
  */
-export interface CoarseListsRecord extends CoarseListsSnapshot {
+export interface CoarseListsRecord extends SerializedCoarseLists {
   key: 'vectors'
 }

@@ -1,7 +1,7 @@
 import type { Table } from 'dexie'
 import { SiftError } from '../../src/errors'
 import type { ForgetSelector, Sentence } from '../../src/types'
-import type { CoarseListsSnapshot } from '../index/vector/vector-index'
+import type { SerializedCoarseLists } from '../index/vector/vector-index'
 import type { ValidMessage } from '../input/message-input'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
 import type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
@@ -174,7 +174,7 @@ export class SiftStore {
   }
 
   /** Replaces the saved coarse lists (one record). */
-  async saveCoarseLists(snapshot: CoarseListsSnapshot): Promise<void> {
+  async saveCoarseLists(snapshot: SerializedCoarseLists): Promise<void> {
     const { db } = this
     await this.run('save the vector index lists', () => db.coarseLists.put({ key: 'vectors', ...snapshot }))
   }

@@ -1,4 +1,4 @@
-import { quantizeResiduals, quantizeRows } from '../index/vector/quantize-vector'
+import { quantizeVectors } from '../index/vector/quantize-vector'
 
 /**
  * One IndexedDB record holding many vectors: a few hundred records load 100K vectors far faster than
@@ -52,13 +52,7 @@ export function toInt8Block(block: FloatVectorBlock): VectorBlock {
 
 /** Both int8 layers of `rows` float vectors. */
 export function quantizeBlockRows(vectors: Float32Array, rows: number, dim: number): Pick<VectorBlock, 'format' | 'codes' | 'scales' | 'residuals' | 'residualScales'> {
-  const codes = new Int8Array(rows * dim)
-  const scales = new Float32Array(rows)
-  const residuals = new Int8Array(rows * dim)
-  const residualScales = new Float32Array(rows)
-  quantizeRows(vectors, rows, dim, codes, dim, scales)
-  quantizeResiduals(vectors, rows, dim, codes, dim, scales, residuals, residualScales)
-  return { format: VECTOR_BLOCK_FORMAT, codes, scales, residuals, residualScales }
+  return { format: VECTOR_BLOCK_FORMAT, ...quantizeVectors(vectors, rows, dim) }
 }
 
 /**

@@ -1,10 +1,9 @@
 import { grownArray } from '../../util/grown-array'
 import { quantizeQuery, quantizeRows } from './quantize-vector'
-import { jsDotKernel, queryLimit, ROW_ALIGN, simdDotKernel, type DotKernel } from './simd-scan'
+import { dotKernels, kernelMemory, type KernelMemory } from './kernel-memory'
+import { queryLimit, ROW_ALIGN, type DotKernel } from './simd-scan'
 import { TopK } from './top-k'
 
-/** WebAssembly memory grows in pages of this many bytes. */
-const PAGE = 65536
 /** Lists at most. */
 export const MAX_LISTS = 4096
 
@@ -17,7 +16,7 @@ export const MAX_LISTS = 4096
 export class CoarseLists {
   readonly count: number
   private readonly stride: number
-  private readonly memory: WebAssembly.Memory | { buffer: ArrayBuffer }
+  private readonly memory: KernelMemory
   private readonly kernel: DotKernel
   private readonly centroidScales: Float32Array
   private readonly queryAt: number
@@ -40,9 +39,8 @@ export class CoarseLists {
     this.queryAt = this.count * this.stride
     this.outAt = this.queryAt + this.stride * 2
     const bytes = this.outAt + this.count * 4
-    const wasm = typeof WebAssembly !== 'undefined'
-    this.memory = wasm ? new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) }) : { buffer: new ArrayBuffer(bytes) }
-    this.kernel = (this.memory instanceof WebAssembly.Memory ? simdDotKernel(this.memory) : undefined) ?? jsDotKernel(this.memory)
+    this.memory = kernelMemory(bytes)
+    this.kernel = dotKernels(this.memory).dots
     this.centroidScales = new Float32Array(this.count)
     quantizeRows(centroids, this.count, dim, new Int8Array(this.memory.buffer, 0, this.count * this.stride), this.stride, this.centroidScales)
     this.members = Array.from({ length: this.count }, () => new Int32Array(16))
@@ -89,7 +87,7 @@ export class CoarseLists {
       for (let list = 0; list < this.count; list++) if (similarity[list] >= best.threshold) best.offer(similarity[list], list)
       const lists: number[] = []
       let held = 0
-      for (const { sid: list } of best.sorted()) {
+      for (const { key: list } of best.sorted()) {
         lists.push(list)
         held += this.sizes[list]
         if (held >= rows) return lists

@@ -6,6 +6,29 @@
 export const INT8_LIMIT = 127
 
 /**
+ * Vectors in this codec, row-major and `dim` apart: value ≈ code × scale, or with the residual layer
+ * (`quantizeResiduals`) value ≈ code × scale + residual × residualScale. Without it a row reads as if its residual
+ * were zero.
+ */
+export interface QuantizedVectors {
+  codes: Int8Array
+  scales: Float32Array
+  residuals?: Int8Array
+  residualScales?: Float32Array
+}
+
+/** Both int8 layers of `rows` float vectors of `dim` (`quantizeRows`, then `quantizeResiduals`), `dim` apart. */
+export function quantizeVectors(vectors: Float32Array, rows: number, dim: number): Required<QuantizedVectors> {
+  const codes = new Int8Array(rows * dim)
+  const scales = new Float32Array(rows)
+  const residuals = new Int8Array(rows * dim)
+  const residualScales = new Float32Array(rows)
+  quantizeRows(vectors, rows, dim, codes, dim, scales)
+  quantizeResiduals(vectors, rows, dim, codes, dim, scales, residuals, residualScales)
+  return { codes, scales, residuals, residualScales }
+}
+
+/**
  * Quantises `rows` vectors of `dim` floats into `codes` (row r at `r × stride`, dims past `dim` left untouched) and
  * `scales`. A zero vector gets scale 0 and zero codes.
  */

@@ -176,11 +176,6 @@ export function simdDotKernels(memory: WebAssembly.Memory): DotKernels | undefin
   return { dots: instance.exports.dots as DotKernel, gather: instance.exports.gather as GatherKernel }
 }
 
-/** The SIMD `dots` kernel bound to `memory`, or undefined where WebAssembly SIMD is unavailable. */
-export function simdDotKernel(memory: WebAssembly.Memory): DotKernel | undefined {
-  return simdDotKernels(memory)?.dots
-}
-
 /** The same integer dot products of listed rows in plain JavaScript: the fallback, and the reference for `gather`. */
 export function jsGatherKernel(memory: { buffer: ArrayBufferLike }): GatherKernel {
   const dots = jsDotKernel(memory)

@@ -1,4 +1,5 @@
 import { CoarseLists } from './coarse-lists'
+import { normaliseRows } from './normalise-rows'
 
 /** Sample rows assigned between two yields of `trainCentroids`: a few milliseconds of work. */
 const ROWS_PER_SLICE = 256
@@ -6,9 +7,9 @@ const ROWS_PER_SLICE = 256
 /**
  * Spherical k-means (Lloyd's iterations on unit vectors, similarity = dot product) over `rows` sample vectors:
  * `count` unit centroids, seeded with distinct random sample rows. A cluster left empty is re-seeded with a random
- * sample row. (k-means++ seeding, tried, drew noisy outliers as seeds: on 100K synthetic vectors a probe then needed
- * 1/8 of the rows for the recall random seeds reach with 1/64.) A generator that yields every `ROWS_PER_SLICE` rows, so a worker can answer requests in between;
- * its return value is the `count × dim` centroids.
+ * sample row. (k-means++ seeding, tried, drew noisy outliers as seeds, and a probe then had to scan far more rows for
+ * the recall random seeds reach: BENCHMARKS.md.) A generator that yields every `ROWS_PER_SLICE` rows, so a worker
+ * can answer requests in between; its return value is the `count × dim` centroids.
  * Approximate on purpose: the lists only choose which rows a query scans, and probing several lists absorbs a
  * centroid that is off by a little.
  */
@@ -16,7 +17,7 @@ export function* trainCentroids(sample: Float32Array, rows: number, dim: number,
   if (rows < count) throw new RangeError(`trainCentroids: ${rows} sample rows cannot seed ${count} centroids`)
   const centroids = new Float32Array(count * dim)
   distinctRows(rows, count, random).forEach((row, list) => centroids.set(sample.subarray(row * dim, (row + 1) * dim), list * dim))
-  normalise(centroids, count, dim)
+  normaliseRows(centroids, count, dim)
   for (let iteration = 0; iteration < iterations; iteration++) {
     const lists = new CoarseLists(centroids, dim)
     const sums = new Float64Array(count * dim)
@@ -37,7 +38,7 @@ export function* trainCentroids(sample: Float32Array, rows: number, dim: number,
         for (let d = 0; d < dim; d++) centroids[list * dim + d] = sums[list * dim + d]
       }
     }
-    normalise(centroids, count, dim)
+    normaliseRows(centroids, count, dim)
   }
   return centroids
 }
@@ -53,14 +54,4 @@ export function distinctRows(rows: number, count: number, random: () => number):
     order[j] = swap
   }
   return order.slice(0, count)
-}
-
-/** Scales each of `rows` vectors to unit length (a zero vector stays zero). */
-function normalise(vectors: Float32Array, rows: number, dim: number): void {
-  for (let row = 0; row < rows; row++) {
-    let norm = 0
-    for (let d = 0; d < dim; d++) norm += vectors[row * dim + d] ** 2
-    norm = Math.sqrt(norm)
-    if (norm > 0) for (let d = 0; d < dim; d++) vectors[row * dim + d] /= norm
-  }
 }
