@@ -1,3 +1,5 @@
+import type { SiftErrorCode } from './errors'
+
 /** Who said a message. Any string is accepted; `user`/`assistant`/`system` are the usual ones. */
 export type Role = 'user' | 'assistant' | 'system' | (string & {})
 
@@ -73,6 +75,11 @@ export interface IndexProgress {
   /** Sentences still waiting for a vector. */
   pending: number
   backend: Backend
+  /**
+   * Set only on the event sent when a background task fails, the same record `MemoryStats.lastFailure` then
+   * holds; the counts are the drain's at that moment (`done` 0 for a failure outside a drain).
+   */
+  failure?: BackgroundFailure
 }
 
 export interface MemoryOptions {
@@ -207,6 +214,31 @@ export interface MemoryStats {
    * trained on `trainedRows` vectors (they are trained again once the vectors double).
    */
   denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number; trainedRows: number }
+  /**
+   * The latest failure of the work the engine does in the background since this memory was opened, absent while
+   * none has failed. It is recorded (and sent to `onProgress`) when it happens, because nothing else would show
+   * it: a call that started the work has long returned. The work is retried (the backlog by the next `add` or
+   * `indexed()`, a save at the next quiet moment or at `close()`, coarse-list training when vectors are next added
+   * or at `indexed()`; the residuals are not, rows then rank by their int8 codes), and a later success does not
+   * clear the record: `at` says when, `pending` whether the backlog is still waiting.
+   */
+  lastFailure?: BackgroundFailure
+}
+
+/** A failure of the engine's background work (`MemoryStats.lastFailure`, `IndexProgress.failure`). */
+export interface BackgroundFailure {
+  /**
+   * What failed: `embed` the model on the backlog, `store-vectors` writing the backlog's vectors,
+   * `load-residuals` reading the residuals after open, `train-coarse-lists` training the coarse lists (and their
+   * first save), `save-lexical-snapshot` / `save-coarse-lists` rewriting a saved copy of an index.
+   */
+  task: 'embed' | 'store-vectors' | 'load-residuals' | 'train-coarse-lists' | 'save-lexical-snapshot' | 'save-coarse-lists'
+  /** The `SiftError` code: `MODEL_UNAVAILABLE` for the model, `STORAGE_FAILED` or `QUOTA_EXCEEDED` for the database, `INTERNAL` for anything unexpected. */
+  code: SiftErrorCode
+  /** What failed and what to do, as `SiftError.message` says it. */
+  message: string
+  /** When it failed, in epoch milliseconds. */
+  at: number
 }
 
 export interface Memory {

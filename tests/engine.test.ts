@@ -154,7 +154,7 @@ describe('Engine on the shipped model', () => {
     expect(await codeOf(memory.buildContext('x', { budget: 10.5 }))).toBe('INVALID_INPUT')
     expect(await codeOf(memory.buildContext('x', { strategy: 'magic' as Strategy }))).toBe('INVALID_INPUT')
     expect(await codeOf(memory.buildContext('x', { recentTurns: -1 }))).toBe('INVALID_INPUT')
-    expect(await codeOf(memory.buildContext(42 as unknown as string))).toBe('INVALID_INPUT')
+    expect(await codeOf(memory.buildContext(42 as never))).toBe('INVALID_INPUT')
     expect(await codeOf(memory.forget({} as never))).toBe('INVALID_INPUT')
     expect(await codeOf(memory.forget({ before: 'soon' }))).toBe('INVALID_INPUT')
   })
@@ -176,7 +176,7 @@ describe('Engine on the shipped model', () => {
 
 describe('Lexical index snapshot', () => {
   const readSnapshot = async (indexedDB: IDBFactory, name: string) => {
-    const db = new Dexie(name, { indexedDB: indexedDB as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange })
+    const db = new Dexie(name, { indexedDB, IDBKeyRange })
     await db.open()
     const snapshot = await db.table('lexicalSnapshots').get('lexical')
     db.close()

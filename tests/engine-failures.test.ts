@@ -1,0 +1,138 @@
+// Background work that fails (the model, a vector write, a save) is recorded in stats().lastFailure and sent to
+// onProgress when it happens, while the messages stay stored and everything else keeps working. Failures are real:
+// a model folder that does not exist, and a table another version of the app redefined in the same database.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { IDBFactory } from 'fake-indexeddb'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createMemory, SiftError, type IndexProgress, type Memory } from '../src/node'
+
+const emptyModelFolder = mkdtempSync(join(tmpdir(), 'sift-no-models-'))
+afterAll(() => rmSync(emptyModelFolder, { recursive: true, force: true }))
+
+/**
+ * What a different version of the app, open in another tab, could do: upgrade the database and give one of Sift's
+ * tables another key. Sift's connection is closed to let the upgrade through and reopened at the new version, and
+ * from then on every write Sift makes to that table fails (a DataError: its records lack the new key).
+ */
+async function redefineTable(indexedDB: IDBFactory, name: string, table: string): Promise<void> {
+  const { version } = (await indexedDB.databases()).find((database) => database.name === name)!
+  await new Promise<void>((resolve, reject) => {
+    const request = indexedDB.open(name, version! + 1)
+    request.onupgradeneeded = () => {
+      request.result.deleteObjectStore(table)
+      request.result.createObjectStore(table, { keyPath: 'keyOfAnotherVersion' })
+    }
+    request.onsuccess = () => {
+      request.result.close()
+      resolve()
+    }
+    request.onerror = () => reject(request.error)
+  })
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<SiftError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e)
+  expect(error).toBeInstanceOf(SiftError)
+  return error as SiftError
+}
+
+type Failure = NonNullable<IndexProgress['failure']>
+
+/** The progress events a memory sent, in order, and a way to wait for the next failure of a task among them. */
+class ProgressLog {
+  readonly events: IndexProgress[] = []
+  private readonly waiting = new Map<Failure['task'], (failure: Failure) => void>()
+
+  readonly onProgress = (progress: IndexProgress): void => {
+    this.events.push(progress)
+    const { failure } = progress
+    if (failure) this.waiting.get(failure.task)?.(failure)
+  }
+
+  /** Resolves with the next failure of `task` reported from now on. */
+  nextFailure(task: Failure['task']): Promise<Failure> {
+    return new Promise((resolve) => this.waiting.set(task, resolve))
+  }
+}
+
+/** A memory on a fresh database, one of whose tables another version of the app has just redefined. */
+async function openWithRedefinedTable(name: string, table: string): Promise<{ memory: Memory; progress: ProgressLog }> {
+  const indexedDB = new IDBFactory()
+  const progress = new ProgressLog()
+  const memory = await createMemory({ name, indexedDB, onProgress: progress.onProgress })
+  await redefineTable(indexedDB, name, table)
+  return { memory, progress }
+}
+
+function expectRecentFailure(failure: Failure | undefined, since: number): void {
+  expect(failure!.at).toBeGreaterThanOrEqual(since)
+  expect(failure!.at).toBeLessThanOrEqual(Date.now())
+}
+
+const lexicalText = async (memory: Memory, request: string) => (await memory.buildContext(request, { strategy: 'lexical' })).text
+
+describe('Background failures', () => {
+  it('records a model that cannot load as an embed failure, sends it to onProgress, keeps the messages and tries again on the next add', async () => {
+    const progress = new ProgressLog()
+    const { events } = progress
+    const memory = await createMemory({ name: 'no-model', model: 'no-such-model', localModelPath: emptyModelFolder, onProgress: progress.onProgress })
+    expect((await memory.stats()).lastFailure).toBeUndefined()
+    const since = Date.now()
+    await memory.add({ role: 'user', content: 'The lighthouse keeper waved.' })
+    const error = await rejectionOf(memory.indexed())
+    expect(error.code).toBe('MODEL_UNAVAILABLE')
+
+    const stats = await memory.stats()
+    expect(stats).toMatchObject({ messages: 1, sentences: 1, pending: 1, lastFailure: { task: 'embed', code: 'MODEL_UNAVAILABLE', message: error.message } })
+    expectRecentFailure(stats.lastFailure, since)
+    expect(events.at(-1)).toEqual({ done: 0, total: 1, pending: 1, backend: 'cpu', failure: stats.lastFailure })
+    expect(events.every((event) => event.failure)).toBe(true)
+    expect(await lexicalText(memory, 'lighthouse')).toContain('lighthouse keeper')
+
+    const failuresBefore = events.length
+    await memory.add({ role: 'user', content: 'The ferry left late.' })
+    expect((await rejectionOf(memory.indexed())).code).toBe('MODEL_UNAVAILABLE')
+    expect(events.length).toBeGreaterThan(failuresBefore)
+    const retried = await memory.stats()
+    expect(retried).toMatchObject({ messages: 2, pending: 2, lastFailure: { task: 'embed', code: 'MODEL_UNAVAILABLE' } })
+    expect(retried.lastFailure!.at).toBeGreaterThanOrEqual(stats.lastFailure!.at)
+    await memory.close()
+  })
+
+  it('records a vector write the database refuses as store-vectors, and indexed() rejects with the same error', async () => {
+    const { memory, progress } = await openWithRedefinedTable('vectors-refused', 'vectorResiduals')
+    const since = Date.now()
+    await memory.add({ role: 'user', content: 'The harbour was calm that morning.' })
+    const error = await rejectionOf(memory.indexed())
+    expect(error.code).toBe('STORAGE_FAILED')
+
+    const stats = await memory.stats()
+    expect(stats).toMatchObject({ messages: 1, pending: 1, lastFailure: { task: 'store-vectors', code: 'STORAGE_FAILED', message: error.message } })
+    expectRecentFailure(stats.lastFailure, since)
+    expect(progress.events.at(-1)).toEqual({ done: 0, total: 1, pending: 1, backend: 'cpu', failure: stats.lastFailure })
+    expect(await lexicalText(memory, 'harbour')).toContain('harbour was calm')
+    await memory.close()
+  })
+
+  it('records a lexical snapshot save the database refuses, once writes go quiet and again at close', async () => {
+    const { memory, progress } = await openWithRedefinedTable('snapshot-refused', 'lexicalSnapshots')
+    const scheduledSave = progress.nextFailure('save-lexical-snapshot')
+    const since = Date.now()
+    await memory.add(Array.from({ length: 600 }, (_, i) => ({ role: 'user', content: `Note ${i} is about the orchard.` })))
+
+    const failure = await scheduledSave
+    expect(failure).toMatchObject({ task: 'save-lexical-snapshot', code: 'STORAGE_FAILED', message: expect.stringContaining('save the lexical index') })
+    expectRecentFailure(failure, since)
+    expect((await memory.stats()).lastFailure).toEqual(failure)
+    expect(await lexicalText(memory, 'orchard')).toContain('orchard')
+
+    // The snapshot is still stale, so close saves it once more, last of all.
+    const closedAt = Date.now()
+    await memory.close()
+    const atClose = progress.events.at(-1)?.failure
+    expect(atClose).toMatchObject({ task: 'save-lexical-snapshot', code: 'STORAGE_FAILED' })
+    expectRecentFailure(atClose, closedAt)
+  }, 20_000)
+})

@@ -1,0 +1,105 @@
+import { SiftError } from '../../src/errors'
+import type { MemoryOptions } from '../../src/types'
+import { Embedder } from '../embed/embedder'
+import { DEFAULT_MODEL, modelFingerprint, resolveEmbedding } from '../embed/embedding-presets'
+import type { BackendChoice, EmbeddingCache, EngineHost } from '../hosts/engine-host'
+import type { LexicalIndex } from '../index/lexical/lexical-index'
+import { restoreLexicalIndex } from '../index/lexical/lexical-snapshot'
+import { SentenceCatalog } from '../index/sentence-catalog'
+import { SiftStore, type CoarseListsRecord, type IndexedDBSource, type StoreSnapshot } from '../store/store'
+import type { VectorBlock } from '../store/vector-block'
+
+/** What an engine starts from: the store and the indexes rebuilt from what it held, and the model already loading. */
+export interface OpenedParts {
+  store: SiftStore
+  /** Its model loading since open began, so the first request does not wait for the load after open. */
+  embedder: Embedder
+  /** The host's embedding cache, when it has one. */
+  cache: EmbeddingCache | undefined
+  catalog: SentenceCatalog
+  /** The saved lexical snapshot plus the sentences stored after it (or every sentence, without one). */
+  lexical: LexicalIndex
+  /** The saved lexical snapshot covers every sentence below this sid (0: there is none). */
+  lexicalSavedBelow: number
+  /** The stored vectors, without their residuals (read later, in the background). */
+  vectorBlocks: VectorBlock[]
+  /** The coarse lists as last saved, if any. */
+  savedCoarseLists: CoarseListsRecord | undefined
+  /** Every sentence up to this sid has its vector stored; the rest is the backlog. */
+  embeddedThrough: number
+  /** The model id, as `stats().model` reports it. */
+  model: string
+}
+
+/**
+ * Validates `options`, then reads the store while the host chooses a backend (a WebGPU adapter request is slow) and
+ * the model loads; the catalog and the lexical index are rebuilt as soon as the texts are read, while the vectors are
+ * still being read. Whatever was opened is closed again if any of it fails.
+ */
+export async function openParts(options: MemoryOptions, host: EngineHost): Promise<OpenedParts> {
+  const { name = 'sift', model = DEFAULT_MODEL, device = 'auto' } = options
+  if (typeof name !== 'string' || name === '') throw new SiftError('INVALID_INPUT', `name must be a non-empty string (the IndexedDB database name), got ${String(name)}.`)
+  if (!['auto', 'webgpu', 'wasm'].includes(device)) throw new SiftError('INVALID_INPUT', `device must be 'auto', 'webgpu' or 'wasm', got ${String(device)}.`)
+  const embedding = resolveEmbedding(model, options.embedding)
+  const fingerprint = modelFingerprint(model, embedding)
+  let texts: { catalog: SentenceCatalog; lexical: ReturnType<typeof restoreLexicalIndex> } | undefined
+  const reading = readStore(name, host.indexedDB, fingerprint, (messages, lexicalSnapshot) => {
+    const catalog = new SentenceCatalog()
+    catalog.add(messages)
+    texts = { catalog, lexical: restoreLexicalIndex(lexicalSnapshot, catalog) }
+  })
+  // Awaited below; until then a failure must not count as unhandled.
+  reading.catch(() => undefined)
+  let cache: EmbeddingCache | undefined
+  let choice: BackendChoice
+  try {
+    cache = await host.openEmbeddingCache?.(fingerprint)
+    choice = await host.backends(device)
+  } catch (error) {
+    reading.then(({ store }) => store.close(), () => undefined)
+    throw error
+  }
+  const embedder = new Embedder({
+    model,
+    embedding,
+    localModelPath: options.localModelPath ?? host.localModelPath,
+    allowRemoteModels: !!options.allowRemoteModels,
+    wasmPaths: host.wasmPaths,
+    wasmThreads: host.wasmThreads,
+    backends: choice.backends,
+    backendReason: choice.reason,
+    cache,
+    startModel: host.startModel,
+  })
+  embedder.preload()
+  try {
+    const { store, snapshot } = await reading
+    const { catalog, lexical } = texts!
+    return {
+      store,
+      embedder,
+      cache,
+      catalog,
+      lexical: lexical.index,
+      lexicalSavedBelow: lexical.coveredBelow,
+      vectorBlocks: snapshot.blocks,
+      savedCoarseLists: snapshot.coarseLists,
+      embeddedThrough: snapshot.state.embeddedThrough,
+      model,
+    }
+  } catch (error) {
+    await embedder.dispose()
+    throw error
+  }
+}
+
+/** Opens the store and reads what open needs; closes it again if the read fails. */
+async function readStore(name: string, source: IndexedDBSource, fingerprint: string, onTexts: Parameters<SiftStore['snapshot']>[0]): Promise<{ store: SiftStore; snapshot: StoreSnapshot }> {
+  const store = await SiftStore.open(name, source, fingerprint)
+  try {
+    return { store, snapshot: await store.snapshot(onTexts) }
+  } catch (error) {
+    store.close()
+    throw error
+  }
+}
