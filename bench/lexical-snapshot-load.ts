@@ -3,7 +3,7 @@
 //   npx tsx bench/lexical-snapshot-load.ts [--size 100000]
 import { parseArgs } from 'node:util'
 import type { Sentence } from '../src/types'
-import { LexicalIndex, type LexicalIndexSnapshot } from '../worker/index/lexical/lexical-index'
+import { LexicalIndex, type SerializedLexicalIndex } from '../worker/index/lexical/lexical-index'
 import { generateHistory } from './synthetic-history'
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' } } })
@@ -20,7 +20,7 @@ const time = <T>(label: string, work: () => T): T => {
   return result
 }
 
-const bytesOf = (snapshot: LexicalIndexSnapshot): number =>
+const bytesOf = (snapshot: SerializedLexicalIndex): number =>
   Object.values(snapshot.sentences).concat(Object.values(snapshot.turns), [snapshot.turnSizes, snapshot.turnSids]).reduce((sum: number, part) => {
     if (ArrayBuffer.isView(part)) return sum + part.byteLength
     return typeof part === 'string' ? sum + part.length : sum
@@ -31,11 +31,11 @@ const index = time(`index ${sentences.length} sentences`, () => {
   built.add(sentences)
   return built
 })
-const snapshot = time('toSnapshot', () => index.toSnapshot())
+const snapshot = time('toSnapshot', () => index.serialize())
 console.log(`snapshot size                      ${(bytesOf(snapshot) / 2 ** 20).toFixed(1).padStart(8)} MiB (typed arrays + string chars)`)
 const cloned = time('structuredClone (as IndexedDB)', () => structuredClone(snapshot))
-const loaded = time('fromSnapshot', () => LexicalIndex.fromSnapshot(cloned))
+const loaded = time('fromSnapshot', () => LexicalIndex.deserialize(cloned))
 time('search after load', () => loaded.search('Do you remember the lake at home?'))
 const forgotten = sentences.filter((s) => Number(s.messageId.slice(1)) % 50 === 7).map((s) => s.sid)
 time(`remove ${forgotten.length} sentences`, () => loaded.remove(forgotten))
-time('toSnapshot after remove (compacts)', () => loaded.toSnapshot())
+time('toSnapshot after remove (compacts)', () => loaded.serialize())

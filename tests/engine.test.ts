@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, SiftError, type Context, type Memory, type MessageInput, type Strategy } from '../src/node'
 import { Embedder } from '../worker/embed/embedder'
 import { resolveEmbedding } from '../worker/embed/embedding-presets'
-import type { LexicalIndexSnapshot } from '../worker/index/lexical/lexical-index'
+import type { SerializedLexicalIndex } from '../worker/index/lexical/lexical-index'
 
 const modelPath = fileURLToPath(new URL('../public/models/', import.meta.url))
 const DAY = 86_400_000
@@ -180,7 +180,7 @@ describe('Lexical index snapshot', () => {
     await db.open()
     const snapshot = await db.table('lexicalSnapshots').get('lexical')
     db.close()
-    return snapshot as { nextSid: number; index: LexicalIndexSnapshot } | undefined
+    return snapshot as { nextSid: number; index: SerializedLexicalIndex } | undefined
   }
 
   const bestLexicalMatch = async (memory: Memory, request: string) => {

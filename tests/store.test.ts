@@ -9,7 +9,7 @@ import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 import { BLOCK_CAPACITY, VECTOR_BLOCK_FORMAT } from '../worker/store/vector-block'
 import type { ValidMessage } from '../worker/input/message-input'
 import { SCHEMA_VERSION } from '../worker/store/schema'
-import { SiftStore, type IndexedDBSource, type StoreSnapshot } from '../worker/store/store'
+import { SiftStore, type IndexedDBSource, type StoreContents } from '../worker/store/store'
 
 function freshSource(): IndexedDBSource {
   return { indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
@@ -19,7 +19,7 @@ function message(id: string, content: string, conversationId = 'c1', timestamp =
   return { id, role: 'user', content, conversationId, timestamp }
 }
 
-const sentencesIn = (snapshot: StoreSnapshot): Sentence[] => snapshot.messages.flatMap(sentencesOf)
+const sentencesIn = (snapshot: StoreContents): Sentence[] => snapshot.messages.flatMap(sentencesOf)
 
 async function errorOf(promise: Promise<unknown>): Promise<SiftError> {
   const error = await promise.then(() => undefined, (e: unknown) => e)
@@ -34,7 +34,7 @@ describe('SiftStore', () => {
     const added = await store.addMessages([message('a', 'First sentence. Second one!'), message('b', 'Another turn.', 'c2')])
     store.close()
     const reopened = await SiftStore.open('round-trip', source, 'model-a')
-    const snapshot = await reopened.snapshot()
+    const snapshot = await reopened.readContents()
     expect(snapshot.messages).toEqual(added.messages)
     expect(sentencesIn(snapshot)).toEqual(added.sentences)
     expect(sentencesIn(snapshot).map((s) => [s.sid, s.seq, s.index, s.text])).toEqual([
@@ -52,18 +52,18 @@ describe('SiftStore', () => {
     await store.addMessages([message('b', 'Two.'), message('a', 'One. Still one.')])
     const events: string[] = []
     let handed: unknown[] = []
-    const snapshot = await store.snapshot((messages, lexical) => {
+    const snapshot = await store.readContents((messages, lexical) => {
       events.push('texts')
       handed = [messages, lexical]
     }).then((s) => (events.push('snapshot'), s))
     expect(events).toEqual(['texts', 'snapshot'])
     expect(handed).toEqual([snapshot.messages, undefined])
     expect(snapshot.messages.map((m) => m.id)).toEqual(['b', 'a'])
-    const error = await errorOf(store.snapshot(() => {
+    const error = await errorOf(store.readContents(() => {
       throw new Error('index failed')
     }))
     expect(error.message).toContain('index failed')
-    expect((await store.snapshot()).messages.map((m) => m.id)).toEqual(['b', 'a'])
+    expect((await store.readContents()).messages.map((m) => m.id)).toEqual(['b', 'a'])
     store.close()
   })
 
@@ -72,7 +72,7 @@ describe('SiftStore', () => {
     await store.addMessages([message('a', 'Kept.')])
     const error = await errorOf(store.addMessages([message('new', 'Would be new.'), message('a', 'Clash.')]))
     expect(error.code).toBe('DUPLICATE_ID')
-    const snapshot = await store.snapshot()
+    const snapshot = await store.readContents()
     expect(snapshot.messages.map((m) => m.id)).toEqual(['a'])
     expect(sentencesIn(snapshot).map((s) => s.text)).toEqual(['Kept.'])
     expect(snapshot.state).toMatchObject({ nextSeq: 2, nextSid: 2 })
@@ -91,7 +91,7 @@ describe('SiftStore', () => {
     const restSids = sentences.slice(5).map((s) => s.sid)
     const kept = await store.appendVectors(restSids, vectorsFor(restSids), dim, restSids[restSids.length - 1])
     expect(kept.sids).toEqual(restSids.filter((sid) => sid !== sentences[5].sid))
-    const snapshot = await store.snapshot()
+    const snapshot = await store.readContents()
     // The 5-row block is filled up to capacity by the big batch, not stranded before a full block.
     expect(snapshot.blocks.map((b) => b.sids.length)).toEqual([BLOCK_CAPACITY, 5, 4])
     const allSids = snapshot.blocks.flatMap((b) => Array.from(b.sids))
@@ -103,11 +103,11 @@ describe('SiftStore', () => {
     const sidsByBlock = (blocks: readonly { blockId: number; sids: Float64Array }[]) => blocks.map((b) => [b.blockId, Array.from(b.sids)])
     expect(sidsByBlock(await store.residuals())).toEqual(sidsByBlock(snapshot.blocks))
     await store.forget({ id: 'm7' })
-    expect(sidsByBlock(await store.residuals())).toEqual(sidsByBlock((await store.snapshot()).blocks))
+    expect(sidsByBlock(await store.residuals())).toEqual(sidsByBlock((await store.readContents()).blocks))
 
     const removed = await store.forget({ before: 1_700_000_000_001 })
     expect(removed.messageIds).toHaveLength(contents.length - 2)
-    const empty = await store.snapshot()
+    const empty = await store.readContents()
     expect([empty.messages.length, empty.blocks.length, (await store.residuals()).length]).toEqual([0, 0, 0])
     store.close()
   })
@@ -119,10 +119,10 @@ describe('SiftStore', () => {
     await store.appendVectors(sentences.map((s) => s.sid), new Float32Array([1, 0, 0, 1]), 2, sentences[1].sid)
     store.close()
     const same = await SiftStore.open('fingerprint', source, 'model-a')
-    expect((await same.snapshot()).blocks).toHaveLength(1)
+    expect((await same.readContents()).blocks).toHaveLength(1)
     same.close()
     const other = await SiftStore.open('fingerprint', source, 'model-b')
-    const snapshot = await other.snapshot()
+    const snapshot = await other.readContents()
     expect(snapshot.blocks).toEqual([])
     expect(snapshot.state).toMatchObject({ model: 'model-b', embeddedThrough: 0 })
     expect(sentencesIn(snapshot).map((s) => s.text)).toEqual(['One.', 'Two.'])
@@ -136,7 +136,7 @@ describe('SiftStore', () => {
     const kept = await store.appendVectors(sids, new Float32Array(sids.length), 1, sids[sids.length - 1])
     expect(kept.sids).toEqual([1, 2, 3])
     expect(await store.forget({ id: 'empty' })).toEqual({ messageIds: ['empty'], sids: [] })
-    expect((await store.snapshot()).blocks.flatMap((b) => Array.from(b.sids))).toEqual([1, 2, 3])
+    expect((await store.readContents()).blocks.flatMap((b) => Array.from(b.sids))).toEqual([1, 2, 3])
     store.close()
   })
 
@@ -145,13 +145,13 @@ describe('SiftStore', () => {
     await store.addMessages([message('a', 'Alpha.'), message('b', 'Beta.')])
     const index = new LexicalIndex()
     index.add([{ sid: 1, text: 'Alpha.', conversationId: 'c', messageId: 'a', seq: 1, index: 0, role: 'user', timestamp: 0, start: 0, end: 6 }])
-    await store.saveLexicalSnapshot({ format: 1, nextSid: 3, index: index.toSnapshot() })
+    await store.saveLexicalSnapshot({ format: 1, nextSid: 3, index: index.serialize() })
     await store.addMessages([message('c', 'Gamma.')])
-    expect((await store.snapshot()).lexical).toEqual({ key: 'lexical', format: 1, nextSid: 3, index: index.toSnapshot() })
+    expect((await store.readContents()).lexical).toEqual({ key: 'lexical', format: 1, nextSid: 3, index: index.serialize() })
     await store.forget({ id: 'zzz' })
-    expect((await store.snapshot()).lexical).toBeDefined()
+    expect((await store.readContents()).lexical).toBeDefined()
     await store.forget({ id: 'a' })
-    expect((await store.snapshot()).lexical).toBeUndefined()
+    expect((await store.readContents()).lexical).toBeUndefined()
     store.close()
   })
 })
@@ -171,7 +171,7 @@ describe('stored vector formats', () => {
     raw.close()
 
     const reopened = await SiftStore.open('formats', source, 'm')
-    const blocks = (await reopened.snapshot()).blocks
+    const blocks = (await reopened.readContents()).blocks
     expect(blocks.map((b) => [b.blockId, b.format])).toEqual([[1, VECTOR_BLOCK_FORMAT], [7, undefined], [8, VECTOR_BLOCK_FORMAT]])
     expect(blocks[1]).toEqual(formatOne)
     expect(Array.from(blocks[2].codes)).toEqual([-95, 127])
@@ -218,7 +218,7 @@ describe('schema upgrade 1 → 2', () => {
     const source = freshSource()
     const v1Sentences = await writeVersion1(source, 'upgrade', 'model-a', v1Messages, 2)
     const store = await SiftStore.open('upgrade', source, 'model-a')
-    const snapshot = await store.snapshot()
+    const snapshot = await store.readContents()
     expect(sentencesIn(snapshot)).toEqual(v1Sentences)
     expect(snapshot.messages.map((m) => [m.id, m.firstSid, m.spans])).toEqual([
       ['x', 1, [0, 28, 29, 49]],
@@ -231,7 +231,7 @@ describe('schema upgrade 1 → 2', () => {
     const { sentences } = await store.addMessages([{ id: 'z', role: 'user', content: 'New after the upgrade.', conversationId: 'c1', timestamp: 1_700_000_003_000 }])
     expect(sentences.map((s) => [s.sid, s.seq])).toEqual([[4, 4]])
     expect(await store.forget({ id: 'x' })).toEqual({ messageIds: ['x'], sids: [1, 2] })
-    expect(Array.from((await store.snapshot()).blocks[0].sids)).toEqual([3])
+    expect(Array.from((await store.readContents()).blocks[0].sids)).toEqual([3])
     store.close()
     const raw = new Dexie('upgrade', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
     await raw.open()

@@ -5,7 +5,9 @@ import type { LexicalIndex } from '../index/lexical/lexical-index'
 import { LEXICAL_SNAPSHOT_FORMAT, snapshotIsStale } from '../index/lexical/lexical-snapshot'
 import { countAtMost, type SentenceCatalog } from '../index/sentence-catalog'
 import { VectorIndex } from '../index/vector/vector-index'
-import type { CoarseListsRecord, ForgetResult, SiftStore } from '../store/store'
+import type { SerializedCoarseLists } from '../index/vector/vector-index'
+import type { ForgetResult } from '../store/store'
+import type { EngineStore } from './open-parts'
 import type { VectorBlock } from '../store/vector-block'
 import type { BackgroundFailure } from '../../src/types'
 import { backgroundError, toBackgroundFailure, type BackgroundTask } from './background-failure'
@@ -33,7 +35,7 @@ const RESIDUAL_DELAY_MS = 1500
 const SAVE_DELAY_MS = 1000
 
 export interface BackgroundIndexingOptions {
-  store: SiftStore
+  store: EngineStore
   embedder: Embedder
   /** The sentences stored; the backlog is every one above `embeddedThrough`. */
   catalog: SentenceCatalog
@@ -48,7 +50,7 @@ export interface BackgroundIndexingOptions {
   /** The stored vectors (without residuals) the vector index starts from. */
   vectorBlocks: readonly VectorBlock[]
   /** The coarse lists as last saved, put in use with the residuals. */
-  savedCoarseLists?: CoarseListsRecord
+  savedCoarseLists?: SerializedCoarseLists
   /** Called after each embedded chunk, and with `failure` set when a background task fails. */
   onProgress?: (progress: IndexProgress) => void
 }
@@ -276,7 +278,7 @@ export class BackgroundIndexing {
   private async saveLexicalSnapshot(): Promise<void> {
     const { catalog, lexical, store } = this.options
     const nextSid = (catalog.scope().sids.at(-1) ?? 0) + 1
-    await store.saveLexicalSnapshot({ format: LEXICAL_SNAPSHOT_FORMAT, nextSid, index: lexical.toSnapshot() })
+    await store.saveLexicalSnapshot({ format: LEXICAL_SNAPSHOT_FORMAT, nextSid, index: lexical.serialize() })
     this.lexicalSavedBelow = nextSid
   }
 
@@ -299,7 +301,7 @@ export class BackgroundIndexing {
     for (const record of records) this.vectorIndex?.setResiduals(record.sids, record.residuals, record.residualScales)
   }
 
-  private createVectorIndex(dim: number, savedCoarseLists?: CoarseListsRecord): VectorIndex {
+  private createVectorIndex(dim: number, savedCoarseLists?: SerializedCoarseLists): VectorIndex {
     const vectors = new VectorIndex(dim)
     this.vectorIndex = vectors
     const { store, writes } = this.options

@@ -1,5 +1,6 @@
 import type { VectorIndex } from '../index/vector/vector-index'
-import type { CoarseListsRecord, SiftStore } from '../store/store'
+import type { SerializedCoarseLists } from '../index/vector/vector-index'
+import type { EngineStore } from './open-parts'
 import { seededRandom } from '../util/seeded-random'
 import { copyIsStale } from '../util/stale-copy'
 import type { BackgroundTask } from './background-failure'
@@ -9,14 +10,14 @@ import type { WriteQueue } from './write-queue'
 export interface CoarseListsUpkeepOptions {
   /** The index whose lists these are. */
   vectors: VectorIndex
-  store: SiftStore
+  store: EngineStore
   /** The engine's write queue, so no forget can fall between serialising the lists and storing them. */
   writes: WriteQueue
   /**
    * The lists read at open. They are put in use by `restoreSaved`, not at once: re-filing and re-laying out every
    * row would otherwise delay open or the first request.
    */
-  saved?: CoarseListsRecord
+  saved?: SerializedCoarseLists
   /** True once the engine closes: a training stops at its next slice and nothing new starts. */
   stopped: () => boolean
   /** Reports a failed training (or its save); the upkeep itself carries on without the lists. */
@@ -32,7 +33,7 @@ export class CoarseListsUpkeep {
   private readonly vectors: VectorIndex
   private readonly options: CoarseListsUpkeepOptions
   /** The lists read at open while they are not in use yet; training waits for them. */
-  private savedAtOpen: CoarseListsRecord | undefined
+  private savedAtOpen: SerializedCoarseLists | undefined
   /** The training running in the background, if any. */
   private training: Promise<void> | undefined
   /** Rows of the index the saved copy of the lists does not hold. */

@@ -7,16 +7,16 @@ import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import { toContextRequest } from '../input/context-request'
 import { toForgetSelector } from '../input/forget-selector'
-import { toNewMessages } from '../input/message-input'
+import { toValidMessages } from '../input/message-input'
 import type { RankingQuery } from '../rank/rank-candidates'
-import type { SiftStore } from '../store/store'
+import type { EngineStore } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { openParts } from './open-parts'
 import { WriteQueue } from './write-queue'
 
 /** What an engine is made of; `Engine.open` reads and builds them. */
 interface EngineParts {
-  store: SiftStore
+  store: EngineStore
   embedder: Embedder
   /** The host's embedding cache, persisted by `indexed()` and `close()`. */
   cache: EmbeddingCache | undefined
@@ -38,7 +38,7 @@ interface EngineParts {
 export class Engine {
   /** The engine's background work: its vector index, its progress and its failures, for diagnostics and tests. */
   readonly background: BackgroundIndexing
-  private readonly store: SiftStore
+  private readonly store: EngineStore
   private readonly embedder: Embedder
   private readonly cache: EmbeddingCache | undefined
   private readonly catalog: SentenceCatalog
@@ -77,7 +77,7 @@ export class Engine {
   /** Stores the messages (one transaction, before any embedding) and resolves with their ids; embedding follows in the background. */
   async add(input: MessageInput | MessageInput[]): Promise<string[]> {
     this.assertOpen()
-    const batch = toNewMessages(input, Date.now(), () => crypto.randomUUID())
+    const batch = toValidMessages(input, Date.now(), () => crypto.randomUUID())
     if (batch.length === 0) return []
     const { messages } = await this.writes.run(async () => {
       this.assertOpen()

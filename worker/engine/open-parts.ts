@@ -6,12 +6,23 @@ import type { BackendChoice, EmbeddingCache, EngineHost } from '../hosts/engine-
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import { restoreLexicalIndex } from '../index/lexical/lexical-snapshot'
 import { SentenceCatalog } from '../index/sentence-catalog'
-import { SiftStore, type CoarseListsRecord, type IndexedDBSource, type StoreSnapshot } from '../store/store'
+import type { SerializedLexicalIndex } from '../index/lexical/lexical-index'
+import type { SerializedCoarseLists } from '../index/vector/vector-index'
+import { SiftStore, type IndexedDBSource, type StoreContents } from '../store/store'
 import type { VectorBlock } from '../store/vector-block'
+
+/** What the engine's indexes give the store to keep: their serialised forms. */
+interface SavedEngineIndexes {
+  lexical: SerializedLexicalIndex
+  coarseLists: SerializedCoarseLists
+}
+
+/** The store as the engine opens it. */
+export type EngineStore = SiftStore<SavedEngineIndexes>
 
 /** What an engine starts from: the store and the indexes rebuilt from what it held, and the model already loading. */
 export interface OpenedParts {
-  store: SiftStore
+  store: EngineStore
   /** Its model loading since open began, so the first request does not wait for the load after open. */
   embedder: Embedder
   /** The host's embedding cache, when it has one. */
@@ -24,7 +35,7 @@ export interface OpenedParts {
   /** The stored vectors, without their residuals (read later, in the background). */
   vectorBlocks: VectorBlock[]
   /** The coarse lists as last saved, if any. */
-  savedCoarseLists: CoarseListsRecord | undefined
+  savedCoarseLists: SerializedCoarseLists | undefined
   /** Every sentence up to this sid has its vector stored; the rest is the backlog. */
   embeddedThrough: number
   /** The model id, as `stats().model` reports it. */
@@ -73,7 +84,7 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
   })
   embedder.preload()
   try {
-    const { store, snapshot } = await reading
+    const { store, contents } = await reading
     const { catalog, lexical } = texts!
     return {
       store,
@@ -82,9 +93,9 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       catalog,
       lexical: lexical.index,
       lexicalSavedBelow: lexical.coveredBelow,
-      vectorBlocks: snapshot.blocks,
-      savedCoarseLists: snapshot.coarseLists,
-      embeddedThrough: snapshot.state.embeddedThrough,
+      vectorBlocks: contents.blocks,
+      savedCoarseLists: contents.coarseLists,
+      embeddedThrough: contents.state.embeddedThrough,
       model,
     }
   } catch (error) {
@@ -94,10 +105,10 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
 }
 
 /** Opens the store and reads what open needs; closes it again if the read fails. */
-async function readStore(name: string, source: IndexedDBSource, fingerprint: string, onTexts: Parameters<SiftStore['snapshot']>[0]): Promise<{ store: SiftStore; snapshot: StoreSnapshot }> {
-  const store = await SiftStore.open(name, source, fingerprint)
+async function readStore(name: string, source: IndexedDBSource, fingerprint: string, onTexts: Parameters<EngineStore['readContents']>[0]): Promise<{ store: EngineStore; contents: StoreContents<SavedEngineIndexes> }> {
+  const store = await SiftStore.open<SavedEngineIndexes>(name, source, fingerprint)
   try {
-    return { store, snapshot: await store.snapshot(onTexts) }
+    return { store, contents: await store.readContents(onTexts) }
   } catch (error) {
     store.close()
     throw error

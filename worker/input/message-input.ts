@@ -8,9 +8,9 @@ export type ValidMessage = Omit<StoredMessage, 'seq'>
 export const DEFAULT_CONVERSATION = 'default'
 
 /** Validates what the app passed to `add` and applies defaults; throws `INVALID_INPUT`/`DUPLICATE_ID` before anything is stored. */
-export function toNewMessages(input: unknown, now: number, newId: () => string): ValidMessage[] {
+export function toValidMessages(input: unknown, now: number, newId: () => string): ValidMessage[] {
   const list = Array.isArray(input) ? input : [input]
-  const messages = list.map((item, i) => toNewMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId))
+  const messages = list.map((item, i) => toValidMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId))
   const seen = new Set<string>()
   for (const { id } of messages) {
     if (seen.has(id)) throw new SiftError('DUPLICATE_ID', `The id "${id}" appears twice in this batch; give each message a unique id. Nothing was stored.`)
@@ -19,7 +19,7 @@ export function toNewMessages(input: unknown, now: number, newId: () => string):
   return messages
 }
 
-function toNewMessage(item: unknown, where: string, now: number, newId: () => string): ValidMessage {
+function toValidMessage(item: unknown, where: string, now: number, newId: () => string): ValidMessage {
   if (typeof item !== 'object' || item === null) invalid(`${where} must be an object like { role: 'user', content: 'Hi' }, got ${describe(item)}`)
   const { role, content, conversationId, id, timestamp } = item as MessageInput
   if (typeof role !== 'string' || role.trim() === '') invalid(`${where}.role must be a non-empty string such as 'user' or 'assistant', got ${describe(role)}`)

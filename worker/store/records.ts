@@ -1,6 +1,3 @@
-import type { LexicalIndexSnapshot } from '../index/lexical/lexical-index'
-import type { SerializedCoarseLists } from '../index/vector/vector-index'
-
 /** The single row of the `meta` table: counters and the embedding watermark. */
 export interface StoreState {
   key: 'state'
@@ -18,13 +15,13 @@ export interface StoreState {
  * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
  * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.
  */
-export interface LexicalSnapshot {
+export interface LexicalSnapshot<Index = unknown> {
   key: 'lexical'
   /** Layout of `index`; a snapshot of another format is ignored and rebuilt. */
   format: number
   nextSid: number
-  /** Typed arrays and strings, stored by structured clone (no JSON round trip). */
-  index: LexicalIndexSnapshot
+  /** The serialised index: typed arrays and strings, stored by structured clone (no JSON round trip). */
+  index: Index
 }
 
 /**
@@ -33,6 +30,13 @@ export interface LexicalSnapshot {
  * (its centroids are means over the forgotten vectors too) and the engine saves re-centred lists; cleared with the
  * vectors when the model changes.
  */
-export interface CoarseListsRecord extends SerializedCoarseLists {
-  key: 'vectors'
+export type CoarseListsRecord<Lists extends object = object> = Lists & { key: 'vectors' }
+
+/**
+ * What the indexes give the store to keep (their serialised forms). Their layout belongs to the indexes, which
+ * check what they read back; the store only persists them, so it depends on no index.
+ */
+export interface SavedIndexes {
+  lexical: unknown
+  coarseLists: object
 }

@@ -1,22 +1,21 @@
 import type { Table } from 'dexie'
 import { SiftError } from '../../src/errors'
 import type { ForgetSelector, Sentence } from '../../src/types'
-import type { SerializedCoarseLists } from '../index/vector/vector-index'
 import type { ValidMessage } from '../input/message-input'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
-import type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
+import type { CoarseListsRecord, LexicalSnapshot, SavedIndexes, StoreState } from './records'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
 import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
 import { appendToBlocks, isFloatBlock, joinResiduals, removeFromBlock, splitResiduals, toInt8Block } from './vector-block'
 
 /** Everything persisted, as loaded at open to rebuild the in-memory indexes. */
-export interface StoreSnapshot {
+export interface StoreContents<Saved extends SavedIndexes = SavedIndexes> {
   state: StoreState
   /** In `seq` order. */
   messages: MessageRecord[]
   blocks: VectorBlock[]
-  lexical: LexicalSnapshot | undefined
-  coarseLists: CoarseListsRecord | undefined
+  lexical: LexicalSnapshot<Saved['lexical']> | undefined
+  coarseLists: CoarseListsRecord<Saved['coarseLists']> | undefined
 }
 
 /** What a forget removed, so the in-memory indexes can follow. */
@@ -25,15 +24,18 @@ export interface ForgetResult {
   sids: number[]
 }
 
-export type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
+export type { CoarseListsRecord, LexicalSnapshot, SavedIndexes, StoreState } from './records'
 export type { IndexedDBSource } from './schema'
 
-/** IndexedDB persistence (Dexie): every public method is one transaction, so nothing is ever half-written. */
-export class SiftStore {
+/**
+ * IndexedDB persistence (Dexie): every public method is one transaction, so nothing is ever half-written. `Saved`
+ * names the serialised forms the indexes hand over to keep; the store stores and returns them as given.
+ */
+export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
   private constructor(private readonly db: SiftDatabase) {}
 
   /** Opens (or creates) the database; if `model` differs from the stored fingerprint, drops stored vectors so they are re-embedded. */
-  static async open(name: string, source: IndexedDBSource, model: string): Promise<SiftStore> {
+  static async open<Saved extends SavedIndexes = SavedIndexes>(name: string, source: IndexedDBSource, model: string): Promise<SiftStore<Saved>> {
     const db = new SiftDatabase(name, source)
     try {
       await db.open()
@@ -55,7 +57,7 @@ export class SiftStore {
       db.close()
       throw toSiftError(error, `open the database "${name}"`)
     }
-    return new SiftStore(db)
+    return new SiftStore<Saved>(db)
   }
 
   /**
@@ -66,17 +68,18 @@ export class SiftStore {
    * written before int8 are quantised (and stored so) here, where every
    * block is read anyway.
    */
-  async snapshot(onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot | undefined) => void): Promise<StoreSnapshot> {
+  async readContents(onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Saved['lexical']> | undefined) => void): Promise<StoreContents<Saved>> {
     const { db } = this
     const snapshot = await this.run('read the database', () =>
       db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, db.coarseLists, async () => {
         // Requests run in the order issued.
         const state = db.meta.get('state')
-        const lexical = db.lexicalSnapshots.get('lexical')
+        // What was saved through this store's own methods, hence of the types they took.
+        const lexical = db.lexicalSnapshots.get('lexical') as Promise<LexicalSnapshot<Saved['lexical']> | undefined>
         // In primary-key order, sorted here: reading through the seq index would look up every record twice.
         const messages = db.messages.toArray().then((records) => records.sort((a, b) => a.seq - b.seq))
         const blocks = db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>
-        const coarseLists = db.coarseLists.get('vectors')
+        const coarseLists = db.coarseLists.get('vectors') as Promise<CoarseListsRecord<Saved['coarseLists']> | undefined>
         const texts = Promise.all([messages, lexical]).then(([m, l]) => onTexts?.(m, l))
         const [stateRecord, messageRecords, blockRecords, lexicalRecord, coarseRecord] = await Promise.all([state, messages, blocks, lexical, coarseLists, texts])
         return { state: stateRecord!, messages: messageRecords, blocks: blockRecords, lexical: lexicalRecord, coarseLists: coarseRecord }
@@ -174,13 +177,13 @@ export class SiftStore {
   }
 
   /** Replaces the saved coarse lists (one record). */
-  async saveCoarseLists(snapshot: SerializedCoarseLists): Promise<void> {
+  async saveCoarseLists(lists: Saved['coarseLists']): Promise<void> {
     const { db } = this
-    await this.run('save the vector index lists', () => db.coarseLists.put({ key: 'vectors', ...snapshot }))
+    await this.run('save the vector index lists', () => db.coarseLists.put({ key: 'vectors', ...lists }))
   }
 
   /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
-  async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot, 'key'>): Promise<void> {
+  async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot<Saved['lexical']>, 'key'>): Promise<void> {
     const { db } = this
     await this.run('save the lexical index', () => db.lexicalSnapshots.put({ key: 'lexical', ...snapshot }))
   }

@@ -27,7 +27,7 @@ interface PostingList {
 }
 
 /** A compacted `Bm25Index` as typed arrays, for structured-clone storage (IndexedDB) without a JSON round trip. */
-export interface Bm25Snapshot {
+export interface SerializedBm25 {
   fieldCount: number
   /** Per document: its key, its group, its field lengths (`fieldCount` per document). */
   keys: Int32Array
@@ -233,7 +233,7 @@ export class Bm25Index {
   }
 
   /** The index as typed arrays (compacted first): what `fromSnapshot` loads. */
-  toSnapshot(): Bm25Snapshot {
+  serialize(): SerializedBm25 {
     this.compact()
     const F = this.fieldCount
     const offsets = new Int32Array(this.lists.length + 1)
@@ -258,7 +258,7 @@ export class Bm25Index {
     }
   }
 
-  static fromSnapshot(snapshot: Bm25Snapshot): Bm25Index {
+  static deserialize(snapshot: SerializedBm25): Bm25Index {
     const F = snapshot.fieldCount
     const index = new Bm25Index(F)
     const n = snapshot.keys.length

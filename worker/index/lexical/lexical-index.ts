@@ -4,7 +4,7 @@ import type { Sentence } from '../../../src/types'
 import { grownArray } from '../../util/grown-array'
 import { Interner } from '../../util/interner'
 import type { ScoredSid } from '../scored-sid'
-import { Bm25Index, tokenize, type Bm25Snapshot } from './bm25-index'
+import { Bm25Index, tokenize, type SerializedBm25 } from './bm25-index'
 
 /**
  * Share of a sentence's lexical score that comes from its whole turn (all its message's sentences as one BM25
@@ -14,10 +14,10 @@ import { Bm25Index, tokenize, type Bm25Snapshot } from './bm25-index'
 export const TURN_SHARE = 0.5
 
 /** The whole lexical index as typed arrays and strings, for structured-clone storage. */
-export interface LexicalIndexSnapshot {
-  sentences: Bm25Snapshot
+export interface SerializedLexicalIndex {
+  sentences: SerializedBm25
   /** Turn documents, keyed by the sid of their first sentence. */
-  turns: Bm25Snapshot
+  turns: SerializedBm25
   conversations: string[]
   /** Per turn document, in the order of `turns.keys`: its message id and how many sentences it has. */
   turnMessageIds: string[]
@@ -183,8 +183,8 @@ export class LexicalIndex {
   }
 
   /** The whole index as typed arrays (forgotten sentences' terms compacted away): what `fromSnapshot` loads. */
-  toSnapshot(): LexicalIndexSnapshot {
-    const turns = this.turns.toSnapshot()
+  serialize(): SerializedLexicalIndex {
+    const turns = this.turns.serialize()
     const turnMessageIds: string[] = []
     const turnSizes = new Int32Array(turns.keys.length)
     let total = 0
@@ -199,7 +199,7 @@ export class LexicalIndex {
       turnSids.set(this.members.subarray(this.turnStart[key], this.turnStart[key] + this.turnCount[key]), at)
       at += this.turnCount[key]
     }
-    const sentences = this.sentences.toSnapshot()
+    const sentences = this.sentences.serialize()
     let sidEnd = 0
     for (let i = 0; i < sentences.keys.length; i++) sidEnd = Math.max(sidEnd, sentences.keys[i] + 1)
     const contentTerms = new Uint8Array(sidEnd)
@@ -207,10 +207,10 @@ export class LexicalIndex {
     return { sentences, turns, conversations: [...this.conversations.all], turnMessageIds, turnSizes, turnSids, contentTerms }
   }
 
-  static fromSnapshot(snapshot: LexicalIndexSnapshot): LexicalIndex {
+  static deserialize(snapshot: SerializedLexicalIndex): LexicalIndex {
     const index = new LexicalIndex()
-    index.sentences = Bm25Index.fromSnapshot(snapshot.sentences)
-    index.turns = Bm25Index.fromSnapshot(snapshot.turns)
+    index.sentences = Bm25Index.deserialize(snapshot.sentences)
+    index.turns = Bm25Index.deserialize(snapshot.turns)
     for (const conversationId of snapshot.conversations) index.conversations.intern(conversationId)
     let maxSid = snapshot.contentTerms.length - 1
     for (const sid of snapshot.turnSids) maxSid = Math.max(maxSid, sid)

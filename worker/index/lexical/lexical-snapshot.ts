@@ -1,11 +1,16 @@
 import { copyIsStale } from '../../util/stale-copy'
-import { LexicalIndex } from './lexical-index'
+import { LexicalIndex, type SerializedLexicalIndex } from './lexical-index'
 import { countAtMost, type SentenceCatalog } from '../sentence-catalog'
-import type { LexicalSnapshot } from '../../store/store'
 
-/** Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `toSnapshot` holds: older snapshots are then rebuilt. */
+/** Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `serialize` holds: older snapshots are then rebuilt. */
 export const LEXICAL_SNAPSHOT_FORMAT = 3
 
+/** The lexical index as saved: its serialised form, the format it was written in, and the sids it covers (`< nextSid`). */
+export interface LexicalSnapshot {
+  format: number
+  nextSid: number
+  index: SerializedLexicalIndex
+}
 
 /** The lexical index at open: the saved snapshot plus the sentences stored since, or every sentence re-indexed without one. */
 export function restoreLexicalIndex(snapshot: LexicalSnapshot | undefined, catalog: SentenceCatalog): { index: LexicalIndex; coveredBelow: number } {
@@ -13,7 +18,7 @@ export function restoreLexicalIndex(snapshot: LexicalSnapshot | undefined, catal
   let coveredBelow = 0
   if (snapshot?.format === LEXICAL_SNAPSHOT_FORMAT) {
     try {
-      index = LexicalIndex.fromSnapshot(snapshot.index)
+      index = LexicalIndex.deserialize(snapshot.index)
       coveredBelow = snapshot.nextSid
     } catch {
       // A snapshot that does not load is only a cache: index from the catalog instead.
