@@ -62,7 +62,8 @@ export interface BackgroundIndexingOptions {
  * reported to `onProgress` when it happens; what failed is tried again later.
  */
 export class BackgroundIndexing {
-  private readonly options: BackgroundIndexingOptions
+  /** The options it keeps: not the open-time data (the stored blocks, half the vector bytes), which it only reads once. */
+  private readonly options: Omit<BackgroundIndexingOptions, 'vectorBlocks' | 'savedCoarseLists'>
   private vectorIndex: VectorIndex | undefined
   private coarseLists: CoarseListsUpkeep | undefined
   private embeddedThroughSid: number
@@ -80,12 +81,12 @@ export class BackgroundIndexing {
   private failure: BackgroundFailure | undefined
   private readonly conversationOf = (sid: number): string | undefined => this.options.catalog.get(sid)?.conversationId
 
-  constructor(options: BackgroundIndexingOptions) {
+  constructor({ vectorBlocks, savedCoarseLists, ...options }: BackgroundIndexingOptions) {
     this.options = options
     this.embeddedThroughSid = options.embeddedThrough
     this.lexicalSavedBelow = options.lexicalSavedBelow
-    const [first] = options.vectorBlocks
-    if (first) this.createVectorIndex(first.dim, options.savedCoarseLists).addBlocks(options.vectorBlocks, this.conversationOf)
+    const [first] = vectorBlocks
+    if (first) this.createVectorIndex(first.dim, savedCoarseLists).addBlocks(vectorBlocks, this.conversationOf)
   }
 
   /** The dense index, once any vector exists. */

@@ -1,5 +1,4 @@
-import type { VectorIndex } from '../index/vector/vector-index'
-import type { SerializedCoarseLists } from '../index/vector/vector-index'
+import type { SerializedCoarseLists, VectorIndex } from '../index/vector/vector-index'
 import type { EngineStore } from './open-parts'
 import { seededRandom } from '../util/seeded-random'
 import { copyIsStale } from '../util/stale-copy'
@@ -31,7 +30,8 @@ export interface CoarseListsUpkeepOptions {
  */
 export class CoarseListsUpkeep {
   private readonly vectors: VectorIndex
-  private readonly options: CoarseListsUpkeepOptions
+  /** The options it keeps: not `saved`, which it lets go once restored. */
+  private readonly options: Omit<CoarseListsUpkeepOptions, 'saved'>
   /** The lists read at open while they are not in use yet; training waits for them. */
   private savedAtOpen: SerializedCoarseLists | undefined
   /** The training running in the background, if any. */
@@ -39,10 +39,10 @@ export class CoarseListsUpkeep {
   /** Rows of the index the saved copy of the lists does not hold. */
   private rowsNotSaved = 0
 
-  constructor(options: CoarseListsUpkeepOptions) {
+  constructor({ saved, ...options }: CoarseListsUpkeepOptions) {
     this.options = options
     this.vectors = options.vectors
-    this.savedAtOpen = options.saved
+    this.savedAtOpen = saved
   }
 
   /** Puts the lists read at open in use (once), then trains if the rows have grown enough since they were trained. */
