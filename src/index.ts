@@ -1,31 +1,44 @@
 import { proxy, wrap } from 'comlink'
 import { installSiftErrorTransfer } from './error-transfer'
 import { asSiftError, SiftError } from './errors'
-import { WorkerMemory } from './memory'
-import type { EngineApi } from './protocol'
-import type { Memory, MemoryOptions } from './types'
+import { WorkerMemory, type EngineConnection } from './memory'
+import type { EngineApi, EngineOptions } from './protocol'
+import type { IndexProgress, Memory, MemoryOptions } from './types'
+import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
 
 export * from './types'
 export { SiftError, isSiftError, type SiftErrorCode } from './errors'
 export * from './core/index'
 
-/** A memory whose engine (store, embedder, indexes, context building) runs in a dedicated Web Worker. */
+/**
+ * A memory whose engine (store, embedder, indexes, context building) runs in a dedicated Web Worker. Should that
+ * worker end (the browser stopped it, it crashed), the calls in flight reject with `WORKER_FAILED` and the memory
+ * re-opens itself in a new worker with the same options: the returned `Memory` stays usable.
+ */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   installSiftErrorTransfer()
-  const worker = new Worker(new URL('../worker/rpc/engine-worker.ts', import.meta.url), { type: 'module', name: 'sift-memory' })
-  const remote = wrap<EngineApi>(worker)
   const { onProgress, ...engineOptions } = options
+  const open = () => openEngineWorker(engineOptions, onProgress)
+  return new WorkerMemory(await open(), open)
+}
+
+/** Starts an engine worker and opens the memory in it; rejects with `WORKER_FAILED` if the worker does not load. */
+async function openEngineWorker(options: EngineOptions, onProgress: ((progress: IndexProgress) => void) | undefined): Promise<EngineConnection> {
+  // The unique name is also the worker's lifetime lock (src/worker-lifetime.ts).
+  const name = uniqueWorkerName('sift-memory')
+  const worker = new Worker(new URL('../worker/rpc/engine-worker.ts', import.meta.url), { type: 'module', name })
+  const remote = wrap<EngineApi>(worker)
   // A worker that fails to load never answers; its error event is the only sign.
   const loadFailure = new Promise<never>((_, reject) =>
     worker.addEventListener('error', (event) => reject(workerFailure(event)), { once: true }),
   )
   try {
-    await Promise.race([remote.open(engineOptions, onProgress ? proxy(onProgress) : undefined), loadFailure])
+    await Promise.race([remote.open(options, onProgress ? proxy(onProgress) : undefined), loadFailure])
   } catch (error) {
     worker.terminate()
     throw asSiftError(error, 'createMemory')
   }
-  return new WorkerMemory(remote, () => worker.terminate())
+  return { remote, ended: whenWorkerEnds(name), terminate: () => worker.terminate() }
 }
 
 /** The error event of a worker that did not load: its message when the event has one (a script that threw), else a script that did not load. */

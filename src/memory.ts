@@ -1,39 +1,76 @@
 import type { Remote } from 'comlink'
 import { SiftError, withSiftErrors } from './errors'
 import type { EngineApi } from './protocol'
+import { UnansweredCalls } from './worker-lifetime'
 import type { BuildContextOptions, Context, ForgetSelector, Memory, MemoryStats, MessageInput } from './types'
 
-/** The main-thread side of a memory whose engine runs in a Web Worker: each call is forwarded; `close` then ends the worker with `stop`. */
+/** One engine worker with its memory open. */
+export interface EngineConnection {
+  remote: Remote<EngineApi>
+  /** Resolves when the worker has ended, however it ended; never where the browser cannot tell (see `whenWorkerEnds`). */
+  ended: Promise<void>
+  /** Ends the worker. */
+  terminate(): void
+}
+
+/**
+ * The main-thread side of a memory whose engine runs in a Web Worker: each call is forwarded; `close` then ends the
+ * worker.
+ *
+ * When the worker ends on its own (the browser stopped it, it crashed), the calls it had not answered reject with
+ * `WORKER_FAILED`, and a new worker re-opens the same memory with the same options (`reopen`): the stored history is
+ * all there, the backlog resumes, and later calls work. Restarting here rather than asking the app to call
+ * `createMemory` again keeps the app's `Memory` object valid, so a chat keeps working without any code of its own
+ * for this. A worker that ends before answering any call is not restarted at once (it would likely end again): the
+ * next call starts the new one.
+ */
 export class WorkerMemory implements Memory {
   private closing: Promise<void> | undefined
+  /** The worker calls go to; undefined after a restart failed or was deferred, until the next call starts one. */
+  private connection: Promise<EngineConnection> | undefined
+  /** Whether the current worker answered a call since it opened: a worker that never did is not restarted unasked. */
+  private answered = false
+  private readonly unanswered = new WeakMap<EngineConnection, UnansweredCalls>()
 
   constructor(
-    private readonly remote: Remote<EngineApi>,
-    private readonly stop: () => void,
-  ) {}
+    first: EngineConnection,
+    private readonly reopen: () => Promise<EngineConnection>,
+  ) {
+    this.connection = Promise.resolve(first)
+    this.watch(first)
+  }
 
   add(message: MessageInput | MessageInput[]): Promise<string[]> {
-    return this.call('add', () => this.remote.add(message))
+    return this.call('add', (remote) => remote.add(message))
   }
 
   indexed(): Promise<void> {
-    return this.call('indexed', () => this.remote.indexed())
+    return this.call('indexed', (remote) => remote.indexed())
   }
 
   buildContext(request: string, options?: BuildContextOptions): Promise<Context> {
-    return this.call('buildContext', () => this.remote.buildContext(request, options))
+    return this.call('buildContext', (remote) => remote.buildContext(request, options))
   }
 
   forget(selector: ForgetSelector): Promise<number> {
-    return this.call('forget', () => this.remote.forget(selector))
+    return this.call('forget', (remote) => remote.forget(selector))
   }
 
   stats(): Promise<MemoryStats> {
-    return this.call('stats', () => this.remote.stats())
+    return this.call('stats', (remote) => remote.stats())
   }
 
   close(): Promise<void> {
-    this.closing ??= withSiftErrors('close', () => this.remote.close()).finally(this.stop)
+    this.closing ??= withSiftErrors('close', async () => {
+      const connection = await this.connection?.catch(() => undefined)
+      if (!connection) return
+      try {
+        // A worker that ended has nothing left to close.
+        await Promise.race([connection.remote.close(), connection.ended])
+      } finally {
+        connection.terminate()
+      }
+    })
     return this.closing
   }
 
@@ -41,8 +78,61 @@ export class WorkerMemory implements Memory {
    * A terminated worker never answers, so calls after close must be refused here rather than forwarded. What
    * fails on this side of the channel (an argument that cannot be cloned) reaches the caller as a `SiftError` too.
    */
-  private async call<T>(method: keyof Memory, forward: () => Promise<T>): Promise<T> {
+  private async call<T>(method: keyof Memory, forward: (remote: Remote<EngineApi>) => Promise<T>): Promise<T> {
     if (this.closing) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
-    return withSiftErrors(method, forward)
+    return withSiftErrors(method, async () => {
+      const connection = await (this.connection ?? this.restart())
+      const unanswered = this.unanswered.get(connection)!
+      const result = await unanswered.track(
+        forward(connection.remote).catch(refuseUncloneable(method)),
+        () =>
+          new SiftError(
+            'WORKER_FAILED',
+            `The Sift worker stopped before ${method}() finished; the memory is re-opened in a new worker, so retry the call. ` +
+              'An add() may have been stored already: give messages an id, and a retry that gets DUPLICATE_ID was stored.',
+          ),
+      )
+      this.answered = true
+      return result
+    })
+  }
+
+  private restart(): Promise<EngineConnection> {
+    const started = this.reopen()
+    this.connection = started
+    this.answered = false
+    started.then(
+      (connection) => this.watch(connection),
+      () => {
+        // The next call tries again.
+        if (this.connection === started) this.connection = undefined
+      },
+    )
+    return started
+  }
+
+  private watch(connection: EngineConnection): void {
+    const unanswered = new UnansweredCalls()
+    this.unanswered.set(connection, unanswered)
+    void connection.ended.then(async () => {
+      unanswered.end()
+      if (this.closing || (await this.connection?.catch(() => undefined)) !== connection) return
+      if (this.answered) this.restart().catch(() => undefined)
+      else this.connection = undefined
+    })
+  }
+}
+
+/** comlink posts the arguments with `postMessage`, whose structured clone refuses functions, symbols, DOM nodes and the like. */
+function refuseUncloneable(method: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof Error && error.name === 'DataCloneError') {
+      throw new SiftError(
+        'INVALID_INPUT',
+        `An argument of ${method}() cannot be sent to the Sift worker (${error.message}): pass plain data (strings, numbers, Dates, plain objects and arrays), not functions or objects with methods.`,
+        { cause: error },
+      )
+    }
+    throw error
   }
 }

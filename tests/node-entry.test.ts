@@ -1,13 +1,13 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { MessageChannel } from 'node:worker_threads'
-import { expose, wrap } from 'comlink'
+import { MessageChannel, type MessagePort } from 'node:worker_threads'
+import { expose, wrap, type Remote } from 'comlink'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as nodeEntry from '../src/node'
 import { installSiftErrorTransfer } from '../src/error-transfer'
-import { WorkerMemory } from '../src/memory'
+import { WorkerMemory, type EngineConnection } from '../src/memory'
 import type { EngineApi } from '../src/protocol'
 import { nodeHost } from '../worker/hosts/node/node-host'
 import { engineApi } from '../worker/rpc/engine-api'
@@ -25,6 +25,11 @@ function fileNotFolder(): string {
   const path = join(cacheDir, 'not-a-folder')
   writeFileSync(path, 'plain file')
   return path
+}
+
+/** A connection to an engine exposed on a MessageChannel, ended by closing both ports; its far end never ends by itself. */
+function connectionOver(remote: Remote<EngineApi>, ...ports: MessagePort[]): EngineConnection {
+  return { remote, ended: new Promise(() => undefined), terminate: () => ports.forEach((port) => port.close()) }
 }
 
 const conversation = [
@@ -107,10 +112,7 @@ describe('the worker protocol (comlink over a real MessageChannel, engine on the
     expose(engineApi(() => nodeHost({}, packageRoot)), port1 as never)
     const remote = wrap<EngineApi>(port2 as never)
     await remote.open({ name: 'protocol' })
-    const memory = new WorkerMemory(remote, () => {
-      port1.close()
-      port2.close()
-    })
+    const memory = new WorkerMemory(connectionOver(remote, port1, port2), () => Promise.reject(new Error('not restarted in this test')))
     expect(await memory.add(conversation)).toHaveLength(3)
     await memory.indexed()
     const ctx = await memory.buildContext('bicycle gears', { budget: 200 })
@@ -123,16 +125,13 @@ describe('the worker protocol (comlink over a real MessageChannel, engine on the
     expect(closed).toMatchObject({ code: 'CLOSED' })
   })
 
-  it('carries an INTERNAL error across with its cause, and turns a failure on the calling side into a SiftError', async () => {
+  it('carries an INTERNAL error across with its cause, and turns an argument that cannot be cloned into INVALID_INPUT', async () => {
     installSiftErrorTransfer()
     const { port1, port2 } = new MessageChannel()
     const embeddingCacheDir = fileNotFolder()
     expose(engineApi(() => nodeHost({ embeddingCacheDir }, packageRoot)), port1 as never)
     const remote = wrap<EngineApi>(port2 as never)
-    const memory = new WorkerMemory(remote, () => {
-      port1.close()
-      port2.close()
-    })
+    const memory = new WorkerMemory(connectionOver(remote, port1, port2), () => Promise.reject(new Error('not restarted in this test')))
     try {
       const failedOpen = await remote.open({ name: 'protocol-internal' }).catch((e: unknown) => e)
       expect(failedOpen).toBeInstanceOf(SiftError)
@@ -141,7 +140,7 @@ describe('the worker protocol (comlink over a real MessageChannel, engine on the
       // A function cannot be structured-cloned: postMessage throws a DataCloneError before anything reaches the engine.
       const uncloneable = await memory.add({ role: 'user', content: 'x', timestamp: () => 0 } as never).catch((e: unknown) => e)
       expect(uncloneable).toBeInstanceOf(SiftError)
-      expect(uncloneable).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('add() failed unexpectedly') })
+      expect(uncloneable).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('cannot be sent to the Sift worker') })
       expect((uncloneable as Error).cause).toMatchObject({ name: 'DataCloneError' })
     } finally {
       port1.close()

@@ -104,8 +104,9 @@ export class Embedder {
 
   private async runBatch(texts: string[]): Promise<Float32Array> {
     await this.load()
-    const { data, dim } = await this.runner.run(texts)
+    const { data, dim, ranOn } = await this.runner.run(texts)
     this.dimension = dim
+    this.loaded = ranOn
     return data
   }
 

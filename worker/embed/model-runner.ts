@@ -28,8 +28,11 @@ export interface LoadedBackend {
 export interface ModelRunner {
   /** Loads the model (once; a failed load may be retried) and proves it runs. */
   load(): Promise<LoadedBackend>
-  /** One row per text, `texts.length × dim`, in one model call. */
-  run(texts: string[]): Promise<{ data: Float32Array; dim: number }>
+  /**
+   * One row per text, `texts.length × dim`, in one model call, and the backend it ran on: not always the one
+   * `load` reported, as a model whose WebGPU device was lost runs on WASM from then on.
+   */
+  run(texts: string[]): Promise<{ data: Float32Array; dim: number; ranOn: LoadedBackend }>
   dispose(): Promise<void>
 }
 

@@ -1,5 +1,6 @@
 import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers'
 import { SiftError } from '../../src/errors'
+import type { Backend } from '../../src/types'
 import type { LoadedBackend, ModelOptions, ModelRunner } from './model-runner'
 import { onnxRuntimeFiles } from './onnx-runtime-files'
 import { poolRows } from './pool-rows'
@@ -7,7 +8,14 @@ import { poolRows } from './pool-rows'
 interface LoadedModel extends LoadedBackend {
   tokenizer: PreTrainedTokenizer
   model: PreTrainedModel
+  /** On WebGPU: why its device was lost, once it was (the GPU process crashed, the driver reset, `destroy()`). */
+  deviceLost?: string
+  /** The model loaded again after the device was lost. */
+  replacement?: Promise<LoadedModel>
 }
+
+/** What a run gives: one row per text, and the backend it ran on (it changes when a WebGPU device is lost). */
+type ModelOutput = Awaited<ReturnType<ModelRunner['run']>>
 
 /** A transformers.js feature-extraction model in this thread, falling back along `backends` when one fails. */
 export class TransformersModel implements ModelRunner {
@@ -20,12 +28,22 @@ export class TransformersModel implements ModelRunner {
     return { backend, failures }
   }
 
-  async run(texts: string[]): Promise<{ data: Float32Array; dim: number }> {
-    const { tokenizer, model } = await this.loaded()
-    const { pooling, normalize } = this.options.embedding
-    const inputs = tokenizer(texts, { padding: true, truncation: true })
-    const outputs = (await model(inputs)) as Record<string, Tensor>
-    return poolRows(outputs, inputs.attention_mask as Tensor | undefined, texts.length, pooling, normalize)
+  /**
+   * A WebGPU device lost mid-session cannot be used again: the model is loaded anew on the backends after WebGPU
+   * (WASM when none is left), and the texts run there, as do all later ones.
+   */
+  async run(texts: string[]): Promise<ModelOutput> {
+    const loaded = await this.loaded()
+    if (loaded.deviceLost === undefined) {
+      try {
+        return await this.runOn(loaded, texts)
+      } catch (error) {
+        // The run can fail before the device reports its loss; on WebGPU any failure mid-session is taken as one.
+        if (loaded.backend !== 'webgpu') throw error
+        loaded.deviceLost ??= `a run failed: ${(error as Error)?.message ?? String(error)}`
+      }
+    }
+    return this.runOn(await this.fallBackFrom(loaded), texts)
   }
 
   async dispose(): Promise<void> {
@@ -33,16 +51,40 @@ export class TransformersModel implements ModelRunner {
     await loaded?.model.dispose()
   }
 
+  private async runOn({ tokenizer, model, backend, failures }: LoadedModel, texts: string[]): Promise<ModelOutput> {
+    const { pooling, normalize } = this.options.embedding
+    const inputs = tokenizer(texts, { padding: true, truncation: true })
+    const outputs = (await model(inputs)) as Record<string, Tensor>
+    return { ...poolRows(outputs, inputs.attention_mask as Tensor | undefined, texts.length, pooling, normalize), ranOn: { backend, failures } }
+  }
+
   private loaded(): Promise<LoadedModel> {
-    this.loading ??= this.loadFirstWorking().catch((error: unknown) => {
+    this.loading ??= this.loadFirstWorking(this.options.backends, []).catch((error: unknown) => {
       this.loading = undefined
       throw error
     })
     return this.loading
   }
 
-  private async loadFirstWorking(): Promise<LoadedModel> {
-    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends } = this.options
+  /** The model on the backends after `lost`'s; concurrent runs that found the loss share one reload. */
+  private fallBackFrom(lost: LoadedModel): Promise<LoadedModel> {
+    if (!lost.replacement) {
+      const { backends } = this.options
+      const after = backends.slice(backends.indexOf(lost.backend) + 1)
+      void lost.model.dispose().catch(() => undefined)
+      const failures = [...lost.failures, `${lost.backend}: device lost mid-session (${lost.deviceLost})`]
+      const replacement = this.loadFirstWorking(after.length > 0 ? after : ['wasm'], failures)
+      lost.replacement = replacement
+      this.loading = replacement.catch((error: unknown) => {
+        if (this.loading === replacement) this.loading = undefined
+        throw error
+      })
+    }
+    return lost.replacement
+  }
+
+  private async loadFirstWorking(backends: Backend[], failures: string[]): Promise<LoadedModel> {
+    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads } = this.options
     env.allowLocalModels = true
     env.allowRemoteModels = allowRemoteModels
     env.localModelPath = localModelPath
@@ -55,7 +97,6 @@ export class TransformersModel implements ModelRunner {
       env.useWasmCache = false
     }
     if (wasmThreads !== undefined && wasm) wasm.numThreads = wasmThreads
-    const failures: string[] = []
     for (const backend of backends) {
       let loaded: PreTrainedModel | undefined
       try {
@@ -63,7 +104,9 @@ export class TransformersModel implements ModelRunner {
         loaded = await AutoModel.from_pretrained(model, { device: backend, dtype: embedding.dtype })
         // A backend can create a session and still fail on the first run (e.g. a WebGPU kernel missing), so prove it works.
         await loaded(tokenizer(['warm up'], { padding: true, truncation: true }))
-        return { tokenizer, model: loaded, backend, failures }
+        const ready: LoadedModel = { tokenizer, model: loaded, backend, failures }
+        if (backend === 'webgpu') void watchDeviceLoss(ready)
+        return ready
       } catch (error) {
         failures.push(`${backend}: ${(error as Error)?.message ?? String(error)}`)
         await loaded?.dispose().catch(() => undefined)
@@ -75,4 +118,22 @@ export class TransformersModel implements ModelRunner {
         `Make sure the model folder is served there (npm run convert-model builds the shipped one), set localModelPath, or allow remote models.`,
     )
   }
+}
+
+/** ONNX Runtime's WebGPU settings, where the device its sessions run on can be read once one was created. */
+interface OnnxWebGpuEnv {
+  device?: PromiseLike<{ lost: Promise<{ reason?: string; message?: string }> }>
+}
+
+/** Records on `loaded` why the WebGPU device its sessions run on was lost, once it is; nothing where the device is not reachable. */
+async function watchDeviceLoss(loaded: LoadedModel): Promise<void> {
+  const webgpu = (env.backends.onnx as { webgpu?: OnnxWebGpuEnv } | undefined)?.webgpu
+  let device: Awaited<OnnxWebGpuEnv['device']> | undefined
+  try {
+    device = await webgpu?.device
+  } catch {
+    return
+  }
+  const info = await device?.lost
+  if (info) loaded.deviceLost ??= [info.reason, info.message].filter(Boolean).join(': ') || 'no reason given'
 }

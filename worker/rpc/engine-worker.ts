@@ -1,7 +1,20 @@
 import { expose } from 'comlink'
 import { installSiftErrorTransfer } from '../../src/error-transfer'
+import type { EngineApi } from '../../src/protocol'
+import { holdLifetimeLock } from '../../src/worker-lifetime'
 import { browserHost } from '../hosts/browser-host'
 import { engineApi } from './engine-api'
 
 installSiftErrorTransfer()
-expose(engineApi(browserHost))
+// The page named this worker uniquely and learns of its end through a lock of that name (src/worker-lifetime.ts);
+// `open` answers only once the lock is held, so the page asks for it after this worker does.
+const lifetime = holdLifetimeLock(self.name)
+const api = engineApi(browserHost)
+const workerApi: EngineApi = {
+  ...api,
+  open: async (options, onProgress) => {
+    await lifetime
+    return api.open(options, onProgress)
+  },
+}
+expose(workerApi)

@@ -1,34 +1,80 @@
-import { wrap } from 'comlink'
+import { wrap, type Remote } from 'comlink'
 import { installSiftErrorTransfer } from '../../src/error-transfer'
 import { SiftError } from '../../src/errors'
+import { UnansweredCalls, uniqueWorkerName, whenWorkerEnds } from '../../src/worker-lifetime'
 import type { ModelOptions, ModelRunner } from '../embed/model-runner'
 import type { ModelWorkerApi } from './model-worker'
 
-/** A `ModelRunner` whose model lives in a nested Web Worker (`model-worker.ts`); `dispose` ends the worker. */
+/** One model worker: its remote once started, and the calls it has not answered. */
+interface ModelWorker {
+  remote: Remote<ModelWorkerApi>
+  /** Resolves once the worker runs; rejects with `MODEL_UNAVAILABLE` if its script does not load. */
+  started: Promise<void>
+  unanswered: UnansweredCalls
+  /** Whether the worker ended after it had started (a restartable end, unlike a script that did not load). */
+  readonly ended: boolean
+  terminate(): void
+}
+
+/**
+ * A `ModelRunner` whose model lives in a nested Web Worker (`model-worker.ts`); `dispose` ends the worker. A worker
+ * that ends after it started (the browser stopped it, it crashed) fails the calls in flight with
+ * `MODEL_UNAVAILABLE`, and the next call starts a new one, which loads the model again.
+ */
 export function modelInWorker(options: ModelOptions): ModelRunner {
   installSiftErrorTransfer()
-  const worker = new Worker(new URL('./model-worker.ts', import.meta.url), { type: 'module', name: 'sift-memory-model' })
+  let current: ModelWorker | undefined
+  const worker = (): ModelWorker => {
+    if (!current || current.ended) current = startModelWorker(options)
+    return current
+  }
+  const call = async <T>(work: (remote: Remote<ModelWorkerApi>) => Promise<T>): Promise<T> => {
+    const { remote, started, unanswered } = worker()
+    await started
+    return unanswered.track(work(remote), () => new SiftError('MODEL_UNAVAILABLE', "The embedding model's worker stopped; the next call starts a new one."))
+  }
+  return {
+    load: () => call((remote) => remote.load()),
+    run: (texts) => call((remote) => remote.run(texts)),
+    dispose: async () => {
+      if (!current) return
+      const { remote, started, unanswered, terminate } = current
+      await started.then(() => unanswered.track(remote.dispose(), () => new Error('ended'))).catch(() => undefined)
+      terminate()
+    },
+  }
+}
+
+function startModelWorker(options: ModelOptions): ModelWorker {
+  // The unique name is also the worker's lifetime lock (src/worker-lifetime.ts).
+  const name = uniqueWorkerName('sift-memory-model')
+  const worker = new Worker(new URL('./model-worker.ts', import.meta.url), { type: 'module', name })
+  const remote = wrap<ModelWorkerApi>(worker)
   // A worker script that fails to load answers no message: without this, every call would wait forever. Reported
   // as MODEL_UNAVAILABLE, not WORKER_FAILED: the memory itself works, only dense ranking does not, and that code
   // is what tells a caller to fall back to `lexical`.
-  const failed = new Promise<never>((_, reject) => {
+  const loadFailure = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (event) => {
       reject(new SiftError('MODEL_UNAVAILABLE', `The embedding model's worker failed to start (${event.message || 'its script did not load'}).`))
     })
   })
-  failed.catch(() => undefined)
-  const remote = wrap<ModelWorkerApi>(worker)
-  const started = Promise.race([remote.start(options), failed])
-  const call = async <T>(work: () => Promise<T>): Promise<T> => {
-    await started
-    return Promise.race([work(), failed])
-  }
+  const unanswered = new UnansweredCalls()
+  let ended = false
+  // `start` answers once the worker holds its lifetime lock.
+  const started = Promise.race([remote.start(options), loadFailure]).then(() => {
+    void whenWorkerEnds(name).then(() => {
+      ended = true
+      unanswered.end()
+    })
+  })
+  started.catch(() => undefined)
   return {
-    load: () => call(() => remote.load()),
-    run: (texts) => call(() => remote.run(texts)),
-    dispose: async () => {
-      await Promise.race([remote.dispose(), failed]).catch(() => undefined)
-      worker.terminate()
+    remote,
+    started,
+    unanswered,
+    get ended() {
+      return ended
     },
+    terminate: () => worker.terminate(),
   }
 }

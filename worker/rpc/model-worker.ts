@@ -4,13 +4,18 @@
 import { expose, transfer } from 'comlink'
 import { installSiftErrorTransfer } from '../../src/error-transfer'
 import { SiftError } from '../../src/errors'
+import { holdLifetimeLock } from '../../src/worker-lifetime'
 import type { ModelOptions } from '../embed/model-runner'
 import { TransformersModel } from '../embed/transformers-model'
 
 let model: TransformersModel | undefined
+// The engine named this worker uniquely and learns of its end through a lock of that name (src/worker-lifetime.ts).
+const lifetime = holdLifetimeLock(self.name)
 
 const modelApi = {
-  start(options: ModelOptions): void {
+  /** Answers once this worker holds its lifetime lock, so the engine asks for it after this worker does. */
+  async start(options: ModelOptions): Promise<void> {
+    await lifetime
     model ??= new TransformersModel(options)
   },
   load: () => started().load(),
