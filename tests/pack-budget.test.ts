@@ -149,7 +149,7 @@ describe('packBudget properties', () => {
         const { items } = packBudget(ranked, { budget, minFill, render, pinned })
         for (let i = 1; i < items.length; i++) {
           const [a, b] = [items[i - 1], items[i]]
-          expect(a.seq < b.seq || (a.seq === b.seq && a.index < b.index)).toBe(true)
+          expect(compareChronological(a, b)).toBeLessThan(0)
         }
       }),
       { numRuns: 300 },

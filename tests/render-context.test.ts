@@ -4,6 +4,7 @@ import type { ScoredSentence } from '../src/core/scored-sentence'
 
 const MAY_8 = Date.UTC(2023, 4, 8, 10, 0)
 const MAY_9 = Date.UTC(2023, 4, 9, 10, 0)
+const MAY_10 = Date.UTC(2023, 4, 10, 10, 0)
 
 let nextSid = 1
 /** One sentence of message `seq` (turn defaults to seq - 1, conversation 'c'). */
@@ -89,10 +90,10 @@ describe('renderContext', () => {
       sentence(2, 0, 'B.'),
       sentence(3, 0, 'C.', { timestamp: MAY_9 }),
       sentence(4, 0, 'D.', { timestamp: MAY_9 + 3600_000 }),
-      sentence(5, 0, 'E.'),
+      sentence(5, 0, 'E.', { timestamp: MAY_10 }),
     ]
     expect(renderContext(items)).toBe(
-      'user (8 May 2023): A.\nassistant: B.\nuser (9 May 2023): C.\nassistant: D.\nuser (8 May 2023): E.',
+      'user (8 May 2023): A.\nassistant: B.\nuser (9 May 2023): C.\nassistant: D.\nuser (10 May 2023): E.',
     )
   })
 
@@ -141,6 +142,17 @@ describe('renderContext', () => {
     const expected = 'user (8 May 2023): a0. a1.\nassistant: b0. b1.'
     expect(renderContext(items)).toBe(expected)
     expect(renderContext([...items].reverse())).toBe(expected)
+  })
+
+  it('orders by timestamp before seq: a message added later but dated earlier comes first, ties keep the order of add', () => {
+    const items = [
+      sentence(1, 0, 'newest.', { timestamp: MAY_9, turn: 3 }),
+      sentence(2, 0, 'oldest.', { timestamp: MAY_8, turn: 0 }),
+      sentence(3, 0, 'tied, added first.', { timestamp: MAY_8 + 1, turn: 1 }),
+      sentence(4, 0, 'tied, added after it.', { timestamp: MAY_8 + 1, turn: 2 }),
+    ]
+    expect(renderContext(items, { dates: false })).toBe('assistant: oldest.\nuser: tied, added first.\nassistant: tied, added after it.\nuser: newest.')
+    expect(renderContext([...items].reverse(), { dates: false })).toBe(renderContext(items, { dates: false }))
   })
 
   it('uses any role string as the label', () => {

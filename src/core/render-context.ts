@@ -44,9 +44,19 @@ const MAX_DATE_MS = 8.64e15
 const MEMOISED_DAYS = 4096
 const datesByDay = new Map<number, string>()
 
-/** Chronological order: by the message's global `seq`, then by position in the message; `sid` keeps it total. */
+/**
+ * Chronological order: by the message's timestamp, ties by its `seq` (the order it was added), then by position in the
+ * message; `sid` keeps it total. A message's sentences share its timestamp and `seq`, so they stay together.
+ */
 export function compareChronological(a: ScoredSentence, b: ScoredSentence): number {
-  return a.seq - b.seq || a.index - b.index || a.sid - b.sid
+  return compareTimestamps(a.timestamp, b.timestamp) || a.seq - b.seq || a.index - b.index || a.sid - b.sid
+}
+
+/** Earlier first; an invalid (NaN) timestamp sorts before every valid one, so that orders built on this stay total. */
+export function compareTimestamps(a: number, b: number): number {
+  if (a < b) return -1
+  if (a > b) return 1
+  return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : Number.isNaN(b) ? 1 : 0
 }
 
 /** What goes between two sentences of the same message line. */
@@ -73,7 +83,8 @@ export function lineDate(item: ScoredSentence, options: RenderOptions): string {
 }
 
 /**
- * Items in any order → text in chronological order (by `seq`, then `index`; conversations interleave by `seq`).
+ * Items in any order → text in chronological order (`compareChronological`: by timestamp, then `seq`, then `index`;
+ * conversations interleave by time).
  * One line per message: `${role}: ${body}`, or `${role} (8 May 2023): ${body}` when the date changed. Within a
  * message, adjacent sentences are joined by ' ', others by ' […] '. Between two lines: '\n' when the second is
  * the next turn of the same conversation, else '\n[…]\n'. No items → ''.

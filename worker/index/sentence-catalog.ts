@@ -1,3 +1,4 @@
+import { compareTimestamps } from '../../src/core/render-context'
 import type { Sentence } from '../../src/types'
 import { sentencesOf, type MessageRecord } from '../store/message-record'
 
@@ -6,15 +7,19 @@ export interface CatalogMessage {
   id: string
   seq: number
   conversationId: string
+  /** Epoch milliseconds: with `seq`, its place in time order. */
+  timestamp: number
   chars: number
   sids: number[]
-  /** Position (0-based) of the message within its conversation; renumbered when messages are removed. */
+  /** Position (0-based) of the message within its conversation in time order; renumbered when messages come or go. */
   turn: number
 }
 
-/** One scope's history: all conversations, or one. Arrays are in chronological order. */
+/** One scope's history: all conversations, or one. */
 export interface CatalogScope {
+  /** In time order: by `timestamp`, then `seq` (the order of `add`). */
   messages: CatalogMessage[]
+  /** Ascending (the order of `add`), which binary searches over sids rely on. */
   sids: number[]
   chars: number
 }
@@ -42,12 +47,17 @@ export class SentenceCatalog {
     return this.sentenceTotal
   }
 
-  /** Messages in increasing `seq` — the order the store assigns them, and so their sentences' sids increase too. */
+  /**
+   * Messages in increasing `seq` — the order the store assigns them, and so their sentences' sids increase too. One
+   * dated before a message already in its scope is put in its place in time order.
+   */
   add(messages: readonly MessageRecord[]): void {
+    const outOfOrder = new Set<CatalogScope>()
     for (const message of messages) {
       const sentences = sentencesOf(message)
       const conversation = this.conversation(message.conversationId)
-      const entry: CatalogMessage = { id: message.id, seq: message.seq, conversationId: message.conversationId, chars: message.content.length, sids: sentences.map((s) => s.sid), turn: conversation.messages.length }
+      const { id, seq, conversationId, timestamp } = message
+      const entry: CatalogMessage = { id, seq, conversationId, timestamp, chars: message.content.length, sids: sentences.map((s) => s.sid), turn: conversation.messages.length }
       this.messages.set(message.id, entry)
       for (const sentence of sentences) {
         if (this.sentences[sentence.sid] === undefined) this.sentenceTotal++
@@ -55,10 +65,17 @@ export class SentenceCatalog {
         this.messageOfSid[sentence.sid] = entry
       }
       for (const scope of [this.all, conversation]) {
+        const last = scope.messages.at(-1)
+        if (last !== undefined && compareTimeOrder(last, entry) > 0) outOfOrder.add(scope)
         scope.messages.push(entry)
         scope.chars += entry.chars
         for (const sid of entry.sids) scope.sids.push(sid)
       }
+    }
+    // One sort per batch, not an insertion per message: a whole history imported newest first costs n log n, not n².
+    for (const scope of outOfOrder) {
+      scope.messages.sort(compareTimeOrder)
+      if (scope !== this.all) scope.messages.forEach((m, turn) => (m.turn = turn))
     }
   }
 
@@ -100,7 +117,7 @@ export class SentenceCatalog {
     return sids.slice(low, low + Math.min(limit, sids.length))
   }
 
-  /** Position (0-based) of the sentence's message within its conversation. */
+  /** Position (0-based) of the sentence's message within its conversation, in time order. */
   turnOf(sentence: Sentence): number {
     const message = this.messageOfSid[sentence.sid]
     if (message !== undefined && message.seq === sentence.seq) return message.turn
@@ -109,7 +126,7 @@ export class SentenceCatalog {
     let high = messages.length
     while (low < high) {
       const middle = (low + high) >>> 1
-      if (messages[middle].seq < sentence.seq) low = middle + 1
+      if (compareTimeOrder(messages[middle], sentence) < 0) low = middle + 1
       else high = middle
     }
     return low
@@ -127,6 +144,11 @@ export class SentenceCatalog {
 
 function emptyScope(): CatalogScope {
   return { messages: [], sids: [], chars: 0 }
+}
+
+/** Time order: by timestamp, ties by `seq` (the order of `add`), as `compareChronological` orders sentences. */
+function compareTimeOrder(a: { timestamp: number; seq: number }, b: { timestamp: number; seq: number }): number {
+  return compareTimestamps(a.timestamp, b.timestamp) || a.seq - b.seq
 }
 
 /** How many of the ascending `values` are ≤ limit (a binary search). */

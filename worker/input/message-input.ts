@@ -7,10 +7,15 @@ export type ValidMessage = Omit<StoredMessage, 'seq'>
 /** The conversation a message joins when it names none. */
 export const DEFAULT_CONVERSATION = 'default'
 
-/** Validates what the app passed to `add` and applies defaults; throws `INVALID_INPUT`/`DUPLICATE_ID` before anything is stored. */
-export function toValidMessages(input: unknown, now: number, newId: () => string): ValidMessage[] {
+/**
+ * Validates what the app passed to `add` and applies defaults; throws `INVALID_INPUT`/`DUPLICATE_ID` before anything is
+ * stored. `content` is taken as it is, control characters and lone surrogates included: it is what the user said, and
+ * the memory gives it back unchanged. `role`, `id` and `conversationId` are labels and keys, so they are refused with
+ * those: a line break in a role would forge a line of the rendered context.
+ */
+export function toValidMessages(input: unknown, now: number, newId: () => string, maxMessageChars: number): ValidMessage[] {
   const list = Array.isArray(input) ? input : [input]
-  const messages = list.map((item, i) => toValidMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId))
+  const messages = list.map((item, i) => toValidMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId, maxMessageChars))
   const seen = new Set<string>()
   for (const { id } of messages) {
     if (seen.has(id)) throw new SiftError('DUPLICATE_ID', `The id "${id}" appears twice in this batch; give each message a unique id. Nothing was stored.`)
@@ -19,15 +24,21 @@ export function toValidMessages(input: unknown, now: number, newId: () => string
   return messages
 }
 
-function toValidMessage(item: unknown, where: string, now: number, newId: () => string): ValidMessage {
-  if (typeof item !== 'object' || item === null) invalid(`${where} must be an object like { role: 'user', content: 'Hi' }, got ${describe(item)}`)
+function toValidMessage(item: unknown, where: string, now: number, newId: () => string, maxMessageChars: number): ValidMessage {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) invalid(`${where} must be an object like { role: 'user', content: 'Hi' }, got ${describe(item)}`)
   const { role, content, conversationId, id, timestamp } = item as MessageInput
   if (typeof role !== 'string' || role.trim() === '') invalid(`${where}.role must be a non-empty string such as 'user' or 'assistant', got ${describe(role)}`)
   if (typeof content !== 'string') invalid(`${where}.content must be a string, got ${describe(content)}`)
+  if (content.length > maxMessageChars) {
+    invalid(`${where}.content has ${content.length} characters, more than the limit of ${maxMessageChars} (MemoryOptions.maxMessageChars); split it into several messages or raise the limit`)
+  }
   if (conversationId !== undefined && (typeof conversationId !== 'string' || conversationId === '')) {
     invalid(`${where}.conversationId must be a non-empty string when given, got ${describe(conversationId)}`)
   }
   if (id !== undefined && (typeof id !== 'string' || id === '')) invalid(`${where}.id must be a non-empty string when given (or omit it), got ${describe(id)}`)
+  for (const [field, label] of [['role', role], ['conversationId', conversationId], ['id', id]] as const) {
+    if (label !== undefined && !isPlainLabel(label)) invalid(`${where}.${field} must not contain control characters or lone surrogates, got ${describe(label)}`)
+  }
   return {
     id: id ?? newId(),
     role,
@@ -37,14 +48,25 @@ function toValidMessage(item: unknown, where: string, now: number, newId: () => 
   }
 }
 
-/** How a date given to Sift may be written. */
-export const DATE_EXPECTED = 'must be epoch milliseconds, an ISO date string or a valid Date'
+/** Whether a label or key has no control character (C0, DEL, C1) and no unpaired surrogate. */
+export function isPlainLabel(label: string): boolean {
+  return !CONTROL_CHARACTER.test(label) && !LONE_SURROGATE.test(label)
+}
 
-/** Epoch milliseconds from a number, an ISO string or a Date; `undefined` when it is none of these. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** How a date given to Sift may be written. */
+export const DATE_EXPECTED = 'must be epoch milliseconds, an ISO date string or a valid Date (within ±8.64e15 ms)'
+
+/** Epoch milliseconds from a number, an ISO string or a Date; `undefined` when it is none of these or outside what a Date can hold. */
 export function toEpochMs(value: unknown): number | undefined {
   const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : value instanceof Date ? value.getTime() : NaN
-  return Number.isFinite(ms) ? ms : undefined
+  // A timestamp a Date cannot hold could be stored but not compared by IndexedDB's key ranges (`forget({ before })`).
+  return Math.abs(ms) <= MAX_DATE_MS ? ms : undefined
 }
+
+const MAX_DATE_MS = 8.64e15
 
 function invalid(message: string): never {
   throw new SiftError('INVALID_INPUT', `${message}. Nothing was stored.`)
