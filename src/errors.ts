@@ -10,7 +10,16 @@ export type SiftErrorCode =
   | 'QUOTA_EXCEEDED'
   /** IndexedDB failed to read or write, or stored data is not what Sift wrote. */
   | 'STORAGE_FAILED'
-  /** The engine's Web Worker did not load, usually because the app's bundler did not emit the worker files. */
+  /**
+   * The database was written by a newer version of Sift (a later schema than this one reads); it was left exactly
+   * as it was. Update the app, or open another `name`.
+   */
+  | 'SCHEMA_TOO_NEW'
+  /**
+   * The engine's Web Worker did not load (usually the app's bundler did not emit the worker files), or it ended
+   * while the call was in flight: the memory then re-opens itself in a new worker, so retry the call (an `add` may
+   * have been stored; with app-chosen ids a retry gets `DUPLICATE_ID` if it was).
+   */
   | 'WORKER_FAILED'
   /** The memory was closed; create a new one. */
   | 'CLOSED'

@@ -12,7 +12,11 @@ export interface MessageInput {
   conversationId?: string
   /** Stable id chosen by the app (e.g. its own message id). Default: a generated UUID. Adding an id twice is an error. */
   id?: string
-  /** When the turn happened: epoch milliseconds, an ISO string or a Date. Default: the time of `add`. Rendered in the context so a reader can tell old from new. */
+  /**
+   * When the turn happened: epoch milliseconds, an ISO string or a Date. Default: the time of `add`. Contexts are in
+   * timestamp order (ties: the order of `add`), so a history imported out of order still reads in time order, and the
+   * date is rendered so a reader can tell old from new.
+   */
   timestamp?: number | string | Date
 }
 
@@ -108,6 +112,27 @@ export interface MemoryOptions {
   allowRemoteModels?: boolean
   /** Called as the embedding backlog drains. */
   onProgress?: (progress: IndexProgress) => void
+  /**
+   * Longest `content` one message may have, in characters; `add` refuses a longer one with `INVALID_INPUT` naming
+   * this option, and stores nothing of its batch. Default 100,000 (a long pasted document): a message is split, stored
+   * in one transaction and indexed in one pass while every other call waits, at a cost that grows faster than its
+   * length, and its sentences are one embedding backlog. Split longer texts into several messages, or raise the limit
+   * (`Infinity`: none) for an app that accepts that wait.
+   */
+  maxMessageChars?: number
+  /**
+   * Longest `buildContext` request, in characters, counting its extra `queries` too; a longer one is refused with
+   * `INVALID_INPUT` naming this option. Default 100,000: a request is embedded and searched while the engine answers
+   * nothing else, and a pasted document as the next message still fits.
+   */
+  maxRequestChars?: number
+  /**
+   * What `buildContext` does with `hybrid` or `dense` when the model cannot embed the request (its files missing or
+   * corrupt, its worker gone). Default false: the context is ranked lexically instead, and `stats.ranking` and
+   * `stats.degraded` say so and why, so a chat never loses its context to the model. True: the call rejects with
+   * `MODEL_UNAVAILABLE`, for apps that would rather show the failure than send a context ranked another way.
+   */
+  strictRanking?: boolean
 }
 
 export interface BuildContextOptions {
@@ -115,9 +140,15 @@ export interface BuildContextOptions {
   budget?: number
   /** Default `'hybrid'`. */
   strategy?: Strategy
-  /** Only use this conversation's history. Default: all conversations. */
+  /**
+   * Only use this conversation's history. Default: all conversations. A conversation with nothing stored (a new chat's
+   * first request) is not an error: the context is empty and `stats.historySentences` is 0.
+   */
   conversationId?: string
-  /** Include the last N turns (messages) of the scope verbatim, inside the same budget. Default 0. */
+  /**
+   * Include the last N turns (messages) of the scope verbatim, inside the same budget: the latest by `timestamp` (ties:
+   * the later added). All of them when N exceeds the scope's turns. Default 0.
+   */
   recentTurns?: number
   /** Extra queries; candidates from each query are taken round-robin so no single query monopolises the budget. */
   queries?: string[]
@@ -175,6 +206,10 @@ export interface ContextStats {
   /** Sentences in scope. */
   historySentences: number
   strategy: Strategy
+  /** The ranking that chose the sentences: `strategy`, or `'lexical'` when `hybrid`/`dense` could not embed the request (`degraded` says why). */
+  ranking: Strategy
+  /** Set only when `ranking` differs from `strategy`: why the model could not embed the request (the `MODEL_UNAVAILABLE` message). */
+  degraded?: string
   backend: Backend
   stoppedBy: StopReason
   /** Ranked candidates looked at while packing. */
@@ -223,6 +258,35 @@ export interface MemoryStats {
    * clear the record: `at` says when, `pending` whether the backlog is still waiting.
    */
   lastFailure?: BackgroundFailure
+  /** What open found in the database not as Sift writes it, and worked around; absent when everything read back as written. */
+  repairedAtOpen?: OpenRepairs
+  /** The origin's storage (`navigator.storage`), in the browser; absent in Node. */
+  storage?: StorageState
+}
+
+/** The origin's storage as the browser reports it (`MemoryStats.storage`). */
+export interface StorageState {
+  /** Bytes the origin uses (every store of the origin, not only this memory), as `navigator.storage.estimate()` says. */
+  usage: number
+  /** Bytes the origin may use; past it writes fail with `QUOTA_EXCEEDED`. */
+  quota: number
+  /** Whether the browser keeps the origin's storage under storage pressure (`navigator.storage.persisted()`) rather than evicting it. */
+  persisted: boolean
+}
+
+/** Damage open worked around (`MemoryStats.repairedAtOpen`), so a damaged or shared database still opens. */
+export interface OpenRepairs {
+  /**
+   * Ids of message records not in Sift's layout (a field missing or of the wrong type, sentence spans that do not fit
+   * the content), left in the database untouched but in no index or context. `forget` by their id or conversation
+   * deletes them.
+   */
+  skippedMessages: string[]
+  /**
+   * The state row (counters and the embedding watermark) was missing, malformed or behind the stored records and was
+   * rebuilt from the messages; the stored vectors and saved indexes were dropped with it, and are rebuilt.
+   */
+  stateRebuilt: boolean
 }
 
 /** A failure of the engine's background work (`MemoryStats.lastFailure`, `IndexProgress.failure`). */

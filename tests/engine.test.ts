@@ -255,7 +255,7 @@ describe('Engine lifecycle', () => {
   })
 
   it('reports a missing model as MODEL_UNAVAILABLE while lexical and positional strategies keep working', async () => {
-    const memory = await createMemory({ localModelPath: fileURLToPath(new URL('./fixtures/', import.meta.url)) })
+    const memory = await createMemory({ localModelPath: fileURLToPath(new URL('./fixtures/', import.meta.url)), strictRanking: true })
     await memory.add({ role: 'user', content: 'The lighthouse keeper waved.' })
     const error = await memory.indexed().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiftError)

@@ -8,7 +8,7 @@ import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../../src/types'
 import type { ContextRequest } from '../input/context-request'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
-import { countAtMost } from '../index/sentence-catalog'
+import { countAtMost, type CatalogScope } from '../index/sentence-catalog'
 import { openingOfNextTurn, positionalCandidates, rankCandidates, scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
@@ -19,25 +19,30 @@ export interface ContextMoment {
   /** When buildContext started (performance.now()), and how long embedding the queries took. */
   startedAt: number
   queryMs: number
+  /** Why `hybrid`/`dense` is ranked lexically this time: the request could not be embedded. */
+  degraded?: string
 }
 
 /** Selects, packs and renders a context from the in-memory indexes; `queries` carry vectors for dense and hybrid. */
 export function assembleContext(request: ContextRequest, queries: readonly RankingQuery[], sources: RankingSources, moment: ContextMoment): Context {
   const { strategy, budget, conversationId, recentTurns, adaptiveStop, followUpdates } = request
   const { catalog } = sources
+  const ranking = moment.degraded === undefined ? strategy : 'lexical'
   const scope = catalog.scope(conversationId)
-  const pinned = [...positionalCandidates(catalog, scope.messages.slice(scope.messages.length - recentTurns).flatMap((m) => m.sids), true, 'recent')]
+  // scope.messages is in time order; a recentTurns beyond the scope's turns pins them all.
+  const recent = recentTurns === 0 ? [] : scope.messages.slice(-recentTurns)
+  const pinned = [...positionalCandidates(catalog, recent.flatMap((m) => m.sids), true, 'recent')]
   let packed: PackResult
   let cliff = false
   if (strategy === 'full') {
-    const items = [...positionalCandidates(catalog, scope.sids, false, 'position')]
+    const items = [...positionalCandidates(catalog, sidsInTimeOrder(scope), false, 'position')]
     const text = renderContext(items)
     packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
   } else {
     if (strategy === 'head' || strategy === 'tail') {
-      packed = packBudget(positionalCandidates(catalog, scope.sids, strategy === 'tail', 'position'), { budget, pinned })
+      packed = packBudget(positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position'), { budget, pinned })
     } else {
-      const answered = withAnswerNeighbours(distinctSentences(rankCandidates(strategy, queries, conversationId, sources)), (question) => openingOfNextTurn(catalog, question))
+      const answered = withAnswerNeighbours(distinctSentences(rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources)), (question) => openingOfNextTurn(catalog, question))
       const relevant = followUpdates ? withLaterUpdates(answered, (sentence) => laterOnSameSubject(sentence, sources)) : answered
       packed = packBudget(adaptiveStop ? untilRelevanceCliff(relevant, () => (cliff = true)) : relevant, { budget, pinned })
     }
@@ -52,6 +57,8 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
       historyChars: scope.chars,
       historySentences: scope.sids.length,
       strategy,
+      ranking,
+      ...(moment.degraded === undefined ? {} : { degraded: moment.degraded }),
       backend: moment.backend,
       stoppedBy: cliff && packed.stoppedBy === 'exhausted' ? 'cliff' : packed.stoppedBy,
       candidatesConsidered: packed.considered,
@@ -82,6 +89,11 @@ const laterMemo = new WeakMap<LexicalIndex, { revision: number; later: Map<numbe
 
 /** Later sentences looked at per ranked one: the update, if any, shares its subject words and ranks near the top. */
 const UPDATE_CANDIDATES = 20
+
+/** The scope's sids in its messages' time order (`scope.sids` ascends by sid, the order of `add`). */
+function sidsInTimeOrder(scope: CatalogScope): number[] {
+  return scope.messages.flatMap((message) => message.sids)
+}
 
 function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }: ScoredSentence): ContextItem {
   return { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }

@@ -1,5 +1,6 @@
 import { SiftError } from '../../src/errors'
-import type { BuildContextOptions, Context, ForgetSelector, MemoryOptions, MemoryStats, MessageInput } from '../../src/types'
+import { requestEmbeddingError } from './model-failure'
+import type { BuildContextOptions, Context, ForgetSelector, MemoryOptions, MemoryStats, MessageInput, OpenRepairs } from '../../src/types'
 import { assembleContext } from '../context/assemble-context'
 import type { Embedder } from '../embed/embedder'
 import type { EmbeddingCache, EngineHost } from '../hosts/engine-host'
@@ -7,6 +8,7 @@ import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import { toContextRequest } from '../input/context-request'
 import { toForgetSelector } from '../input/forget-selector'
+import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { toValidMessages } from '../input/message-input'
 import type { RankingQuery } from '../rank/rank-candidates'
 import type { EngineStore } from './open-parts'
@@ -24,6 +26,14 @@ interface EngineParts {
   lexical: LexicalIndex
   /** The model id, as `stats().model` reports it. */
   model: string
+  /** `MemoryOptions.strictRanking`: reject `hybrid`/`dense` requests the model cannot embed rather than rank them lexically. */
+  strictRanking: boolean
+  /** What open worked around in the database, for `stats().repairedAtOpen`. */
+  repairedAtOpen: OpenRepairs | undefined
+  /** The host's report of the origin's storage, for `stats().storage`. */
+  storage: EngineHost['storage']
+  /** The size limits `add` and `buildContext` enforce (`MemoryOptions.maxMessageChars`, `maxRequestChars`). */
+  limits: InputLimits
   /** Runs the writes of `add`, `forget` and the background work one at a time. */
   writes: WriteQueue
   /** Drains the backlog into the vector index, loads the residuals, keeps the coarse lists and the saved copies. */
@@ -44,7 +54,11 @@ export class Engine {
   private readonly catalog: SentenceCatalog
   private readonly lexical: LexicalIndex
   private readonly model: string
+  private readonly strictRanking: boolean
+  private readonly repairedAtOpen: OpenRepairs | undefined
+  private readonly storage: EngineHost['storage']
   private readonly writes: WriteQueue
+  private readonly limits: InputLimits
   private closed = false
 
   private constructor(parts: EngineParts) {
@@ -54,17 +68,22 @@ export class Engine {
     this.catalog = parts.catalog
     this.lexical = parts.lexical
     this.model = parts.model
+    this.strictRanking = parts.strictRanking
+    this.repairedAtOpen = parts.repairedAtOpen
+    this.storage = parts.storage
     this.writes = parts.writes
+    this.limits = parts.limits
     this.background = parts.background
   }
 
   /** Opens the memory `options` names through `host`, and starts its background work. */
   static async open(options: MemoryOptions, host: EngineHost): Promise<Engine> {
+    const limits = toInputLimits(options)
     const parts = await openParts(options, host)
     try {
       const writes = new WriteQueue()
       const background = new BackgroundIndexing({ ...parts, writes, onProgress: options.onProgress })
-      const engine = new Engine({ ...parts, writes, background })
+      const engine = new Engine({ ...parts, writes, background, limits })
       background.start()
       return engine
     } catch (error) {
@@ -77,7 +96,7 @@ export class Engine {
   /** Stores the messages (one transaction, before any embedding) and resolves with their ids; embedding follows in the background. */
   async add(input: MessageInput | MessageInput[]): Promise<string[]> {
     this.assertOpen()
-    const batch = toValidMessages(input, Date.now(), () => crypto.randomUUID())
+    const batch = toValidMessages(input, Date.now(), () => crypto.randomUUID(), this.limits.maxMessageChars)
     if (batch.length === 0) return []
     const { messages } = await this.writes.run(async () => {
       this.assertOpen()
@@ -103,12 +122,20 @@ export class Engine {
   async buildContext(request: string, options?: BuildContextOptions): Promise<Context> {
     this.assertOpen()
     const startedAt = performance.now()
-    const parsed = toContextRequest(request, options)
+    const parsed = toContextRequest(request, options, this.limits.maxRequestChars)
     let queries: RankingQuery[] = parsed.queries.map((text) => ({ text }))
+    let degraded: string | undefined
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
-      const vectors = await this.embedder.embed(parsed.queries, 'query')
-      const dim = this.embedder.dim!
-      queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
+      try {
+        const vectors = await this.embedder.embed(parsed.queries, 'query')
+        const dim = this.embedder.dim!
+        queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
+      } catch (error) {
+        // A chat must not lose its context because the model failed: the words still rank it.
+        const failure = requestEmbeddingError(error)
+        if (this.strictRanking) throw failure
+        degraded = failure.message
+      }
     }
     const queryMs = performance.now() - startedAt
     this.assertOpen()
@@ -118,6 +145,7 @@ export class Engine {
       embeddedThrough: background.embeddedThrough,
       startedAt,
       queryMs,
+      degraded,
     })
     background.requestAnswered()
     return context
@@ -153,7 +181,9 @@ export class Engine {
       denseIndex: background.vectors?.denseIndex ?? { kind: 'exact' },
     }
     const { lastFailure } = background
-    return lastFailure ? { ...stats, lastFailure } : stats
+    const { repairedAtOpen } = this
+    const storage = await this.storage?.()
+    return { ...stats, ...(lastFailure && { lastFailure }), ...(repairedAtOpen && { repairedAtOpen }), ...(storage && { storage }) }
   }
 
   /** Stops the backlog after the batch in flight, saves stale index copies, persists the embedding cache and closes the database. Later calls reject with `CLOSED`. */

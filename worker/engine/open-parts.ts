@@ -1,5 +1,5 @@
 import { SiftError } from '../../src/errors'
-import type { MemoryOptions } from '../../src/types'
+import type { MemoryOptions, OpenRepairs } from '../../src/types'
 import { Embedder } from '../embed/embedder'
 import { DEFAULT_MODEL, modelFingerprint, resolveEmbedding } from '../embed/embedding-presets'
 import type { BackendChoice, EmbeddingCache, EngineHost } from '../hosts/engine-host'
@@ -40,6 +40,12 @@ export interface OpenedParts {
   embeddedThrough: number
   /** The model id, as `stats().model` reports it. */
   model: string
+  /** `MemoryOptions.strictRanking`, validated. */
+  strictRanking: boolean
+  /** What the store worked around at open, if anything. */
+  repairedAtOpen: OpenRepairs | undefined
+  /** The host's report of the origin's storage, if it has one. */
+  storage: EngineHost['storage']
 }
 
 /**
@@ -48,9 +54,10 @@ export interface OpenedParts {
  * still being read. Whatever was opened is closed again if any of it fails.
  */
 export async function openParts(options: MemoryOptions, host: EngineHost): Promise<OpenedParts> {
-  const { name = 'sift', model = DEFAULT_MODEL, device = 'auto' } = options
+  const { name = 'sift', model = DEFAULT_MODEL, device = 'auto', strictRanking = false } = options
   if (typeof name !== 'string' || name === '') throw new SiftError('INVALID_INPUT', `name must be a non-empty string (the IndexedDB database name), got ${String(name)}.`)
   if (!['auto', 'webgpu', 'wasm'].includes(device)) throw new SiftError('INVALID_INPUT', `device must be 'auto', 'webgpu' or 'wasm', got ${String(device)}.`)
+  if (typeof strictRanking !== 'boolean') throw new SiftError('INVALID_INPUT', `strictRanking must be a boolean, got ${String(strictRanking)}.`)
   const embedding = resolveEmbedding(model, options.embedding)
   const fingerprint = modelFingerprint(model, embedding)
   let texts: { catalog: SentenceCatalog; lexical: ReturnType<typeof restoreLexicalIndex> } | undefined
@@ -97,6 +104,9 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       savedCoarseLists: contents.coarseLists,
       embeddedThrough: contents.state.embeddedThrough,
       model,
+      strictRanking,
+      storage: host.storage,
+      repairedAtOpen: store.stateRebuilt || contents.skippedMessages.length > 0 ? { skippedMessages: contents.skippedMessages, stateRebuilt: store.stateRebuilt } : undefined,
     }
   } catch (error) {
     await embedder.dispose()

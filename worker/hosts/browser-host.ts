@@ -27,6 +27,10 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     // The model in a worker of its own: its load overlaps reading the store at open, and a batch of sentences
     // being embedded no longer holds up a request's ranking.
     startModel: modelInWorker,
+    storage: async () => {
+      const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([navigator.storage.estimate(), navigator.storage.persisted()])
+      return { usage, quota, persisted }
+    },
     backends: async (device) => {
       if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
       if (device === 'webgpu') return { backends: ['webgpu'], reason: "device: 'webgpu' was requested" }

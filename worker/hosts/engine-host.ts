@@ -1,4 +1,4 @@
-import type { Backend, Device } from '../../src/types'
+import type { Backend, Device, StorageState } from '../../src/types'
 import type { StartModel } from '../embed/model-runner'
 import type { IndexedDBSource } from '../store/store'
 
@@ -33,4 +33,6 @@ export interface EngineHost {
   openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
   /** Where the embedding model runs; default in the engine's own thread. */
   startModel?: StartModel
+  /** The origin's storage usage, quota and persistence, where the host has them (the browser). */
+  storage?(): Promise<StorageState>
 }

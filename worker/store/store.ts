@@ -4,6 +4,9 @@ import type { ForgetSelector, Sentence } from '../../src/types'
 import type { ValidMessage } from '../input/message-input'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
 import type { CoarseListsRecord, LexicalSnapshot, SavedIndexes, StoreState } from './records'
+import { assertSchemaNotNewer } from './installed-schema'
+import { isMessageRecord, isStoreState } from './record-check'
+import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
 import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
 import { appendToBlocks, isFloatBlock, joinResiduals, removeFromBlock, splitResiduals, toInt8Block } from './vector-block'
@@ -11,8 +14,10 @@ import { appendToBlocks, isFloatBlock, joinResiduals, removeFromBlock, splitResi
 /** Everything persisted, as loaded at open to rebuild the in-memory indexes. */
 export interface StoreContents<Saved extends SavedIndexes = SavedIndexes> {
   state: StoreState
-  /** In `seq` order. */
+  /** In `seq` order; only records in Sift's layout. */
   messages: MessageRecord[]
+  /** Ids of the message records not in Sift's layout (`isMessageRecord`): left in the database, but not read. */
+  skippedMessages: string[]
   blocks: VectorBlock[]
   lexical: LexicalSnapshot<Saved['lexical']> | undefined
   coarseLists: CoarseListsRecord<Saved['coarseLists']> | undefined
@@ -32,32 +37,50 @@ export type { IndexedDBSource } from './schema'
  * names the serialised forms the indexes hand over to keep; the store stores and returns them as given.
  */
 export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
-  private constructor(private readonly db: SiftDatabase) {}
+  private constructor(
+    private readonly db: SiftDatabase,
+    /** Open found the state row missing, malformed or behind the stored records, and rebuilt it from the messages. */
+    readonly stateRebuilt: boolean,
+  ) {}
 
-  /** Opens (or creates) the database; if `model` differs from the stored fingerprint, drops stored vectors so they are re-embedded. */
+  /**
+   * Opens (or creates) the database; if `model` differs from the stored fingerprint, drops stored vectors so they are
+   * re-embedded. A state row that is missing (beside stored messages), malformed or behind the stored records is
+   * rebuilt from the messages, the vectors and saved indexes dropped with it (`stateRebuilt`).
+   */
   static async open<Saved extends SavedIndexes = SavedIndexes>(name: string, source: IndexedDBSource, model: string): Promise<SiftStore<Saved>> {
     const db = new SiftDatabase(name, source)
+    let stateRebuilt: boolean
     try {
+      await assertSchemaNotNewer(name, source)
       await db.open()
-      await db.transaction('rw', db.meta, db.vectorBlocks, db.vectorResiduals, db.coarseLists, async () => {
-        const state = await db.meta.get('state')
-        if (!state) {
+      stateRebuilt = await db.transaction('rw', [db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, db.coarseLists, db.lexicalSnapshots], async () => {
+        const state: unknown = await db.meta.get('state')
+        if (state === undefined && (await db.messages.count()) === 0) {
           await db.meta.put({ key: 'state', schemaVersion: SCHEMA_VERSION, model, nextSeq: 1, nextSid: 1, nextBlockId: 1, embeddedThrough: 0 })
-        } else if (state.model !== model) {
-          await db.vectorBlocks.clear()
-          await db.vectorResiduals.clear()
-          await db.coarseLists.clear()
-          await db.meta.put({ ...state, schemaVersion: SCHEMA_VERSION, model, embeddedThrough: 0 })
-        } else if (state.schemaVersion !== SCHEMA_VERSION) {
-          // Dexie has just upgraded the tables; the state row records the version they are now at.
-          await db.meta.put({ ...state, schemaVersion: SCHEMA_VERSION })
+          return false
         }
+        if (!isStoreState(state) || (await countersBehind(db, state))) {
+          await clearVectors(db)
+          await db.lexicalSnapshots.clear()
+          await db.meta.put(await rebuiltState(db, model))
+          return true
+        }
+        if (state.model !== model) {
+          await clearVectors(db)
+          await db.meta.put({ ...state, schemaVersion: SCHEMA_VERSION, model, embeddedThrough: 0 })
+          return false
+        }
+        // Dexie may have just upgraded the tables: the state row records the version they are now at.
+        const current = { ...state, schemaVersion: SCHEMA_VERSION, nextBlockId: await nextFreeBlockId(db, state.nextBlockId) }
+        if (current.schemaVersion !== state.schemaVersion || current.nextBlockId !== state.nextBlockId) await db.meta.put(current)
+        return false
       })
     } catch (error) {
       db.close()
       throw toSiftError(error, `open the database "${name}"`)
     }
-    return new SiftStore<Saved>(db)
+    return new SiftStore<Saved>(db, stateRebuilt)
   }
 
   /**
@@ -77,12 +100,16 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
         // What was saved through this store's own methods, hence of the types they took.
         const lexical = db.lexicalSnapshots.get('lexical') as Promise<LexicalSnapshot<Saved['lexical']> | undefined>
         // In primary-key order, sorted here: reading through the seq index would look up every record twice.
-        const messages = db.messages.toArray().then((records) => records.sort((a, b) => a.seq - b.seq))
+        const read = db.messages.toArray().then((records: unknown[]) => ({
+          messages: records.filter(isMessageRecord).sort((a, b) => a.seq - b.seq),
+          skipped: records.filter((record) => !isMessageRecord(record)).map((record) => String((record as { id: unknown }).id)),
+        }))
+        const messages = read.then((r) => r.messages)
         const blocks = db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>
         const coarseLists = db.coarseLists.get('vectors') as Promise<CoarseListsRecord<Saved['coarseLists']> | undefined>
         const texts = Promise.all([messages, lexical]).then(([m, l]) => onTexts?.(m, l))
-        const [stateRecord, messageRecords, blockRecords, lexicalRecord, coarseRecord] = await Promise.all([state, messages, blocks, lexical, coarseLists, texts])
-        return { state: stateRecord!, messages: messageRecords, blocks: blockRecords, lexical: lexicalRecord, coarseLists: coarseRecord }
+        const [stateRecord, { messages: messageRecords, skipped }, blockRecords, lexicalRecord, coarseRecord] = await Promise.all([state, read, blocks, lexical, coarseLists, texts])
+        return { state: stateRecord!, messages: messageRecords, skippedMessages: skipped, blocks: blockRecords, lexical: lexicalRecord, coarseLists: coarseRecord }
       }),
     )
     const floatIds = snapshot.blocks.filter(isFloatBlock).map((b) => b.blockId)
@@ -155,7 +182,8 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
       db.transaction('rw', [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists], async () => {
         const messageIds = await selectMessageIds(db, selector)
         if (messageIds.length === 0) return { messageIds, sids: [] }
-        const records = (await db.messages.bulkGet(messageIds)) as MessageRecord[]
+        // A record not in Sift's layout is deleted with the others; it has no sentences Sift knows of.
+        const records = (await db.messages.bulkGet(messageIds)).filter(isMessageRecord)
         const sids = records.flatMap((r) => sentencesOf(r).map((s) => s.sid)).sort((a, b) => a - b)
         await db.messages.bulkDelete(messageIds)
         await db.lexicalSnapshots.delete('lexical')
@@ -207,7 +235,7 @@ async function storedSids(db: SiftDatabase, sids: readonly number[]): Promise<bo
   // An empty message shares its firstSid with the next message, so take every message from that firstSid on.
   const from = (await db.messages.where('firstSid').belowOrEqual(sids[0]).last())?.firstSid ?? sids[0]
   const records = await db.messages.where('firstSid').between(from, sids[sids.length - 1], true, true).toArray()
-  const live = new Set(records.flatMap((r) => sentencesOf(r).map((s) => s.sid)))
+  const live = new Set(records.filter(isMessageRecord).flatMap((r) => sentencesOf(r).map((s) => s.sid)))
   return sids.map((sid) => live.has(sid))
 }
 
@@ -243,6 +271,12 @@ async function putBlocks(db: SiftDatabase, blocks: readonly VectorBlock[]): Prom
   await db.vectorResiduals.bulkDelete(parts.flatMap((p) => (p.residuals ? [] : [p.codes.blockId])))
 }
 
+async function clearVectors(db: SiftDatabase): Promise<void> {
+  await db.vectorBlocks.clear()
+  await db.vectorResiduals.clear()
+  await db.coarseLists.clear()
+}
+
 async function deleteBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<void> {
   await db.vectorBlocks.bulkDelete([...blockIds])
   await db.vectorResiduals.bulkDelete([...blockIds])
@@ -261,7 +295,8 @@ function toSiftError(error: unknown, what: string): SiftError {
     return new SiftError('QUOTA_EXCEEDED', `Browser storage is full, so Sift could not ${what}. Free space with memory.forget(...) or ask the user to allow more storage.`, { cause: error })
   }
   if (names.includes('ConstraintError')) {
-    return new SiftError('DUPLICATE_ID', `Could not ${what}: a message id is already stored. Use unique ids. Nothing from this batch was stored.`, { cause: error })
+    // Ids are checked before anything is added, so this is a stored record in the way of a new one: damaged data, not the caller's ids.
+    return new SiftError('STORAGE_FAILED', `Could not ${what}: a stored record is in the way (${(error as Error)?.message ?? String(error)}). Nothing was stored. If this persists, the database is damaged: delete it (indexedDB.deleteDatabase with the memory's name) to start over.`, { cause: error })
   }
   return new SiftError('STORAGE_FAILED', `IndexedDB failed to ${what}: ${(error as Error)?.message ?? String(error)}`, { cause: error })
 }

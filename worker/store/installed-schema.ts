@@ -1,0 +1,69 @@
+import { SiftError } from '../../src/errors'
+import { SCHEMA_VERSION, type IndexedDBSource } from './schema'
+
+/** Dexie opens `version(n)` as IndexedDB version `10 × n`, and may add one to patch a schema it finds incomplete. */
+const DEXIE_VERSION_FACTOR = 10
+
+/** The database as it is on disk: its IndexedDB version, and the schema version its state row records (if it has one). */
+interface InstalledSchema {
+  version: number
+  schemaVersion: unknown
+}
+
+/**
+ * Refuses a database written by a newer Sift (`SCHEMA_TOO_NEW`) before Dexie sees it: Dexie would open it at whatever
+ * version it has and add any table this schema declares and it lacks, and the store would then record an older
+ * schema version in the state row. Reads only: a database that does not exist is not created.
+ */
+export async function assertSchemaNotNewer(name: string, source: IndexedDBSource): Promise<void> {
+  const installed = await readInstalledSchema(name, source.indexedDB)
+  if (!installed) return
+  const { version, schemaVersion } = installed
+  const newerTables = version >= (SCHEMA_VERSION + 1) * DEXIE_VERSION_FACTOR
+  const newerState = typeof schemaVersion === 'number' && schemaVersion > SCHEMA_VERSION
+  if (newerTables || newerState) {
+    const found = newerState ? `schema ${schemaVersion}` : `IndexedDB version ${version}`
+    throw new SiftError(
+      'SCHEMA_TOO_NEW',
+      `The database "${name}" was written by a newer version of Sift (${found}; this one reads schema ${SCHEMA_VERSION} and below), so it was left untouched. Update the app to the newer Sift, or open a memory with another name.`,
+    )
+  }
+}
+
+/**
+ * Opens the database at whatever version it has and reads its state row, in a read-only transaction. A database
+ * that does not exist would be created by the open: that creation is aborted, and `undefined` returned.
+ */
+function readInstalledSchema(name: string, indexedDB: IDBFactory): Promise<InstalledSchema | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name)
+    let missing = false
+    request.onupgradeneeded = () => {
+      missing = true
+      request.transaction!.abort()
+    }
+    request.onerror = (event) => {
+      if (!missing) return reject(request.error)
+      event.preventDefault()
+      resolve(undefined)
+    }
+    request.onsuccess = () => {
+      const db = request.result
+      const { version } = db
+      if (!db.objectStoreNames.contains('meta')) {
+        db.close()
+        return resolve({ version, schemaVersion: undefined })
+      }
+      const transaction = db.transaction('meta', 'readonly')
+      const state = transaction.objectStore('meta').get('state')
+      transaction.oncomplete = () => {
+        db.close()
+        resolve({ version, schemaVersion: (state.result as { schemaVersion?: unknown } | undefined)?.schemaVersion })
+      }
+      transaction.onabort = () => {
+        db.close()
+        reject(transaction.error)
+      }
+    }
+  })
+}
