@@ -1,4 +1,4 @@
-import type { EmbeddingCache } from '../worker/hosts/engine-host'
+import type { EmbeddingCache } from '../worker/embed/embedding-cache'
 import type { SyntheticHistory, SyntheticQuery } from './synthetic-history'
 import type { SyntheticVectors } from './synthetic-vectors'
 

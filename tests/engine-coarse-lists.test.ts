@@ -4,7 +4,7 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../worker/util/seeded-random'
-import type { EmbeddingCache } from '../worker/hosts/engine-host'
+import type { EmbeddingCache } from '../worker/embed/embedding-cache'
 import { Engine } from '../worker/engine/engine'
 import { nodeHost } from '../worker/hosts/node/node-host'
 import { COARSE_MIN_ROWS, type VectorIndex } from '../worker/index/vector/vector-index'

@@ -1,5 +1,5 @@
 import type { Backend } from '../../src/types'
-import type { EmbeddingCache } from '../hosts/engine-host'
+import type { EmbeddingCache } from './embedding-cache'
 import type { LoadedBackend, ModelOptions, ModelRunner, StartModel } from './model-runner'
 
 export interface EmbedderOptions extends ModelOptions {

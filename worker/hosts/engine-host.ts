@@ -1,14 +1,7 @@
 import type { Backend, Device, StorageState } from '../../src/types'
+import type { EmbeddingCache } from '../embed/embedding-cache'
 import type { StartModel } from '../embed/model-runner'
 import type { IndexedDBSource } from '../store/store'
-
-/** Vectors remembered across runs, keyed by the exact text embedded (prefix included) for one model fingerprint. */
-export interface EmbeddingCache {
-  get(text: string): Float32Array | undefined
-  set(text: string, vector: Float32Array): void
-  /** Persists what was set since the last flush. */
-  flush(): Promise<void>
-}
 
 /** Which backends to try for a `device`, in order, and why (reported by `stats().backendReason`). */
 export interface BackendChoice {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SiftError } from '../../../src/errors'
-import type { EmbeddingCache } from '../engine-host'
+import type { EmbeddingCache } from '../../embed/embedding-cache'
 
 const MAGIC = 'SIFTEMB1'
 const HEADER_BYTES = MAGIC.length + 4
