@@ -1,9 +1,10 @@
 // Background work that fails (the model, a vector write, a save) is recorded in stats().lastFailure and sent to
 // onProgress when it happens, while the messages stay stored and everything else keeps working. Failures are real:
 // a model folder that does not exist, and a table another version of the app redefined in the same database.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { IDBFactory } from 'fake-indexeddb'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createMemory, SiftError, type IndexProgress, type Memory } from '../src/node'
@@ -135,4 +136,37 @@ describe('Background failures', () => {
     expect(atClose).toMatchObject({ task: 'save-lexical-snapshot', code: 'STORAGE_FAILED' })
     expectRecentFailure(atClose, closedAt)
   }, 20_000)
+})
+
+describe('Background retry', () => {
+  it('drains a failed backlog on its own once the failure passes: the model files arrive later, no add or indexed() needed', async () => {
+    const modelFolder = mkdtempSync(join(tmpdir(), 'sift-late-model-'))
+    try {
+      const progress = new ProgressLog()
+      const memory = await createMemory({ name: 'late-model', localModelPath: modelFolder, onProgress: progress.onProgress })
+      const failed = progress.nextFailure('embed')
+      await memory.add({ role: 'user', content: 'The lighthouse keeper waved at the ferry.' })
+      expect(await failed).toMatchObject({ task: 'embed', code: 'MODEL_UNAVAILABLE' })
+      expect((await memory.stats()).pending).toBe(1)
+
+      cpSync(fileURLToPath(new URL('../public/models/use-lite', import.meta.url)), join(modelFolder, 'use-lite'), { recursive: true })
+      const drained = new Promise<IndexProgress>((resolve) => {
+        const check = setInterval(() => {
+          const last = progress.events.at(-1)
+          if (last && !last.failure && last.pending === 0) {
+            clearInterval(check)
+            resolve(last)
+          }
+        }, 50)
+      })
+      expect(await drained).toMatchObject({ done: 1, pending: 0 })
+      expect((await memory.stats()).pending).toBe(0)
+      const context = await memory.buildContext('Who waved at the boat?', { strategy: 'dense' })
+      expect(context.stats.ranking).toBe('dense')
+      expect(context.text).toContain('lighthouse keeper')
+      await memory.close()
+    } finally {
+      rmSync(modelFolder, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

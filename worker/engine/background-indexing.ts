@@ -34,6 +34,15 @@ const RESIDUAL_DELAY_MS = 1500
 /** Quiet time after the last write before a stale saved copy is written again, so a bulk import saves it once. */
 const SAVE_DELAY_MS = 1000
 
+/**
+ * A backlog that failed (the model did not load, a vector write was refused: full storage) is tried again on its own
+ * after this long, then after twice as long each time it fails again, up to `RETRY_MAX_MS`: the failure may pass
+ * (space freed, the model's files served again) without the app calling `add` or `indexed()`, and retrying sooner
+ * would only repeat a failure that has not passed.
+ */
+const RETRY_FIRST_MS = 5_000
+const RETRY_MAX_MS = 5 * 60_000
+
 export interface BackgroundIndexingOptions {
   store: EngineStore
   embedder: Embedder
@@ -77,6 +86,8 @@ export class BackgroundIndexing {
   private residualsRequested: Promise<void> | undefined
   private residualTimer: ReturnType<typeof setTimeout> | undefined
   private saveTimer: ReturnType<typeof setTimeout> | undefined
+  private retryTimer: ReturnType<typeof setTimeout> | undefined
+  private retryDelayMs = RETRY_FIRST_MS
   private stopped = false
   private failure: BackgroundFailure | undefined
   private readonly conversationOf = (sid: number): string | undefined => this.options.catalog.get(sid)?.conversationId
@@ -182,6 +193,7 @@ export class BackgroundIndexing {
     this.stopped = true
     clearTimeout(this.saveTimer)
     clearTimeout(this.residualTimer)
+    clearTimeout(this.retryTimer)
     await this.settled()
     if (this.lexicalSaveIsDue) await this.attempt('save-lexical-snapshot', this.saveLexicalSnapshot())
     if (this.coarseLists?.saveIsDue) await this.attempt('save-coarse-lists', this.coarseLists.save())
@@ -189,8 +201,20 @@ export class BackgroundIndexing {
 
   private drainInBackground(): void {
     // A failure is recorded as it happens (`failed`) and kept by the rejected promise for indexed() to report; the
-    // next add or indexed() tries again.
-    this.drain().catch(() => undefined)
+    // next add or indexed() tries again, and so does a retry armed here if neither comes.
+    clearTimeout(this.retryTimer)
+    this.drain().then(
+      () => (this.retryDelayMs = RETRY_FIRST_MS),
+      () => this.retryLater(),
+    )
+  }
+
+  private retryLater(): void {
+    if (this.stopped) return
+    clearTimeout(this.retryTimer)
+    this.retryTimer = setTimeout(() => this.drainInBackground(), this.retryDelayMs)
+    letProcessExit(this.retryTimer)
+    this.retryDelayMs = Math.min(2 * this.retryDelayMs, RETRY_MAX_MS)
   }
 
   private drain(): Promise<void> {
