@@ -22,7 +22,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 /** "8 May 2023": UTC, English month names, independent of the machine's locale and time zone. '' when the timestamp is not a valid date. */
 export function formatUtcDate(timestamp: number): string {
   // Memoised per UTC day: a request formats the date of every candidate it packs, and most share a few days.
-  // Beyond ±8.64e15 ms a Date is invalid, so the last valid day's bucket would also hold invalid timestamps.
+  // Beyond ±8.64e15 milliseconds a Date is invalid, so the last valid day's bucket would also hold invalid timestamps.
   if (!(Math.abs(timestamp) < MAX_DATE_MS)) return formatDate(timestamp)
   const day = Math.floor(timestamp / DAY_MS)
   let formatted = datesByDay.get(day)
