@@ -4,6 +4,7 @@ import { asSiftError, SiftError } from './errors'
 import { WorkerMemory, type EngineConnection } from './memory'
 import type { EngineApi, EngineOptions } from './protocol'
 import type { IndexProgress, Memory, MemoryOptions } from './types'
+import { TabElection } from './tab-election'
 import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
 
 export * from './types'
@@ -13,13 +14,24 @@ export * from './core/index'
 /**
  * A memory whose engine (store, embedder, indexes, context building) runs in a dedicated Web Worker. Should that
  * worker end (the browser stopped it, it crashed), the calls in flight reject with `WORKER_FAILED` and the memory
- * re-opens itself in a new worker with the same options: the returned `Memory` stays usable.
+ * re-opens itself in a new worker with the same options: the returned `Memory` stays usable. Memories of one `name`
+ * share one engine across the origin's tabs (src/tab-election.ts): the first one's options open it.
  */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   installSiftErrorTransfer()
   const { onProgress, ...engineOptions } = options
-  const open = () => openEngineWorker(engineOptions, onProgress)
-  return new WorkerMemory(await open(), open)
+  if (!TabElection.supported()) {
+    const open = () => openEngineWorker(engineOptions, onProgress)
+    return new WorkerMemory(await open(), open)
+  }
+  const election = new TabElection(engineOptions.name ?? 'sift', (progress) => openEngineWorker(engineOptions, progress), onProgress)
+  const open = () => election.connect()
+  try {
+    return new WorkerMemory(await open(), open)
+  } catch (error) {
+    election.close()
+    throw error
+  }
 }
 
 /** Starts an engine worker and opens the memory in it; rejects with `WORKER_FAILED` if the worker does not load. */
@@ -38,7 +50,7 @@ async function openEngineWorker(options: EngineOptions, onProgress: ((progress: 
     worker.terminate()
     throw asSiftError(error, 'createMemory')
   }
-  return { remote, ended: whenWorkerEnds(name), terminate: () => worker.terminate() }
+  return { remote, ended: whenWorkerEnds(name), terminate: () => worker.terminate(), lifetimeLock: name }
 }
 
 /** The error event of a worker that did not load: its message when the event has one (a script that threw), else a script that did not load. */

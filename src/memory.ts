@@ -11,6 +11,13 @@ export interface EngineConnection {
   ended: Promise<void>
   /** Ends the worker. */
   terminate(): void
+  /** The worker's lifetime lock (src/worker-lifetime.ts), by which other tabs following this engine learn of its end. */
+  lifetimeLock?: string
+  /**
+   * Whether the engine is another tab's (src/tab-election.ts): its end says nothing about this memory's own health,
+   * so the memory reconnects at once, to the next leader or as it.
+   */
+  followsAnotherTab?: boolean
 }
 
 /**
@@ -117,7 +124,7 @@ export class WorkerMemory implements Memory {
     void connection.ended.then(async () => {
       unanswered.end()
       if (this.closing || (await this.connection?.catch(() => undefined)) !== connection) return
-      if (this.answered) this.restart().catch(() => undefined)
+      if (this.answered || connection.followsAnotherTab) this.restart().catch(() => undefined)
       else this.connection = undefined
     })
   }

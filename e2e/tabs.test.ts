@@ -1,0 +1,164 @@
+// Several tabs, one memory: pages of one Chromium context open the same name through the demo page's test hook.
+// One engine serves them all (src/tab-election.ts): every page sees one history, each sentence is embedded once,
+// a forget is final everywhere, and when the page holding the engine closes mid-ingest another takes over.
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, expect, inject, test } from 'vitest'
+import type { IndexProgress, Memory, MessageInput } from '../src/types'
+import { launchDemo, type DemoSession } from './launch-demo'
+
+const baseUrl = inject('baseUrl')
+
+declare global {
+  interface Window {
+    tabMemory: Memory
+    tabProgress: IndexProgress[]
+  }
+}
+
+function turns(conversationId: string, count: number): MessageInput[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${conversationId}-${i}`,
+    conversationId,
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: `Note ${i} of ${conversationId}: the parcel number ${1000 + i} went to the ${['harbour', 'station', 'library', 'bakery'][i % 4]} office. Remember it for day ${i % 28}.`,
+  }))
+}
+
+async function openPage(context: BrowserContext, name: string): Promise<Page> {
+  const page = await context.newPage()
+  await page.goto(`${baseUrl}/?open=0`)
+  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+  await page.evaluate(async (name) => {
+    window.tabProgress = []
+    window.tabMemory = await window.sift.createMemory({ name, device: 'wasm', onProgress: (progress) => window.tabProgress.push(progress) })
+  }, name)
+  return page
+}
+
+/** Message ids in the whole stored history, through the `full` strategy. */
+function storedIds(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const context = await window.tabMemory.buildContext('everything', { strategy: 'full' })
+    return [...new Set(context.items.map((item) => item.messageId))]
+  })
+}
+
+/** Waits for the backlog, retrying a call that the end of another page's engine failed with WORKER_FAILED. */
+function indexedWithRetry(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    for (;;) {
+      try {
+        return await window.tabMemory.indexed()
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'WORKER_FAILED') throw error
+      }
+    }
+  })
+}
+
+/** Every object store of the database, read raw: each stored vector's sid, and whether any string anywhere contains `needle`. */
+function rawScan(page: Page, name: string, needle: string): Promise<{ vectorSids: number[]; found: string[] }> {
+  return page.evaluate(
+    async ({ name, needle }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name)
+        request.onsuccess = () => resolve(request.result)
+        request.onerror = () => reject(request.error)
+      })
+      const vectorSids: number[] = []
+      const found: string[] = []
+      const visit = (value: unknown, where: string, seen: Set<unknown>): void => {
+        if (typeof value === 'string') {
+          if (value.includes(needle)) found.push(where)
+        } else if (value && typeof value === 'object' && !seen.has(value) && !ArrayBuffer.isView(value)) {
+          seen.add(value)
+          for (const [key, inner] of value instanceof Map ? value.entries() : Object.entries(value)) visit(inner, `${where}.${String(key)}`, seen)
+        }
+      }
+      for (const store of Array.from(db.objectStoreNames)) {
+        const records = await new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction(store, 'readonly').objectStore(store).getAll()
+          request.onsuccess = () => resolve(request.result)
+          request.onerror = () => reject(request.error)
+        })
+        for (const record of records) {
+          visit(record, store, new Set())
+          if (store === 'vectorBlocks') vectorSids.push(...Array.from((record as { sids: Float64Array }).sids))
+        }
+      }
+      db.close()
+      return { vectorSids, found }
+    },
+    { name, needle },
+  )
+}
+
+let session: DemoSession | undefined
+afterEach(async () => {
+  await session?.close()
+  session = undefined
+})
+
+test('two pages share one history: concurrent adds stored once and embedded once, an add seen at once, a forget final in both', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const name = 'e2e-tabs-shared'
+  const [a, b] = [await openPage(session.context, name), await openPage(session.context, name)]
+
+  const add = (page: Page, messages: MessageInput[]) => page.evaluate((messages) => window.tabMemory.add(messages), messages)
+  const [fromA, fromB] = await Promise.all([add(a, turns('a', 30)), add(b, turns('b', 30))])
+  expect([...fromA, ...fromB]).toHaveLength(60)
+  await b.evaluate(() => window.tabMemory.indexed())
+  const stats = await a.evaluate(() => window.tabMemory.stats())
+  expect(stats).toMatchObject({ messages: 60, pending: 0 })
+  const ids = [...(await storedIds(a))].sort()
+  expect(ids).toEqual([...fromA, ...fromB].sort())
+  expect(await storedIds(b)).toHaveLength(60)
+  // Each page has its own onProgress, the page that does not hold the engine included.
+  for (const page of [a, b]) expect(await page.evaluate(() => window.tabProgress.some((progress) => progress.done > 0))).toBe(true)
+  // The model ran once per sentence: one stored vector per sentence, none twice.
+  const { vectorSids } = await rawScan(a, name, 'unused needle')
+  expect(vectorSids).toHaveLength(stats.sentences)
+  expect(new Set(vectorSids).size).toBe(stats.sentences)
+
+  // An add resolved in A is in B's next context.
+  await add(a, [{ id: 'zebra', conversationId: 'z', role: 'user', content: 'The zebra gate code is 77123.' }])
+  const seen = await b.evaluate(() => window.tabMemory.buildContext('zebra gate code', { strategy: 'lexical', budget: 300 }))
+  expect(seen.text).toContain('77123')
+
+  // A forget in B leaves no trace in A's contexts nor anywhere in the database.
+  await add(a, [{ id: 'secret', conversationId: 'secret', role: 'user', content: 'My marmalade password is quinceflower.' }])
+  await a.evaluate(() => window.tabMemory.indexed())
+  expect(await b.evaluate(() => window.tabMemory.forget({ conversationId: 'secret' }))).toBe(1)
+  const after = await a.evaluate(async () => {
+    const memory = window.tabMemory
+    const texts: string[] = []
+    for (const strategy of ['lexical', 'dense', 'hybrid', 'full'] as const) texts.push((await memory.buildContext('marmalade password quinceflower', { strategy, budget: 2000 })).text)
+    await memory.indexed()
+    return texts
+  })
+  for (const text of after) expect(text).not.toContain('quinceflower')
+  expect((await rawScan(a, name, 'quinceflower')).found).toEqual([])
+
+  for (const page of [a, b]) await page.evaluate(() => window.tabMemory.close())
+})
+
+test('the page holding the engine closes mid-ingest: another page finishes the backlog, and a third page opened meanwhile sees it all', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const name = 'e2e-tabs-leader'
+  const first = await openPage(session.context, name)
+  const second = await openPage(session.context, name)
+  const added = await first.evaluate((messages) => window.tabMemory.add(messages), turns('ingest', 200))
+  const before = await second.evaluate(() => window.tabMemory.stats())
+  expect(before.pending).toBeGreaterThan(0)
+
+  await first.close()
+  const third = await openPage(session.context, name)
+  await indexedWithRetry(second)
+  const stats = await second.evaluate(() => window.tabMemory.stats())
+  expect(stats).toMatchObject({ messages: 200, pending: 0 })
+  const more = await second.evaluate(() => window.tabMemory.add({ id: 'late', role: 'user', content: 'A late note about the harbour.' }))
+  expect((await storedIds(third)).sort()).toEqual([...added, ...more].sort())
+  const { vectorSids } = await rawScan(third, name, 'unused needle')
+  expect(new Set(vectorSids).size).toBe(vectorSids.length)
+  for (const page of [second, third]) await page.evaluate(() => window.tabMemory.close())
+})
