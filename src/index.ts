@@ -19,7 +19,9 @@ export * from './core/index'
  */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   installSiftErrorTransfer()
-  const { onProgress, ...engineOptions } = options
+  const { onProgress, persist, ...engineOptions } = options
+  // Only a page may ask (the API is not in workers); the answer is the browser's to give, so a refusal is not an error.
+  if (persist) await navigator.storage?.persist?.().catch(() => false)
   if (!TabElection.supported()) {
     const open = () => openEngineWorker(engineOptions, onProgress)
     return new WorkerMemory(await open(), open)

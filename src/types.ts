@@ -133,6 +133,13 @@ export interface MemoryOptions {
    * `MODEL_UNAVAILABLE`, for apps that would rather show the failure than send a context ranked another way.
    */
   strictRanking?: boolean
+  /**
+   * Browser only: ask for persistent storage (`navigator.storage.persist()`) when the memory is created. Without it
+   * the browser may evict the origin's storage, history included, when the disk runs low; with it, only the user can
+   * clear it. The browser decides (it may grant it to an installed or often-used site, or ask the user);
+   * `stats().storage.persisted` says what it decided. Default false. A refusal is not an error.
+   */
+  persist?: boolean
 }
 
 export interface BuildContextOptions {
