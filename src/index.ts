@@ -20,8 +20,16 @@ export * from './core/index'
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   installSiftErrorTransfer()
   const { onProgress, persist, ...engineOptions } = options
-  // Only a page may ask (the API is not in workers); the answer is the browser's to give, so a refusal is not an error.
-  if (persist) await navigator.storage?.persist?.().catch(() => false)
+  // Only a page may ask (the API is not in workers); the answer is the browser's to give, so a refusal is not an
+  // error. Asked alongside the open, not before it: a browser may wait for the user to answer.
+  const asked = persist ? navigator.storage?.persist?.().catch(() => false) : undefined
+  const memory = await openMemory(engineOptions, onProgress)
+  await asked
+  return memory
+}
+
+/** The memory of `options.name`: its own engine worker, or the one another memory of that name runs in this origin. */
+async function openMemory(engineOptions: EngineOptions, onProgress: MemoryOptions['onProgress']): Promise<Memory> {
   if (!TabElection.supported()) {
     const open = () => openEngineWorker(engineOptions, onProgress)
     return new WorkerMemory(await open(), open)

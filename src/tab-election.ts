@@ -5,7 +5,7 @@ import type { IndexProgress, Memory } from './types'
 import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
 
 /** Starts an engine worker with the memory open, reporting progress to `onProgress`. */
-export type StartEngine = (onProgress: (progress: IndexProgress) => void) => Promise<EngineConnection>
+type StartEngine = (onProgress: (progress: IndexProgress) => void) => Promise<EngineConnection>
 
 type Method = Exclude<keyof Memory, 'close'>
 

@@ -2,7 +2,7 @@ import { queryTerm } from './english-terms'
 import type { ScoredSentence } from './scored-sentence'
 
 /** Share of the smaller sentence's content terms the two must have in common to be on the same subject. */
-export const UPDATE_OVERLAP = 0.5
+const UPDATE_OVERLAP = 0.5
 
 /** Stemmed content terms of `text` (stop words dropped). */
 export function contentTerms(text: string): Set<string> {

@@ -1,6 +1,6 @@
 import type { ScoredSentence } from './scored-sentence'
 
-export interface CliffOptions {
+interface CliffOptions {
   /**
    * The next candidates are past a cliff when their mean score is below `ratio` × the mean score of the best
    * ones. Default 0.5. Lower stops later (closer to filling the budget), higher stops sooner and saves more text.
@@ -10,8 +10,8 @@ export interface CliffOptions {
   window?: number
 }
 
-export const CLIFF_RATIO = 0.5
-export const CLIFF_WINDOW = 3
+const CLIFF_RATIO = 0.5
+const CLIFF_WINDOW = 3
 
 /**
  * Whether relevance has fallen off a cliff: the mean of `next` is below `ratio` × the mean of `best` (both scores

@@ -11,11 +11,11 @@ export interface RenderOptions {
 /** Joins two sentences of one message that were adjacent in it. */
 export const SENTENCE_JOIN = ' '
 /** Joins two sentences of one message with something left out between them. */
-export const SENTENCE_GAP = ' […] '
+const SENTENCE_GAP = ' […] '
 /** Joins two message lines that were consecutive turns of one conversation. */
-export const LINE_JOIN = '\n'
+const LINE_JOIN = '\n'
 /** Joins two message lines with turns left out between them (or from different conversations). */
-export const LINE_GAP = '\n[…]\n'
+const LINE_GAP = '\n[…]\n'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -49,7 +49,12 @@ const datesByDay = new Map<number, string>()
  * message; `sid` keeps it total. A message's sentences share its timestamp and `seq`, so they stay together.
  */
 export function compareChronological(a: ScoredSentence, b: ScoredSentence): number {
-  return compareTimestamps(a.timestamp, b.timestamp) || a.seq - b.seq || a.index - b.index || a.sid - b.sid
+  return compareTimeOrder(a, b) || a.index - b.index || a.sid - b.sid
+}
+
+/** Messages in time order: by timestamp, ties by `seq` (the order of `add`). */
+export function compareTimeOrder(a: { timestamp: number; seq: number }, b: { timestamp: number; seq: number }): number {
+  return compareTimestamps(a.timestamp, b.timestamp) || a.seq - b.seq
 }
 
 /** Earlier first; an invalid (NaN) timestamp sorts before every valid one, so that orders built on this stay total. */

@@ -1,7 +1,7 @@
 import { STOP_WORDS } from './english-terms'
 
 /** Sentences with at least this many content words are not penalised. */
-export const INFORMATIVE_TERMS = 4
+const INFORMATIVE_TERMS = 4
 /**
  * Cosine taken off per content word short of `INFORMATIVE_TERMS`: "Wow, Caroline!" (2 content words) loses 0.1,
  * "Thanks!" 0.15. Small sentence embeddings place short generic sentences close to every

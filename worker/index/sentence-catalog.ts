@@ -1,4 +1,4 @@
-import { compareTimestamps } from '../../src/core/render-context'
+import { compareTimeOrder } from '../../src/core/render-context'
 import type { Sentence } from '../../src/types'
 import { sentencesOf, type MessageRecord } from '../store/message-record'
 
@@ -144,11 +144,6 @@ export class SentenceCatalog {
 
 function emptyScope(): CatalogScope {
   return { messages: [], sids: [], chars: 0 }
-}
-
-/** Time order: by timestamp, ties by `seq` (the order of `add`), as `compareChronological` orders sentences. */
-function compareTimeOrder(a: { timestamp: number; seq: number }, b: { timestamp: number; seq: number }): number {
-  return compareTimestamps(a.timestamp, b.timestamp) || a.seq - b.seq
 }
 
 /** How many of the ascending `values` are ≤ limit (a binary search). */
