@@ -13,27 +13,28 @@ export function openRaw(indexedDB: IDBFactory, name: string, version?: number, u
 }
 
 /** Writes `records` into `store` (out-of-line keys given as `[key, value]` pairs when the store has no keyPath). */
-export async function putRaw(indexedDB: IDBFactory, name: string, store: string, records: unknown[]): Promise<void> {
-  const db = await openRaw(indexedDB, name)
-  await new Promise<void>((resolve, reject) => {
-    const transaction = db.transaction(store, 'readwrite')
-    for (const record of records) transaction.objectStore(store).put(record)
-    transaction.oncomplete = () => resolve()
-    transaction.onabort = () => reject(transaction.error)
-  })
-  db.close()
+export function putRaw(indexedDB: IDBFactory, name: string, store: string, records: unknown[]): Promise<void> {
+  return writeRaw(indexedDB, name, store, (objects) => records.forEach((record) => objects.put(record)))
 }
 
 /** Deletes the records with `keys` from `store`. */
-export async function deleteRaw(indexedDB: IDBFactory, name: string, store: string, keys: IDBValidKey[]): Promise<void> {
+export function deleteRaw(indexedDB: IDBFactory, name: string, store: string, keys: IDBValidKey[]): Promise<void> {
+  return writeRaw(indexedDB, name, store, (objects) => keys.forEach((key) => objects.delete(key)))
+}
+
+/** One readwrite transaction on `store`, outside Sift, resolved once it committed. */
+async function writeRaw(indexedDB: IDBFactory, name: string, store: string, write: (objects: IDBObjectStore) => void): Promise<void> {
   const db = await openRaw(indexedDB, name)
-  await new Promise<void>((resolve, reject) => {
-    const transaction = db.transaction(store, 'readwrite')
-    for (const key of keys) transaction.objectStore(store).delete(key)
-    transaction.oncomplete = () => resolve()
-    transaction.onabort = () => reject(transaction.error)
-  })
-  db.close()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const transaction = db.transaction(store, 'readwrite')
+      write(transaction.objectStore(store))
+      transaction.oncomplete = () => resolve()
+      transaction.onabort = () => reject(transaction.error)
+    })
+  } finally {
+    db.close()
+  }
 }
 
 /**

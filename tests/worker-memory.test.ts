@@ -81,14 +81,22 @@ describe('WorkerMemory when its worker ends', () => {
   it('restarts a worker that ended before answering any call only when the next call comes, and retries a failed restart on the call after', async () => {
     const workers = engineWorkers('deferred')
     let refuse = true
-    const reopen = () => (refuse ? Promise.reject(new SiftError('WORKER_FAILED', 'refused by the test')) : workers.open())
+    let reopens = 0
+    const reopen = () => {
+      reopens++
+      return refuse ? Promise.reject(new SiftError('WORKER_FAILED', 'refused by the test')) : workers.open()
+    }
     const memory = new WorkerMemory(await workers.open(), reopen)
     workers.started[0].die()
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(workers.started).toHaveLength(1)
+    // Not restarted when it ended (a restart is attempted, refused or not, only when a call comes).
+    expect(reopens).toBe(0)
     expect(await memory.stats().catch((e: unknown) => e)).toMatchObject({ code: 'WORKER_FAILED', message: 'refused by the test' })
+    expect(reopens).toBe(1)
     refuse = false
     expect(await memory.stats()).toMatchObject({ messages: 0 })
+    expect(reopens).toBe(2)
     expect(workers.started).toHaveLength(2)
     await memory.close()
   })
