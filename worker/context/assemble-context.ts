@@ -8,7 +8,7 @@ import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../../src/types'
 import type { ContextRequest } from '../input/context-request'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
-import { countAtMost, type CatalogScope } from '../index/sentence-catalog'
+import { countAbove, type CatalogScope } from '../index/sentence-catalog'
 import { openingOfNextTurn, positionalCandidates, rankCandidates, scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
@@ -62,7 +62,7 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
       backend: moment.backend,
       stoppedBy: cliff && packed.stoppedBy === 'exhausted' ? 'cliff' : packed.stoppedBy,
       candidatesConsidered: packed.considered,
-      pending: scope.sids.length - countAtMost(scope.sids, moment.embeddedThrough),
+      pending: countAbove(scope.sids, moment.embeddedThrough),
       ms: performance.now() - moment.startedAt,
       queryMs: moment.queryMs,
     },
@@ -90,9 +90,12 @@ const laterMemo = new WeakMap<LexicalIndex, { revision: number; later: Map<numbe
 /** Later sentences looked at per ranked one: the update, if any, shares its subject words and ranks near the top. */
 const UPDATE_CANDIDATES = 20
 
-/** The scope's sids in its messages' time order (`scope.sids` ascends by sid, the order of `add`). */
-function sidsInTimeOrder(scope: CatalogScope): number[] {
-  return scope.messages.flatMap((message) => message.sids)
+/**
+ * The scope's sids in its messages' time order: `scope.sids` itself while no message arrived out of time order (it
+ * ascends by sid, the order of `add`), so a head or tail request copies nothing in the usual case.
+ */
+function sidsInTimeOrder(scope: CatalogScope): readonly number[] {
+  return scope.reordered ? scope.messages.flatMap((message) => message.sids) : scope.sids
 }
 
 function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }: ScoredSentence): ContextItem {

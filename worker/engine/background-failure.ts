@@ -1,5 +1,6 @@
 import { asSiftError, SiftError } from '../../src/errors'
 import type { BackgroundFailure } from '../../src/types'
+import { modelUnavailable } from './model-failure'
 
 /** A job the engine runs in the background, named as `BackgroundFailure.task` reports it. */
 export type BackgroundTask = BackgroundFailure['task']
@@ -10,10 +11,7 @@ export type BackgroundTask = BackgroundFailure['task']
  * unexpected output), so it is `MODEL_UNAVAILABLE` like a failed load; anything else elsewhere is unexpected.
  */
 export function backgroundError(task: BackgroundTask, error: unknown): SiftError {
-  if (task === 'embed' && !(error instanceof SiftError)) {
-    const detail = error instanceof Error ? error.message : String(error)
-    return new SiftError('MODEL_UNAVAILABLE', `The embedding model failed on the backlog (${detail}); lexical, head, tail and full contexts still work, and the next add or indexed() tries again.`, { cause: error })
-  }
+  if (task === 'embed' && !(error instanceof SiftError)) return modelUnavailable(error, 'failed on the backlog', ', and the next add or indexed() tries again')
   return asSiftError(error, `Background task ${task}`)
 }
 

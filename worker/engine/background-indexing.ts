@@ -1,15 +1,13 @@
 import type { SiftError } from '../../src/errors'
-import type { IndexProgress, Sentence } from '../../src/types'
+import type { BackgroundFailure, IndexProgress, Sentence } from '../../src/types'
 import type { Embedder } from '../embed/embedder'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import { LEXICAL_SNAPSHOT_FORMAT, snapshotIsStale } from '../index/lexical/lexical-snapshot'
-import { countAtMost, type SentenceCatalog } from '../index/sentence-catalog'
-import { VectorIndex } from '../index/vector/vector-index'
-import type { SerializedCoarseLists } from '../index/vector/vector-index'
+import { countAbove, type SentenceCatalog } from '../index/sentence-catalog'
+import { VectorIndex, type SerializedCoarseLists } from '../index/vector/vector-index'
 import type { ForgetResult } from '../store/store'
 import type { EngineStore } from './open-parts'
 import type { VectorBlock } from '../store/vector-block'
-import type { BackgroundFailure } from '../../src/types'
 import { backgroundError, toBackgroundFailure, type BackgroundTask } from './background-failure'
 import { CoarseListsUpkeep } from './coarse-lists-upkeep'
 import type { WriteQueue } from './write-queue'
@@ -71,8 +69,11 @@ export interface BackgroundIndexingOptions {
  * reported to `onProgress` when it happens; what failed is tried again later.
  */
 export class BackgroundIndexing {
-  /** The options it keeps: not the open-time data (the stored blocks, half the vector bytes), which it only reads once. */
-  private readonly options: Omit<BackgroundIndexingOptions, 'vectorBlocks' | 'savedCoarseLists'>
+  /**
+   * The options it keeps: not the open-time data (the stored blocks, half the vector bytes), which it reads once, nor
+   * the starting watermarks, which live on in fields of their own.
+   */
+  private readonly options: Omit<BackgroundIndexingOptions, 'vectorBlocks' | 'savedCoarseLists' | 'embeddedThrough' | 'lexicalSavedBelow'>
   private vectorIndex: VectorIndex | undefined
   private coarseLists: CoarseListsUpkeep | undefined
   private embeddedThroughSid: number
@@ -92,10 +93,10 @@ export class BackgroundIndexing {
   private failure: BackgroundFailure | undefined
   private readonly conversationOf = (sid: number): string | undefined => this.options.catalog.get(sid)?.conversationId
 
-  constructor({ vectorBlocks, savedCoarseLists, ...options }: BackgroundIndexingOptions) {
+  constructor({ vectorBlocks, savedCoarseLists, embeddedThrough, lexicalSavedBelow, ...options }: BackgroundIndexingOptions) {
     this.options = options
-    this.embeddedThroughSid = options.embeddedThrough
-    this.lexicalSavedBelow = options.lexicalSavedBelow
+    this.embeddedThroughSid = embeddedThrough
+    this.lexicalSavedBelow = lexicalSavedBelow
     const [first] = vectorBlocks
     if (first) this.createVectorIndex(first.dim, savedCoarseLists).addBlocks(vectorBlocks, this.conversationOf)
   }
@@ -113,7 +114,7 @@ export class BackgroundIndexing {
   /** Sentences still waiting for a vector. */
   get pending(): number {
     const { sids } = this.options.catalog.scope()
-    return sids.length - countAtMost(sids, this.embeddedThroughSid)
+    return countAbove(sids, this.embeddedThroughSid)
   }
 
   /** The latest failure of a background task, if any failed. */
@@ -203,10 +204,7 @@ export class BackgroundIndexing {
     // A failure is recorded as it happens (`failed`) and kept by the rejected promise for indexed() to report; the
     // next add or indexed() tries again, and so does a retry armed here if neither comes.
     clearTimeout(this.retryTimer)
-    this.drain().then(
-      () => (this.retryDelayMs = RETRY_FIRST_MS),
-      () => this.retryLater(),
-    )
+    this.drain().catch(() => undefined)
   }
 
   private retryLater(): void {
@@ -223,12 +221,17 @@ export class BackgroundIndexing {
     return this.draining
   }
 
+  /** One drain, however many callers wait on it: so its success resets the retry delay and its failure arms one retry. */
   private async drainWhileRequested(): Promise<void> {
     try {
       while (this.drainRequested && !this.stopped) {
         this.drainRequested = false
         await this.drainBacklog()
       }
+      this.retryDelayMs = RETRY_FIRST_MS
+    } catch (error) {
+      this.retryLater()
+      throw error
     } finally {
       this.draining = undefined
     }
@@ -236,7 +239,7 @@ export class BackgroundIndexing {
 
   /** Sentences added while a chunk is being embedded gather into the next chunk, so a busy chat gets bigger batches. */
   private async drainBacklog(): Promise<void> {
-    const { embedder, store, writes, catalog } = this.options
+    const { embedder, store, writes } = this.options
     let done = 0
     while (!this.stopped) {
       let batch = this.backlogChunk()

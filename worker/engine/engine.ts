@@ -62,6 +62,8 @@ export class Engine {
   private readonly limits: InputLimits
   private closed = false
 
+  // Field by field, not the parts object: what open passes also holds the open-time vector blocks, which must not
+  // stay reachable from the engine.
   private constructor(parts: EngineParts) {
     this.store = parts.store
     this.embedder = parts.embedder

@@ -7,6 +7,11 @@ import { SiftError } from '../../src/errors'
  */
 export function requestEmbeddingError(error: unknown): SiftError {
   if (error instanceof SiftError && error.code === 'MODEL_UNAVAILABLE') return error
+  return modelUnavailable(error, 'could not embed the request', '')
+}
+
+/** `error` from the model as a `MODEL_UNAVAILABLE` error saying what it was `doing` and that the other strategies still work. */
+export function modelUnavailable(error: unknown, doing: string, then: string): SiftError {
   const detail = error instanceof Error ? error.message : String(error)
-  return new SiftError('MODEL_UNAVAILABLE', `The embedding model could not embed the request (${detail}); lexical, head, tail and full contexts still work.`, { cause: error })
+  return new SiftError('MODEL_UNAVAILABLE', `The embedding model ${doing} (${detail}); lexical, head, tail and full contexts still work${then}.`, { cause: error })
 }

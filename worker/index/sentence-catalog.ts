@@ -22,6 +22,8 @@ export interface CatalogScope {
   /** Ascending (the order of `add`), which binary searches over sids rely on. */
   sids: number[]
   chars: number
+  /** Whether a message ever arrived dated before one already in the scope: until then `sids` is in time order too. */
+  reordered: boolean
 }
 
 /**
@@ -74,6 +76,7 @@ export class SentenceCatalog {
     }
     // One sort per batch, not an insertion per message: a whole history imported newest first costs n log n, not n².
     for (const scope of outOfOrder) {
+      scope.reordered = true
       scope.messages.sort(compareTimeOrder)
       if (scope !== this.all) scope.messages.forEach((m, turn) => (m.turn = turn))
     }
@@ -143,7 +146,12 @@ export class SentenceCatalog {
 }
 
 function emptyScope(): CatalogScope {
-  return { messages: [], sids: [], chars: 0 }
+  return { messages: [], sids: [], chars: 0, reordered: false }
+}
+
+/** How many of the ascending `values` are > limit: e.g. the sentences above a watermark. */
+export function countAbove(values: readonly number[], limit: number): number {
+  return values.length - countAtMost(values, limit)
 }
 
 /** How many of the ascending `values` are ≤ limit (a binary search). */

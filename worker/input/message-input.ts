@@ -49,7 +49,7 @@ function toValidMessage(item: unknown, where: string, now: number, newId: () => 
 }
 
 /** Whether a label or key has no control character (C0, DEL, C1) and no unpaired surrogate. */
-export function isPlainLabel(label: string): boolean {
+function isPlainLabel(label: string): boolean {
   return !CONTROL_CHARACTER.test(label) && !LONE_SURROGATE.test(label)
 }
 

@@ -100,10 +100,15 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
         // What was saved through this store's own methods, hence of the types they took.
         const lexical = db.lexicalSnapshots.get('lexical') as Promise<LexicalSnapshot<Saved['lexical']> | undefined>
         // In primary-key order, sorted here: reading through the seq index would look up every record twice.
-        const read = db.messages.toArray().then((records: unknown[]) => ({
-          messages: records.filter(isMessageRecord).sort((a, b) => a.seq - b.seq),
-          skipped: records.filter((record) => !isMessageRecord(record)).map((record) => String((record as { id: unknown }).id)),
-        }))
+        const read = db.messages.toArray().then((records: unknown[]) => {
+          const messages: MessageRecord[] = []
+          const skipped: string[] = []
+          for (const record of records) {
+            if (isMessageRecord(record)) messages.push(record)
+            else skipped.push(String((record as { id: unknown }).id))
+          }
+          return { messages: messages.sort((a, b) => a.seq - b.seq), skipped }
+        })
         const messages = read.then((r) => r.messages)
         const blocks = db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>
         const coarseLists = db.coarseLists.get('vectors') as Promise<CoarseListsRecord<Saved['coarseLists']> | undefined>

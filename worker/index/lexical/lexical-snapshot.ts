@@ -1,6 +1,6 @@
 import { copyIsStale } from '../../util/stale-copy'
 import { LexicalIndex, type SerializedLexicalIndex } from './lexical-index'
-import { countAtMost, type SentenceCatalog } from '../sentence-catalog'
+import { countAbove, type SentenceCatalog } from '../sentence-catalog'
 
 /** Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `serialize` holds: older snapshots are then rebuilt. */
 export const LEXICAL_SNAPSHOT_FORMAT = 3
@@ -33,6 +33,6 @@ export function restoreLexicalIndex(snapshot: LexicalSnapshot | undefined, catal
 /** Whether enough sentences are missing from the stored snapshot to write a fresh one. */
 export function snapshotIsStale(catalog: SentenceCatalog, coveredBelow: number): boolean {
   const { sids } = catalog.scope()
-  const missing = sids.length - countAtMost(sids, coveredBelow - 1)
+  const missing = countAbove(sids, coveredBelow - 1)
   return copyIsStale(missing, catalog.sentenceCount)
 }
