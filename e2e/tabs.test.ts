@@ -162,3 +162,40 @@ test('the page holding the engine closes mid-ingest: another page finishes the b
   expect(new Set(vectorSids).size).toBe(vectorSids.length)
   for (const page of [second, third]) await page.evaluate(() => window.tabMemory.close())
 })
+
+test('a newer Sift upgrades the database in another page: the pages sharing the older engine stop with SCHEMA_TOO_NEW, the upgrade goes through', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const name = 'e2e-tabs-upgrade'
+  const [leader, follower] = [await openPage(session.context, name), await openPage(session.context, name)]
+  await leader.evaluate(() => window.tabMemory.add({ role: 'user', content: 'The cellar key hangs behind the clock.' }))
+  await indexedWithRetry(follower)
+
+  // What a newer release does when it opens the database: an upgrade, which waits until every open connection closes.
+  const newer = await session.context.newPage()
+  await newer.goto(`${baseUrl}/?open=0`)
+  const upgrade = await newer.evaluate(async (name) => {
+    const installed = (await indexedDB.databases()).find((database) => database.name === name)!.version!
+    return new Promise<{ from: number; to: number; messages: number }>((resolve, reject) => {
+      const request = indexedDB.open(name, installed + 10)
+      request.onupgradeneeded = () => request.result.createObjectStore('futureTable', { keyPath: 'key' })
+      request.onsuccess = () => {
+        const count = request.result.transaction('messages', 'readonly').objectStore('messages').count()
+        count.onsuccess = () => {
+          request.result.close()
+          resolve({ from: installed, to: installed + 10, messages: count.result })
+        }
+      }
+      request.onerror = () => reject(request.error)
+    })
+  }, name)
+  expect(upgrade.messages).toBe(1)
+
+  for (const page of [leader, follower]) {
+    const codes = await page.evaluate(async () => {
+      const memory = window.tabMemory
+      const calls = [memory.add({ role: 'user', content: 'Too late.' }), memory.buildContext('cellar key'), memory.stats()]
+      return Promise.all(calls.map((call) => (call as Promise<unknown>).then(() => 'resolved', (error: { code?: string }) => error.code)))
+    })
+    expect(codes).toEqual(['SCHEMA_TOO_NEW', 'SCHEMA_TOO_NEW', 'SCHEMA_TOO_NEW'])
+  }
+})

@@ -1,5 +1,13 @@
 import type { IndexProgress, Memory, MemoryOptions } from './types'
 
+/**
+ * The database schema this Sift writes (worker/store/schema.ts has what each version changed). Memories share an
+ * engine across tabs only with memories of the same schema: a tab running a newer Sift opens the database itself,
+ * upgrading it, and the older tabs' engine stops (it is told by IndexedDB's `versionchange`) instead of writing records
+ * the newer one would not read.
+ */
+export const SCHEMA_VERSION = 4
+
 /** Engine options as they cross to a host: everything in `MemoryOptions` except the callback, which crosses separately. */
 export type EngineOptions = Omit<MemoryOptions, 'onProgress'>
 

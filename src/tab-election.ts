@@ -1,6 +1,6 @@
 import { SiftError } from './errors'
 import type { EngineConnection } from './memory'
-import type { EngineApi } from './protocol'
+import { SCHEMA_VERSION, type EngineApi } from './protocol'
 import type { IndexProgress, Memory } from './types'
 import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
 
@@ -26,7 +26,9 @@ type TabMessage =
  * of them is granted, and it opens the engine again, backlog and all; the others follow it.
  *
  * A Web Lock rather than a SharedWorker: SharedWorker is missing on Chrome for Android, and the dedicated worker
- * keeps its nested model worker and its end detection exactly as in a single tab. Where Web Locks or BroadcastChannel
+ * keeps its nested model worker and its end detection exactly as in a single tab. Memories of another schema version
+ * (another release of Sift in another tab) elect apart: the newer one upgrades the database, and the engine of the
+ * older stops when IndexedDB tells it (`versionchange`, worker/store/store.ts). Where Web Locks or BroadcastChannel
  * are missing (not a secure context), each memory runs its own engine, uncoordinated.
  */
 export class TabElection {
@@ -54,11 +56,13 @@ export class TabElection {
     private readonly start: StartEngine,
     private readonly onProgress: ((progress: IndexProgress) => void) | undefined,
   ) {
-    this.channel = new BroadcastChannel(`sift-memory tabs ${name}`)
+    // Grouped by schema too: a tab running a newer Sift must open the database itself (see SCHEMA_VERSION).
+    const group = `${name} schema ${SCHEMA_VERSION}`
+    this.channel = new BroadcastChannel(`sift-memory tabs ${group}`)
     this.channel.onmessage = (event: MessageEvent<TabMessage>) => this.receive(event.data)
     this.leadership = new Promise<void>((granted, refused) => {
       navigator.locks
-        .request(`sift-memory leader ${name}`, { signal: this.abort.signal }, () => {
+        .request(`sift-memory leader ${group}`, { signal: this.abort.signal }, () => {
           this.leading = true
           granted()
           // Held until this memory closes, or its tab ends.

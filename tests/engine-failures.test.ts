@@ -1,29 +1,41 @@
 // Background work that fails (the model, a vector write, a save) is recorded in stats().lastFailure and sent to
 // onProgress when it happens, while the messages stay stored and everything else keeps working. Failures are real:
-// a model folder that does not exist, and a table another version of the app redefined in the same database.
+// a model folder that does not exist, and a table another app defined differently in a database of Sift's name.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { IDBFactory } from 'fake-indexeddb'
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createMemory, SiftError, type IndexProgress, type Memory } from '../src/node'
+import { SiftDatabase } from '../worker/store/schema'
 
 const emptyModelFolder = mkdtempSync(join(tmpdir(), 'sift-no-models-'))
 afterAll(() => rmSync(emptyModelFolder, { recursive: true, force: true }))
 
 /**
- * What a different version of the app, open in another tab, could do: upgrade the database and give one of Sift's
- * tables another key. Sift's connection is closed to let the upgrade through and reopened at the new version, and
- * from then on every write Sift makes to that table fails (a DataError: its records lack the new key).
+ * A database another app (or another release) created under Sift's name and version, with one of Sift's tables keyed
+ * differently: Sift opens it as its own (the version matches), and from then on every write Sift makes to that table
+ * fails (a DataError: its records lack that key). The other tables are copied from the schema Sift itself creates.
  */
-async function redefineTable(indexedDB: IDBFactory, name: string, table: string): Promise<void> {
-  const { version } = (await indexedDB.databases()).find((database) => database.name === name)!
+async function createWithRedefinedTable(indexedDB: IDBFactory, name: string, table: string): Promise<void> {
+  const reference = new SiftDatabase(`${name} reference`, { indexedDB, IDBKeyRange })
+  await reference.open()
+  const model = reference.backendDB()
+  const stores = [...model.objectStoreNames].map((storeName) => {
+    const store = model.transaction(storeName, 'readonly').objectStore(storeName)
+    const indexes = [...store.indexNames].map((indexName) => store.index(indexName))
+    return { storeName, keyPath: store.keyPath, indexes: indexes.map(({ name: n, keyPath, unique, multiEntry }) => ({ n, keyPath, unique, multiEntry })) }
+  })
+  const { version } = model
+  reference.close()
   await new Promise<void>((resolve, reject) => {
-    const request = indexedDB.open(name, version! + 1)
+    const request = indexedDB.open(name, version)
     request.onupgradeneeded = () => {
-      request.result.deleteObjectStore(table)
-      request.result.createObjectStore(table, { keyPath: 'keyOfAnotherVersion' })
+      for (const { storeName, keyPath, indexes } of stores) {
+        const created = request.result.createObjectStore(storeName, { keyPath: storeName === table ? 'keyOfAnotherApp' : keyPath })
+        for (const { n, keyPath: indexKey, unique, multiEntry } of indexes) created.createIndex(n, indexKey, { unique, multiEntry })
+      }
     }
     request.onsuccess = () => {
       request.result.close()
@@ -58,12 +70,12 @@ class ProgressLog {
   }
 }
 
-/** A memory on a fresh database, one of whose tables another version of the app has just redefined. */
+/** A memory on a database one of whose tables another app defined differently. */
 async function openWithRedefinedTable(name: string, table: string): Promise<{ memory: Memory; progress: ProgressLog }> {
   const indexedDB = new IDBFactory()
+  await createWithRedefinedTable(indexedDB, name, table)
   const progress = new ProgressLog()
   const memory = await createMemory({ name, indexedDB, onProgress: progress.onProgress })
-  await redefineTable(indexedDB, name, table)
   return { memory, progress }
 }
 

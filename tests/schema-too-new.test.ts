@@ -76,4 +76,35 @@ describe('a database written by a newer Sift', () => {
     await assertSchemaNotNewer('missing', { indexedDB: empty, IDBKeyRange })
     expect(await empty.databases()).toEqual([])
   })
+
+  it('upgraded by a newer Sift while this one has it open: this memory lets the upgrade through, stops, and writes nothing more', async () => {
+    const name = 'upgraded-while-open'
+    const indexedDB = new IDBFactory()
+    const memory = await createMemory({ name, indexedDB })
+    await memory.add({ role: 'user', content: 'The orchard needs pruning in February.' })
+    await memory.indexed()
+    // Left in the backlog: its vectors must not be written into the upgraded database.
+    await memory.add({ role: 'user', content: 'The beehives go on the south wall.' })
+
+    // Resolves only once every other connection has closed: a connection that stayed open would block it.
+    const upgraded = await openRaw(indexedDB, name, (SCHEMA_VERSION + 1) * 10, (db) => db.createObjectStore('futureTable', { keyPath: 'key' }))
+    upgraded.close()
+    const after = await dumpRaw(indexedDB, name)
+
+    for (const call of [memory.add({ role: 'user', content: 'Too late.' }), memory.buildContext('orchard'), memory.stats(), memory.indexed()]) {
+      const error = await rejectionOf(call)
+      expect(error.code).toBe('SCHEMA_TOO_NEW')
+      expect(error.message).toContain('Reload the page')
+    }
+    await memory.close()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await dumpRaw(indexedDB, name)).equals(after)).toBe(true)
+    const raw = await openRaw(indexedDB, name)
+    const count = await new Promise<number>((resolve) => {
+      const request = raw.transaction('messages', 'readonly').objectStore('messages').count()
+      request.onsuccess = () => resolve(request.result)
+    })
+    raw.close()
+    expect(count).toBe(2)
+  })
 })

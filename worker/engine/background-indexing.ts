@@ -189,15 +189,24 @@ export class BackgroundIndexing {
     await this.options.writes.settled()
   }
 
-  /** Stops the backlog after the chunk in flight, waits for the work in flight, then saves whatever saved copy is stale. */
+  /**
+   * Stops the backlog after the chunk in flight, waits for the work in flight, then saves whatever saved copy is stale
+   * (unless the database is no longer this engine's: `SiftStore.superseded`).
+   */
   async stop(): Promise<void> {
+    this.abandon()
+    await this.settled()
+    if (this.options.store.superseded) return
+    if (this.lexicalSaveIsDue) await this.attempt('save-lexical-snapshot', this.saveLexicalSnapshot())
+    if (this.coarseLists?.saveIsDue) await this.attempt('save-coarse-lists', this.coarseLists.save())
+  }
+
+  /** Starts no more work, now: what is in flight ends on its own (its writes refused once the store is superseded). */
+  abandon(): void {
     this.stopped = true
     clearTimeout(this.saveTimer)
     clearTimeout(this.residualTimer)
     clearTimeout(this.retryTimer)
-    await this.settled()
-    if (this.lexicalSaveIsDue) await this.attempt('save-lexical-snapshot', this.saveLexicalSnapshot())
-    if (this.coarseLists?.saveIsDue) await this.attempt('save-coarse-lists', this.coarseLists.save())
   }
 
   private drainInBackground(): void {

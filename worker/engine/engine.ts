@@ -77,6 +77,8 @@ export class Engine {
     this.writes = parts.writes
     this.limits = parts.limits
     this.background = parts.background
+    // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
+    parts.store.onSuperseded = () => this.background.abandon()
   }
 
   /** Opens the memory `options` names through `host`, and starts its background work. */
@@ -201,5 +203,6 @@ export class Engine {
 
   private assertOpen(): void {
     if (this.closed) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
+    if (this.store.superseded) throw this.store.superseded
   }
 }

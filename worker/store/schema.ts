@@ -11,11 +11,12 @@ export interface IndexedDBSource {
 }
 
 /**
- * The database's version, as Dexie numbers it (the last `version(n)` below) and as `StoreState.schemaVersion`
- * records it. 1: a row per sentence; 2: sentences as spans on their message, and the lexical snapshot; 3: vector
- * residuals in a table of their own; 4: the saved coarse lists.
+ * The database's version (src/protocol.ts holds the number, which also groups the tabs that share an engine), as
+ * Dexie numbers it (the last `version(n)` below) and as `StoreState.schemaVersion` records it. 1: a row per sentence;
+ * 2: sentences as spans on their message, and the lexical snapshot; 3: vector residuals in a table of their own; 4: the
+ * saved coarse lists.
  */
-export const SCHEMA_VERSION = 4
+export { SCHEMA_VERSION } from '../../src/protocol'
 
 /** The Dexie schema: each version's tables and indexes, and the upgrade that moves data from the one before. */
 export class SiftDatabase extends Dexie {

@@ -37,11 +37,26 @@ export type { IndexedDBSource } from './schema'
  * names the serialised forms the indexes hand over to keep; the store stores and returns them as given.
  */
 export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
+  /**
+   * Set once another connection upgraded or deleted the database (IndexedDB's `versionchange`): the store closed its
+   * connection to let that through, and every later call rejects with this error instead of reopening.
+   */
+  superseded: SiftError | undefined
+  /** Called once, when `superseded` is set. */
+  onSuperseded: ((error: SiftError) => void) | undefined
+
   private constructor(
     private readonly db: SiftDatabase,
     /** Open found the state row missing, malformed or behind the stored records, and rebuilt it from the messages. */
     readonly stateRebuilt: boolean,
-  ) {}
+  ) {
+    // Dexie's own handler closes and later reopens the database, which would fail on the newer version (or write
+    // records a newer Sift does not expect), so the store stops for good instead.
+    db.on('versionchange', (event) => {
+      this.supersede(event.newVersion)
+      return false
+    })
+  }
 
   /**
    * Opens (or creates) the database; if `model` differs from the stored fingerprint, drops stored vectors so they are
@@ -225,11 +240,24 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     this.db.close()
   }
 
+  private supersede(newVersion: number | null): void {
+    if (this.superseded) return
+    this.db.close({ disableAutoOpen: true })
+    this.superseded = newVersion
+      ? new SiftError(
+          'SCHEMA_TOO_NEW',
+          `Another tab opened the database "${this.db.name}" with a newer version of Sift (IndexedDB version ${newVersion}), so this memory stopped and writes nothing more. Reload the page to use the newer version.`,
+        )
+      : new SiftError('CLOSED', `The database "${this.db.name}" was deleted by another connection, so this memory stopped. Create a new one with createMemory().`)
+    this.onSuperseded?.(this.superseded)
+  }
+
   private async run<T>(what: string, work: () => Promise<T>): Promise<T> {
+    if (this.superseded) throw this.superseded
     try {
       return await work()
     } catch (error) {
-      throw toSiftError(error, what)
+      throw this.superseded ?? toSiftError(error, what)
     }
   }
 }
