@@ -8,6 +8,10 @@ export interface DemoSession {
   page: Page
   /** Every request URL issued so far, by the page and by its workers. */
   requests: string[]
+  /** The same requests with their method and body (`undefined` when they had none). */
+  requestLog: { url: string; method: string; body: string | undefined }[]
+  /** Console messages of the page and its workers reporting a Content-Security-Policy violation. */
+  policyViolations: string[]
   close(): Promise<void>
 }
 
@@ -23,18 +27,26 @@ export async function launchDemo({ baseUrl, webgpu, query = 'open=0' }: LaunchOp
   const browser = await launchChromium({ webgpu })
   const context = await browser.newContext()
   const requests: string[] = []
-  context.on('request', (request) => requests.push(request.url()))
+  const requestLog: DemoSession['requestLog'] = []
+  context.on('request', (request) => {
+    requests.push(request.url())
+    requestLog.push({ url: request.url(), method: request.method(), body: request.postData() ?? undefined })
+  })
+  const policyViolations: string[] = []
   const page = await context.newPage()
+  const noteViolation = (text: string) => /Content Security Policy/i.test(text) && policyViolations.push(text)
+  page.on('worker', (worker) => worker.on('console', (message) => noteViolation(message.text())))
   context.on('response', (response) => {
     if (response.status() >= 400) console.error(`[page] ${response.status()} ${response.url()}`)
   })
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`))
   page.on('console', (message) => {
+    noteViolation(message.text())
     if (message.type() === 'error' || message.type() === 'warning') console.error(`[page ${message.type()}] ${message.text()}`)
   })
   await page.goto(`${baseUrl}/?${query}`)
   await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-  return { browser, context, page, requests, close: () => browser.close() }
+  return { browser, context, page, requests, requestLog, policyViolations, close: () => browser.close() }
 }
 
 /** Request URLs whose origin is not the demo's own (blob: and data: URLs never leave the page). */

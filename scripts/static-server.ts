@@ -1,5 +1,6 @@
 // A small static file server for the built demo (`npm run demo`, e2e). It sends the cross-origin isolation
-// headers ONNX Runtime needs for SharedArrayBuffer (multi-threaded WASM) and exact MIME types for .wasm/.mjs.
+// headers ONNX Runtime needs for SharedArrayBuffer (multi-threaded WASM), a strict Content-Security-Policy, and exact
+// MIME types for .wasm/.mjs.
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
@@ -21,10 +22,19 @@ const mimeTypes: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 }
 
+/**
+ * The Content-Security-Policy the demo (and every browser test) runs under, the strictest Sift works with (README,
+ * "Privacy"): everything from the page's own origin, nothing inline, and nothing sent anywhere else.
+ * `'wasm-unsafe-eval'` lets ONNX Runtime compile its WebAssembly; it allows no JavaScript `eval`. A dedicated
+ * worker takes the policy of its own script's response, so every response carries it.
+ */
+export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'"
+
 const isolationHeaders = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
 }
 
 export interface StaticServerOptions {
