@@ -3,17 +3,12 @@
 // a forget is final everywhere, and when the page holding the engine closes mid-ingest another takes over.
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterEach, expect, inject, test } from 'vitest'
-import type { IndexProgress, Memory, MessageInput } from '../src/types'
+import type { MessageInput } from '../src/types'
 import { launchDemo, type DemoSession } from './launch-demo'
+import { scanDatabase } from './raw-scan'
+import { indexedWithRetry, openPage } from './tab-pages'
 
 const baseUrl = inject('baseUrl')
-
-declare global {
-  interface Window {
-    tabMemory: Memory
-    tabProgress: IndexProgress[]
-  }
-}
 
 function turns(conversationId: string, count: number): MessageInput[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -24,73 +19,12 @@ function turns(conversationId: string, count: number): MessageInput[] {
   }))
 }
 
-async function openPage(context: BrowserContext, name: string): Promise<Page> {
-  const page = await context.newPage()
-  await page.goto(`${baseUrl}/?open=0`)
-  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-  await page.evaluate(async (name) => {
-    window.tabProgress = []
-    window.tabMemory = await window.sift.createMemory({ name, device: 'wasm', onProgress: (progress) => window.tabProgress.push(progress) })
-  }, name)
-  return page
-}
-
 /** Message ids in the whole stored history, through the `full` strategy. */
 function storedIds(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
     const context = await window.tabMemory.buildContext('everything', { strategy: 'full' })
     return [...new Set(context.items.map((item) => item.messageId))]
   })
-}
-
-/** Waits for the backlog, retrying a call that the end of another page's engine failed with WORKER_FAILED. */
-function indexedWithRetry(page: Page): Promise<void> {
-  return page.evaluate(async () => {
-    for (;;) {
-      try {
-        return await window.tabMemory.indexed()
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'WORKER_FAILED') throw error
-      }
-    }
-  })
-}
-
-/** Every object store of the database, read raw: each stored vector's sid, and whether any string anywhere contains `needle`. */
-function rawScan(page: Page, name: string, needle: string): Promise<{ vectorSids: number[]; found: string[] }> {
-  return page.evaluate(
-    async ({ name, needle }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open(name)
-        request.onsuccess = () => resolve(request.result)
-        request.onerror = () => reject(request.error)
-      })
-      const vectorSids: number[] = []
-      const found: string[] = []
-      const visit = (value: unknown, where: string, seen: Set<unknown>): void => {
-        if (typeof value === 'string') {
-          if (value.includes(needle)) found.push(where)
-        } else if (value && typeof value === 'object' && !seen.has(value) && !ArrayBuffer.isView(value)) {
-          seen.add(value)
-          for (const [key, inner] of value instanceof Map ? value.entries() : Object.entries(value)) visit(inner, `${where}.${String(key)}`, seen)
-        }
-      }
-      for (const store of Array.from(db.objectStoreNames)) {
-        const records = await new Promise<unknown[]>((resolve, reject) => {
-          const request = db.transaction(store, 'readonly').objectStore(store).getAll()
-          request.onsuccess = () => resolve(request.result)
-          request.onerror = () => reject(request.error)
-        })
-        for (const record of records) {
-          visit(record, store, new Set())
-          if (store === 'vectorBlocks') vectorSids.push(...Array.from((record as { sids: Float64Array }).sids))
-        }
-      }
-      db.close()
-      return { vectorSids, found }
-    },
-    { name, needle },
-  )
 }
 
 let session: DemoSession | undefined
@@ -116,7 +50,7 @@ test('two pages share one history: concurrent adds stored once and embedded once
   // Each page has its own onProgress, the page that does not hold the engine included.
   for (const page of [a, b]) expect(await page.evaluate(() => window.tabProgress.some((progress) => progress.done > 0))).toBe(true)
   // The model ran once per sentence: one stored vector per sentence, none twice.
-  const { vectorSids } = await rawScan(a, name, 'unused needle')
+  const vectorSids = (await scanDatabase(a, name, [])).vectorSids
   expect(vectorSids).toHaveLength(stats.sentences)
   expect(new Set(vectorSids).size).toBe(stats.sentences)
 
@@ -137,7 +71,7 @@ test('two pages share one history: concurrent adds stored once and embedded once
     return texts
   })
   for (const text of after) expect(text).not.toContain('quinceflower')
-  expect((await rawScan(a, name, 'quinceflower')).found).toEqual([])
+  expect((await scanDatabase(a, name, ['quinceflower'])).found).toEqual([])
 
   for (const page of [a, b]) await page.evaluate(() => window.tabMemory.close())
 })
@@ -158,7 +92,7 @@ test('the page holding the engine closes mid-ingest: another page finishes the b
   expect(stats).toMatchObject({ messages: 200, pending: 0 })
   const more = await second.evaluate(() => window.tabMemory.add({ id: 'late', role: 'user', content: 'A late note about the harbour.' }))
   expect((await storedIds(third)).sort()).toEqual([...added, ...more].sort())
-  const { vectorSids } = await rawScan(third, name, 'unused needle')
+  const vectorSids = (await scanDatabase(third, name, [])).vectorSids
   expect(new Set(vectorSids).size).toBe(vectorSids.length)
   for (const page of [second, third]) await page.evaluate(() => window.tabMemory.close())
 })

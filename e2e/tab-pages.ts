@@ -1,0 +1,39 @@
+// Pages of one Chromium context that open the same memory through the demo page's test hook, as tabs would.
+import type { BrowserContext, Page } from 'playwright-core'
+import { inject } from 'vitest'
+import type { IndexProgress, Memory } from '../src/types'
+
+const baseUrl = inject('baseUrl')
+
+declare global {
+  interface Window {
+    tabMemory: Memory
+    tabProgress: IndexProgress[]
+  }
+}
+
+/** Opens a page on the demo with `window.tabMemory` open on `name` (WASM), its progress events in `window.tabProgress`. */
+export async function openPage(context: BrowserContext, name: string): Promise<Page> {
+  const page = await context.newPage()
+  await page.goto(`${baseUrl}/?open=0`)
+  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+  await page.evaluate(async (name) => {
+    window.tabProgress = []
+    window.tabMemory = await window.sift.createMemory({ name, device: 'wasm', onProgress: (progress) => window.tabProgress.push(progress) })
+  }, name)
+  return page
+}
+
+/** Waits for the backlog, retrying a call that the end of another page's engine failed with WORKER_FAILED. */
+export function indexedWithRetry(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    for (;;) {
+      try {
+        return await window.tabMemory.indexed()
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'WORKER_FAILED') throw error
+      }
+    }
+  })
+}
+
