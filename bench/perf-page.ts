@@ -3,16 +3,20 @@
 import { type Remote, wrap } from 'comlink'
 import { createMemory } from '../src/index'
 import type { Backend, Context } from '../src/types'
+import { deleteDatabase } from './delete-database'
 import type { EmbedWorkerApi } from './embed-worker'
+import { INGEST_KEY, measureStores } from './encryption-cost'
 import { recallOf } from './exact-top-k'
 import type { PeerName, PeerWorkerApi } from './peer-worker'
-import type { AutoBackendResult, ColdStartResult, ColdStartRun, ContextResult, ContextRun, EmbedThroughput, FootprintResult, IngestResult, LoadResult, PeerResult } from './perf-results'
+import type { AutoBackendResult, ColdStartResult, ColdStartRun, ContextResult, ContextRun, EmbedThroughput, EncryptionCost, FootprintResult, ImportTiming, IngestResult, LoadResult, PeerResult } from './perf-results'
 import type { SiftBenchWorkerApi } from './sift-bench-worker'
 import { generateHistory, generateQueries, type SyntheticHistory, type SyntheticQuery } from './synthetic-history'
 import { startUiHeartbeat } from './ui-heartbeat'
 
 /** Name of the IndexedDB database the sizes grow in. */
 const STORE = 'bench-perf'
+/** Name of the IndexedDB database the import section imports into (deleted after). */
+const IMPORT_STORE = 'bench-import'
 /** Messages per `add` call while loading a size: large batches, as a bulk import would. */
 const LOAD_CHUNK = 1000
 
@@ -75,10 +79,13 @@ const bench = {
     return { backend, webgpuAdapter }
   },
 
-  /** Real model on WASM: one `add` per message (as a chat app adds turns), then `indexed()`; the UI heartbeat runs throughout. */
-  async realIngest(sentences: number): Promise<IngestResult> {
+  /**
+   * Real model on WASM: one `add` per message (as a chat app adds turns), then `indexed()`; the UI heartbeat runs
+   * throughout. `encrypted`: into a memory encrypted with a passphrase.
+   */
+  async realIngest(sentences: number, encrypted = false): Promise<IngestResult> {
     const sample = generateHistory(sentences, undefined, 101)
-    const memory = await createMemory({ name: 'bench-ingest', device: 'wasm' })
+    const memory = await createMemory({ name: 'bench-ingest', device: 'wasm', ...(encrypted && INGEST_KEY) })
     try {
       const warmStarted = performance.now()
       await memory.add({ role: 'user', content: 'Warm-up turn that loads the model.' })
@@ -96,6 +103,44 @@ const bench = {
       await memory.close()
       await deleteDatabase('bench-ingest')
     }
+  },
+
+  /**
+   * A history of `sentences` imported with one `import()` of its export's JSON text (as an app reads a file) into a new
+   * store, through the real engine in a bench worker of its own; its synthetic cache stands for the model, whose rate
+   * the embedding step measures.
+   */
+  async importHistory(sentences: number): Promise<ImportTiming> {
+    const sample = generateHistory(sentences)
+    const messages = sample.messages.map(({ id, conversationId, role, content, timestamp }) => ({ id, conversationId, role, content, timestamp }))
+    const file = JSON.stringify({ format: 'sift-memory', version: 1, exportedAt: new Date().toISOString(), messages })
+    const worker = new Worker(new URL('./sift-bench-worker.ts', import.meta.url), { type: 'module', name: 'sift-bench-import' })
+    const remote = wrap<SiftBenchWorkerApi>(worker)
+    try {
+      await remote.prepare(sentences, 0, sentences)
+      await remote.open({ name: IMPORT_STORE, device: 'wasm' })
+      const heartbeat = startUiHeartbeat()
+      const started = performance.now()
+      const stored = await remote.import(file)
+      const storeMs = performance.now() - started
+      log(`import: ${stored.sentences} sentences stored in ${Math.round(storeMs)} ms`)
+      await remote.indexed()
+      const indexedMs = performance.now() - started - storeMs
+      const ui = heartbeat.stop()
+      const counts = (await remote.cacheCounts())!
+      if (counts.misses > 0) throw new Error(`import: ${counts.misses} sentence texts missed the synthetic cache and were embedded by the model`)
+      const memory = await measureUserAgentMemory()
+      return { ...stored, chars: file.length, storeMs, indexedMs, generateMs: counts.generateMs, ui, memory }
+    } finally {
+      await remote.close().catch(() => undefined)
+      worker.terminate()
+      await deleteDatabase(IMPORT_STORE)
+    }
+  },
+
+  /** The stores part of the encryption section (`measureStores`): load, cold start and `changeKey`, plain against encrypted. */
+  encryptionStores(size: number, repeats: number): Promise<Omit<EncryptionCost, 'ingest'>> {
+    return measureStores(size, repeats, log)
   },
 
   async groundTruth(size: number): Promise<void> {
@@ -245,15 +290,6 @@ function peers(): { remote: Remote<PeerWorkerApi>; worker: Worker } {
     peerWorker = { remote, worker }
   }
   return peerWorker
-}
-
-function deleteDatabase(name: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.deleteDatabase(name)
-    request.onsuccess = () => resolve()
-    request.onerror = () => reject(request.error)
-    request.onblocked = () => resolve()
-  })
 }
 
 interface UserAgentMemory {

@@ -24,6 +24,23 @@ export interface IngestResult {
   ui: UiBlocking
 }
 
+/** One `import()` of a whole history, given as an export's JSON text, into a new store. */
+export interface ImportTiming {
+  messages: number
+  sentences: number
+  /** Length of the export's JSON text. */
+  chars: number
+  /** From `import()` until it resolved: sent to the worker, parsed, checked and stored in one transaction. */
+  storeMs: number
+  /** Then `indexed()`: every sentence embedded (synthetic vectors via the cache) and indexed. */
+  indexedMs: number
+  /** Time the synthetic cache spent making vectors, the part of `indexedMs` that stands for the model. */
+  generateMs: number
+  ui: UiBlocking
+  /** `performance.measureUserAgentSpecificMemory()` once indexed, the store still open, or why not. */
+  memory: ColdStartResult['memory']
+}
+
 export interface LoadResult {
   size: number
   /** Sentences stored after this load (the whole history so far). */
@@ -96,3 +113,23 @@ export interface PeerResult {
 }
 
 export type { EmbedThroughput }
+
+/** A store grown to `size` sentences with synthetic vectors through the bench worker (1,000 messages per `add`). */
+export interface EncryptionLoad {
+  /** `add` calls, then `indexed()`; the synthetic vectors' own making is `generateMs` of it. */
+  addMs: number
+  indexedMs: number
+  generateMs: number
+}
+
+/** What encryption at rest costs, each figure measured on a plain store and on an encrypted one of the same history. */
+export interface EncryptionCost {
+  size: number
+  load: { plain: EncryptionLoad; encrypted: EncryptionLoad }
+  /** `createMemory()` on the store to the first context: plain, encrypted with a `CryptoKey`, with a passphrase (PBKDF2 included). */
+  coldStart: { plain: ColdStartRun[]; key: ColdStartRun[]; passphrase: ColdStartRun[] }
+  /** `changeKey` from the `CryptoKey` to a passphrase: every record of the store opened and sealed again. */
+  changeKeyMs: number
+  /** Real-model ingest, one `add` per message, runs alternating plain and encrypted (passphrase). */
+  ingest: { plain: IngestResult[]; encrypted: IngestResult[] }
+}

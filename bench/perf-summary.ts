@@ -1,5 +1,6 @@
 import { mean, summarize, type LatencySummary } from './latency-summary'
-import type { AutoBackendResult, ColdStartResult, ContextResult, EmbedThroughput, FootprintResult, IngestResult, LoadResult, PeerResult } from './perf-results'
+import { encryptionSummary } from './encryption-summary'
+import type { AutoBackendResult, ColdStartResult, ContextResult, EmbedThroughput, EncryptionCost, FootprintResult, ImportTiming, IngestResult, LoadResult, PeerResult } from './perf-results'
 
 /** Everything one `bench:perf` run measured, raw, as the driver collected it. */
 export interface PerfRaw {
@@ -13,6 +14,10 @@ export interface PerfRaw {
   footprints: (FootprintResult & { originUsageBaseline: number; diskBytes: number; diskBaseline: number })[]
   coldStarts: ColdStartResult[]
   peers: PeerResult[]
+  /** Present when the import section ran (`--import-sentences`, or `--only import`). */
+  import?: ImportTiming
+  /** Present when the encryption section ran (`--encryption-size`, or `--only encryption`). */
+  encryption?: EncryptionCost
   /** Steps that threw, with the error: the run goes on without them. */
   errors: string[]
 }
@@ -138,6 +143,14 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
       sentencesPerSecond: round(l.added / ((l.addMs + l.indexedMs) / 1000), 0),
       sentencesPerSecondWithoutVectorGeneration: round(l.added / ((l.addMs + l.indexedMs - l.cache.generateMs) / 1000), 0),
     })),
+    import: raw.import
+      ? {
+          ...raw.import,
+          storedSentencesPerSecond: round(raw.import.sentences / (raw.import.storeMs / 1000), 0),
+          indexedSentencesPerSecondWithoutVectorGeneration: round(raw.import.sentences / ((raw.import.storeMs + raw.import.indexedMs - raw.import.generateMs) / 1000), 0),
+        }
+      : undefined,
+    encryption: raw.encryption ? encryptionSummary(raw.encryption) : undefined,
     embedSentencesPerSecond: embedRates(raw.embed),
     autoBackend: raw.auto,
     errors: raw.errors,

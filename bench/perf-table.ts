@@ -1,3 +1,4 @@
+import { encryptionLines } from './encryption-summary'
 import type { PerfReport } from './perf-summary'
 
 const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '—' : value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2))
@@ -24,6 +25,14 @@ export function perfTable(report: PerfReport): string {
   for (const l of report.load) {
     lines.push(`  to ${l.sentences} sentences: +${l.added} in add ${ms(l.addMs)} ms + indexed ${ms(l.indexedMs)} ms = ${l.sentencesPerSecond}/s (${l.sentencesPerSecondWithoutVectorGeneration}/s without synthetic vector generation); reopen ${ms(l.openMs)} ms; UI block ${ms(l.ui.longestBlockMs)} ms; dense index: ${l.denseIndex.kind === 'exact' ? 'exact scan' : `${l.denseIndex.lists} coarse lists, probe share ${l.denseIndex.probeShare.toFixed(4)} (trained at ${l.denseIndex.trainedRows} rows)`}`)
   }
+  const imported = report.import
+  if (imported) {
+    const memory = 'bytes' in imported.memory ? `${(imported.memory.bytes / 1e6).toFixed(0)} MB JS memory after (page + workers)` : `JS memory: ${imported.memory.unavailable}`
+    lines.push(
+      `Import (one export, ${(imported.chars / 1e6).toFixed(1)} M chars of JSON, into a new store): ${imported.sentences} sentences / ${imported.messages} messages stored in ${ms(imported.storeMs)} ms (${imported.storedSentencesPerSecond}/s), then indexed in ${ms(imported.indexedMs)} ms (synthetic vectors, ${ms(imported.generateMs)} ms of it making them); UI block ${ms(imported.ui.longestBlockMs)} ms; ${memory}`,
+    )
+  }
+  if (report.encryption) lines.push(...encryptionLines(report.encryption))
   lines.push('')
   lines.push('buildContext, ms inside the worker (default budget 8000); hybrid and dense without the query embedding, +query with it:')
   lines.push('  size      hybrid p50/p95   +query p50/p95   dense p50/p95   round trip p95   recall@50 hybrid/dense   candidates p50')

@@ -52,8 +52,11 @@ export function syntheticEmbeddingCache(history: SyntheticHistory, queries: read
         counts.misses++
         return undefined
       },
+      // Nothing is held per text, so there is nothing to forget.
       set() {},
       async flush() {},
+      async forget() {},
+      async clear() {},
     },
     counts: () => ({ ...counts }),
     embedQueriesWithModel: (on) => {

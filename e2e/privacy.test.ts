@@ -25,7 +25,7 @@ afterEach(async () => {
 })
 
 describe('nothing leaves the page', () => {
-  test('ingesting, searching and forgetting send no history anywhere: same-origin static files only, no request bodies', async () => {
+  test('ingesting, searching, forgetting, listing, exporting, importing and clearing send no history anywhere: same-origin static files only, no request bodies', async () => {
     session = await launchDemo({ baseUrl, webgpu: false })
     const outcome = await session.page.evaluate(async (history) => {
       const memory = await window.sift.createMemory({ name: 'e2e-privacy', device: 'wasm' })
@@ -35,14 +35,24 @@ describe('nothing leaves the page', () => {
       for (const strategy of ['hybrid', 'dense', 'lexical'] as const) {
         contexts.push((await memory.buildContext('Who flies a zeppelin?', { strategy, budget: 400 })).text)
       }
-      const removed = await memory.forget({ id: 'p4' })
+      const found = await memory.findForgettable('Forget that I painted the shed Vantablack')
+      const removed = await memory.forget({ ids: [found[0].messageId] })
+      const listed = await memory.messages()
+      const exported = await memory.export()
+      const sealed = await memory.export({ passphrase: 'correct horse battery staple' })
+      const copy = await window.sift.createMemory({ name: 'e2e-privacy-copy', device: 'wasm' })
+      const imported = await copy.import(sealed, { passphrase: 'correct horse battery staple' })
+      await copy.indexed()
+      const copied = (await copy.buildContext('Who flies a zeppelin?', { budget: 400 })).text
+      const cleared = await copy.clear()
+      await copy.close()
       const stats = await memory.stats()
       await memory.close()
-      return { contexts, removed, messages: stats.messages }
+      return { contexts, found: found[0].messageId, removed, listed: listed.messages.length, exported: 'messages' in exported ? exported.messages.length : -1, imported, copied, cleared, messages: stats.messages }
     }, history)
     expect(outcome.contexts.every((text) => text.includes('zeppelin'))).toBe(true)
-    expect(outcome.removed).toBe(1)
-    expect(outcome.messages).toBe(3)
+    expect(outcome).toMatchObject({ found: 'p4', removed: 1, listed: 3, exported: 3, imported: { messages: 3 }, cleared: 3, messages: 3 })
+    expect(outcome.copied).toContain('zeppelin')
 
     const { requestLog } = session
     expect(requestLog.some((request) => request.url.includes('/ort/'))).toBe(true)

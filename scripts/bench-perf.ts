@@ -2,7 +2,12 @@
 //   npm run bench:perf -- [--sizes 1000,10000,100000] [--json OUT] [--repeats N] [--queries N]
 //                         [--peer-time-limit SECONDS] [--ingest-sentences N] [--embed-runs N] [--webgpu-runs N]
 //                         [--no-webgpu] [--no-build] [--peers orama,mememo] [--sizes-only]
-// --sizes-only skips the embedding, auto-backend and ingest measurements (for quick work on the per-size figures).
+//                         [--import-sentences N] [--encryption-size N] [--only import|encryption]
+// --sizes-only skips the embedding, auto-backend, ingest and import measurements (for quick work on the per-size figures).
+// The import section times one import() of an N-sentence export (default 100000; 0 skips it) into a new store, until
+// stored and until indexed(); --only import runs nothing else.
+// The encryption section stores the same N-sentence history (default the largest size; 0 skips it) plain and
+// encrypted, and compares bulk load, cold start, changeKey and real-model ingest; --only encryption runs nothing else.
 // Builds bench/perf.html (bench/vite.config.ts), serves it with the cross-origin isolation headers, drives
 // window.siftBench step by step, prints a table and optionally writes JSON.
 import { execFileSync } from 'node:child_process'
@@ -14,7 +19,7 @@ import { parseArgs } from 'node:util'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { build } from 'vite'
 import type { BenchSetup } from '../bench/perf-page'
-import type { AutoBackendResult } from '../bench/perf-results'
+import type { AutoBackendResult, EncryptionCost } from '../bench/perf-results'
 import { perfReport, type PerfRaw } from '../bench/perf-summary'
 import { perfTable } from '../bench/perf-table'
 import { SYNTHETIC_VECTOR_SOURCE } from '../bench/synthetic-vectors'
@@ -37,6 +42,9 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     peers: { type: 'string', default: 'orama,mememo' },
     'sizes-only': { type: 'boolean', default: false },
+    'import-sentences': { type: 'string', default: '100000' },
+    'encryption-size': { type: 'string' },
+    only: { type: 'string' },
   },
 })
 const sizes = values.sizes.split(',').map((s) => Number(s.trim()))
@@ -58,6 +66,27 @@ if (peerNames.some((p) => p !== 'orama' && p !== 'mememo')) {
   process.exit(2)
 }
 const sizesOnly = values['sizes-only']
+const importSentences = Number(values['import-sentences'])
+if (!Number.isInteger(importSentences) || importSentences < 0) {
+  console.error('bench:perf: --import-sentences must be a whole number of sentences (0 skips the import section)')
+  process.exit(2)
+}
+const encryptionSize = Number(values['encryption-size'] ?? sizes[sizes.length - 1])
+if (!Number.isInteger(encryptionSize) || encryptionSize < 0) {
+  console.error('bench:perf: --encryption-size must be a whole number of sentences (0 skips the encryption section)')
+  process.exit(2)
+}
+if (values.only !== undefined && values.only !== 'import' && values.only !== 'encryption') {
+  console.error('bench:perf: --only takes one section: import or encryption')
+  process.exit(2)
+}
+const importOnly = values.only === 'import'
+const encryptionOnly = values.only === 'encryption'
+/** Only one section runs: none of the embedding, ingest and per-size measurements. */
+const oneSection = importOnly || encryptionOnly
+
+/** Real-model ingest runs of each kind in the encryption section (plain and encrypted alternating). */
+const ENCRYPTION_INGEST_RUNS = 2
 
 const executablePath = findChromium()
 if (!executablePath) {
@@ -151,7 +180,7 @@ async function attempt<T>(label: string, work: () => Promise<T>): Promise<T | un
 const keep = <T>(list: T[], value: T | undefined) => value !== undefined && list.push(value)
 try {
   let webgpuLaunch: AutoBackendResult | undefined
-  if (!values['no-webgpu'] && !sizesOnly) {
+  if (!values['no-webgpu'] && !sizesOnly && !oneSection) {
     say('WebGPU launch (--enable-unsafe-webgpu): embedding throughput, auto backend')
     const session = await openSession(server.url, true)
     try {
@@ -163,12 +192,12 @@ try {
     }
   }
 
-  say('plain launch: WASM embedding, auto backend, real-model ingest')
+  say(oneSection ? `plain launch: ${values.only} only` : 'plain launch: WASM embedding, auto backend, real-model ingest')
   const session = await openSession(server.url, false)
   try {
     const { page, userDataDir } = session
-    await page.evaluate((s) => window.siftBench.prepare(s), setup)
-    if (!sizesOnly) {
+    if (!oneSection) await page.evaluate((s) => window.siftBench.prepare(s), setup)
+    if (!sizesOnly && !oneSection) {
       const wasm = await attempt('wasm embedding', () => page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const))
       if (wasm) raw.embed!.unshift(wasm)
       raw.auto = { wasmLaunch: await page.evaluate(() => window.siftBench.autoBackend()), webgpuLaunch }
@@ -177,7 +206,7 @@ try {
     }
     const originUsageBaseline = await page.evaluate(() => window.siftBench.originUsage())
     const diskBaseline = await indexedDbDiskBytes(userDataDir)
-    for (const size of sizes) {
+    for (const size of oneSection ? [] : sizes) {
       say(`size ${size}: ground truth`)
       await page.evaluate((n) => window.siftBench.groundTruth(n), size)
       say(`size ${size}: load`)
@@ -197,6 +226,23 @@ try {
         keep(raw.peers!, await attempt(`${peer} ${size}`, () => page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [size, peer, peerTimeLimitMs, repeats] as const)))
       }
     }
+    if (importSentences > 0 && !sizesOnly && !encryptionOnly) {
+      say(`import: ${importSentences} sentences as one export`)
+      raw.import = await attempt('import', () => page.evaluate((n) => window.siftBench.importHistory(n), importSentences))
+      if (raw.import) say(`import: stored in ${(raw.import.storeMs / 1000).toFixed(1)} s, indexed ${(raw.import.indexedMs / 1000).toFixed(1)} s later`)
+    }
+    if (encryptionSize > 0 && !sizesOnly && !importOnly) {
+      say(`encryption: ${encryptionSize} sentences, plain and encrypted`)
+      raw.encryption = await attempt('encryption', async () => {
+        const stores = await page.evaluate(([n, r]) => window.siftBench.encryptionStores(n, r), [encryptionSize, repeats] as const)
+        // Alternating, so that a drift of the machine's speed during the section reaches both alike.
+        const ingest: EncryptionCost['ingest'] = { plain: [], encrypted: [] }
+        for (let run = 0; run < ENCRYPTION_INGEST_RUNS; run++) {
+          for (const encrypted of [false, true]) ingest[encrypted ? 'encrypted' : 'plain'].push(await page.evaluate(([n, e]) => window.siftBench.realIngest(n, e), [ingestSentences, encrypted] as const))
+        }
+        return { ...stores, ingest }
+      })
+    }
   } finally {
     await session.close()
   }
@@ -210,7 +256,9 @@ const meta = {
   machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
   chromium: commandOutput(executablePath, ['--version']),
   vectorSource: `${SYNTHETIC_VECTOR_SOURCE}; texts: synthetic (bench/synthetic-history.ts); query embeddings in "+query" columns: real model (WASM)`,
-  sizes,
+  sizes: oneSection ? [] : sizes,
+  importSentences: sizesOnly || encryptionOnly ? 0 : importSentences,
+  encryptionSize: sizesOnly || importOnly ? 0 : encryptionSize,
   repeats,
   queries: queryCount,
   peerTimeLimitSeconds: peerTimeLimitMs / 1000,

@@ -4,7 +4,11 @@ export type SiftErrorCode =
   | 'INVALID_INPUT'
   /** `add` was given a message id that is already stored; nothing from that batch was stored. */
   | 'DUPLICATE_ID'
-  /** The embedding model could not be loaded or run; `lexical`, `head`, `tail` and `full` contexts still work. */
+  /**
+   * The embedding model could not be loaded or run; `lexical`, `head`, `tail` and `full` contexts still work. From
+   * `createMemory` (browser): the server says the model's or ONNX Runtime's files are not where `localModelPath` or
+   * `wasmPaths` point; the message names the option and the URLs (`requireModelFiles: false` opens without them).
+   */
   | 'MODEL_UNAVAILABLE'
   /** Browser storage is full. */
   | 'QUOTA_EXCEEDED'
@@ -16,11 +20,24 @@ export type SiftErrorCode =
    */
   | 'SCHEMA_TOO_NEW'
   /**
-   * The engine's Web Worker did not load (usually the app's bundler did not emit the worker files), or it ended
-   * while the call was in flight: the memory then re-opens itself in a new worker, so retry the call (an `add` may
-   * have been stored; with app-chosen ids a retry gets `DUPLICATE_ID` if it was).
+   * The engine's Web Worker did not load (the message names the module's own error: usually a worker file the app's
+   * bundler did not emit, or an import it did not resolve), or it ended while the call was in flight: the memory
+   * then re-opens itself in a new worker, so retry the call (an `add` may have been stored; with app-chosen ids a
+   * retry gets `DUPLICATE_ID` if it was).
    */
   | 'WORKER_FAILED'
+  /**
+   * `import` was given data it cannot take: not a Sift export or a message array, a newer export version, a message
+   * with a missing or wrong field, an id that repeats or is already stored, a message over `maxMessageChars`, an
+   * encrypted export without its passphrase. The message says where (`data.messages[12].content`); nothing was stored.
+   */
+  | 'INVALID_IMPORT'
+  /**
+   * The passphrase or key does not open the encrypted data (or the data was altered): an encrypted memory at
+   * `createMemory`, checked before any record is read (also when no key was given for one), or an encrypted export at
+   * `import`. Nothing was read or written; pass the right one.
+   */
+  | 'WRONG_KEY'
   /** The memory was closed; create a new one. */
   | 'CLOSED'
   /** Something failed that Sift does not expect (a bug, or a platform error it does not map); the original is `cause`. */

@@ -2,7 +2,7 @@ import type { Remote } from 'comlink'
 import { SiftError, withSiftErrors } from './errors'
 import type { EngineApi } from './protocol'
 import { UnansweredCalls } from './worker-lifetime'
-import type { BuildContextOptions, Context, ForgetSelector, Memory, MemoryStats, MessageInput } from './types'
+import type { BuildContextOptions, Context, EncryptedSiftExport, ExportOptions, KeyChange, FindForgettableOptions, ForgetSelector, ForgettableMatch, ImportOptions, ImportResult, Memory, MemoryStats, MessageInput, MessagePage, MessagesOptions, SiftExport } from './types'
 
 /** One engine worker with its memory open. */
 export interface EngineConnection {
@@ -42,6 +42,8 @@ export class WorkerMemory implements Memory {
   constructor(
     first: EngineConnection,
     private readonly reopen: () => Promise<EngineConnection>,
+    /** Told the new key once `changeKey` succeeded, so that `reopen` opens the memory with it from then on. */
+    private readonly keyChanged?: (next: KeyChange) => void,
   ) {
     this.connection = Promise.resolve(first)
     this.watch(first)
@@ -61,6 +63,31 @@ export class WorkerMemory implements Memory {
 
   forget(selector: ForgetSelector): Promise<number> {
     return this.call('forget', (remote) => remote.forget(selector))
+  }
+
+  export(options?: ExportOptions): Promise<SiftExport | EncryptedSiftExport> {
+    return this.call<SiftExport | EncryptedSiftExport>('export', (remote) => remote.export(options))
+  }
+
+  import(data: unknown, options?: ImportOptions): Promise<ImportResult> {
+    return this.call('import', (remote) => remote.import(data, options))
+  }
+
+  findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]> {
+    return this.call('findForgettable', (remote) => remote.findForgettable(text, options))
+  }
+
+  messages(options?: MessagesOptions): Promise<MessagePage> {
+    return this.call('messages', (remote) => remote.messages(options))
+  }
+
+  clear(): Promise<number> {
+    return this.call('clear', (remote) => remote.clear())
+  }
+
+  async changeKey(next: KeyChange): Promise<void> {
+    await this.call('changeKey', (remote) => remote.changeKey(next))
+    this.keyChanged?.(next)
   }
 
   stats(): Promise<MemoryStats> {

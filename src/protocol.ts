@@ -6,7 +6,7 @@ import type { IndexProgress, Memory, MemoryOptions } from './types'
  * upgrading it, and the older tabs' engine stops (it is told by IndexedDB's `versionchange`) instead of writing records
  * the newer one would not read.
  */
-export const SCHEMA_VERSION = 4
+export const SCHEMA_VERSION = 5
 
 /** Engine options as they cross to a host: everything in `MemoryOptions` except the callback, which crosses separately. */
 export type EngineOptions = Omit<MemoryOptions, 'onProgress'>
@@ -22,4 +22,34 @@ export interface EngineApi extends Memory {
    * argument because a function must be wrapped (comlink's `proxy`) to cross to a worker.
    */
   open(options: EngineOptions, onProgress?: (progress: IndexProgress) => void): Promise<void>
+  /**
+   * Resolves if `key` opens the memory as `createMemory` would (the same passphrase or key for an encrypted memory,
+   * none for a plain one), else rejects with `WRONG_KEY`: a memory of another tab checks the key it was given before
+   * it uses the engine that tab opened.
+   */
+  checkKey(key: Pick<MemoryOptions, 'passphrase' | 'key'>): Promise<void>
 }
+
+/** The engine methods a memory of another tab calls through the tab that runs the engine (src/tab-election.ts). */
+export type RelayedMethod = Exclude<keyof EngineApi, 'open' | 'close'>
+
+/** Every relayed method, once: a method `EngineApi` gains is a type error here until it is listed. */
+export const RELAYED_METHODS = [
+  'add',
+  'indexed',
+  'buildContext',
+  'forget',
+  'findForgettable',
+  'messages',
+  'clear',
+  'export',
+  'import',
+  'changeKey',
+  'stats',
+  'checkKey',
+] as const satisfies readonly RelayedMethod[]
+
+type Unlisted = Exclude<RelayedMethod, (typeof RELAYED_METHODS)[number]>
+// Fails to compile while an engine method is missing from RELAYED_METHODS.
+const everyMethodListed: Unlisted extends never ? true : Unlisted = true
+void everyMethodListed

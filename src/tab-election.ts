@@ -1,19 +1,20 @@
 import { SiftError } from './errors'
 import type { EngineConnection } from './memory'
-import { SCHEMA_VERSION, type EngineApi } from './protocol'
-import type { IndexProgress, Memory } from './types'
+import { RELAYED_METHODS, SCHEMA_VERSION, type RelayedMethod } from './protocol'
+import type { IndexProgress, MemoryOptions } from './types'
 import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
 
 /** Starts an engine worker with the memory open, reporting progress to `onProgress`. */
 type StartEngine = (onProgress: (progress: IndexProgress) => void) => Promise<EngineConnection>
 
-type Method = Exclude<keyof Memory, 'close'>
+/** The passphrase or key this memory was given, which a follower checks against the leader's engine before using it. */
+type KeyOptions = Pick<MemoryOptions, 'passphrase' | 'key'>
 
 /** What the memories of one name say to each other over their `BroadcastChannel`. */
 type TabMessage =
   | { type: 'who' }
   | { type: 'leader'; worker: string }
-  | { type: 'call'; id: string; method: Method; args: unknown[] }
+  | { type: 'call'; id: string; method: RelayedMethod; args: unknown[] }
   | { type: 'result'; id: string; value?: unknown; error?: { code?: string; name?: string; message: string } }
   | { type: 'progress'; progress: IndexProgress }
 
@@ -55,6 +56,8 @@ export class TabElection {
     name: string,
     private readonly start: StartEngine,
     private readonly onProgress: ((progress: IndexProgress) => void) | undefined,
+    /** This memory's passphrase or key as it is now (`changeKey` replaces it). */
+    private readonly keyOptions: () => KeyOptions = () => ({}),
   ) {
     // Grouped by schema too: a tab running a newer Sift must open the database itself (see SCHEMA_VERSION).
     const group = `${name} schema ${SCHEMA_VERSION}`
@@ -85,7 +88,7 @@ export class TabElection {
       this.post({ type: 'who' })
       const outcome = await Promise.race([this.leadership.then(() => undefined), leaderWorker])
       stopListening()
-      if (outcome !== undefined) return this.follow(outcome)
+      if (outcome !== undefined) return this.follow(outcome, this.keyOptions())
     }
     return this.lead()
   }
@@ -128,8 +131,8 @@ export class TabElection {
     }))
   }
 
-  private follow(worker: string): EngineConnection {
-    const call = (method: Method, args: unknown[]): Promise<unknown> =>
+  private async follow(worker: string, key: KeyOptions): Promise<EngineConnection> {
+    const call = (method: RelayedMethod, args: unknown[]): Promise<unknown> =>
       new Promise((resolve, reject) => {
         const id = uniqueWorkerName('call')
         this.pending.set(id, { resolve, reject })
@@ -140,15 +143,15 @@ export class TabElection {
           reject(error)
         }
       })
-    const remote = {
-      add: (...args: unknown[]) => call('add', args),
-      indexed: () => call('indexed', []),
-      buildContext: (...args: unknown[]) => call('buildContext', args),
-      forget: (...args: unknown[]) => call('forget', args),
-      stats: () => call('stats', []),
-      // A follower's close detaches it only: the engine is the leader's.
-      close: async () => undefined,
-      open: async () => undefined,
+    const relayed = Object.fromEntries(RELAYED_METHODS.map((method) => [method, (...args: unknown[]) => call(method, args)]))
+    // A follower's close detaches it only: the engine is the leader's.
+    const remote = { ...relayed, close: async () => undefined, open: async () => undefined }
+    // The leader's engine holds the memory open with the leader's key: this memory must have been given the same one.
+    try {
+      await call('checkKey', [key])
+    } catch (error) {
+      this.close()
+      throw error
     }
     return { remote: remote as unknown as EngineConnection['remote'], ended: whenWorkerEnds(worker), lifetimeLock: worker, followsAnotherTab: true, terminate: () => this.close() }
   }
@@ -184,7 +187,7 @@ export class TabElection {
     if (connection?.lifetimeLock) this.post({ type: 'leader', worker: connection.lifetimeLock })
   }
 
-  private async relay(id: string, method: Method, args: unknown[]): Promise<void> {
+  private async relay(id: string, method: RelayedMethod, args: unknown[]): Promise<void> {
     let answer: TabMessage
     try {
       const connection = await this.lead()
@@ -202,18 +205,11 @@ export class TabElection {
   }
 }
 
-/** The engine's methods, called through `connection`. */
+/** The engine's methods, called through `connection` (a comlink proxy, whose methods cannot be copied by spreading it). */
 function forwardTo(connection: EngineConnection): EngineConnection['remote'] {
-  const { remote } = connection
-  return {
-    open: (...args: Parameters<EngineApi['open']>) => remote.open(...args),
-    add: (message: Parameters<EngineApi['add']>[0]) => remote.add(message),
-    indexed: () => remote.indexed(),
-    buildContext: (...args: Parameters<EngineApi['buildContext']>) => remote.buildContext(...args),
-    forget: (selector: Parameters<EngineApi['forget']>[0]) => remote.forget(selector),
-    stats: () => remote.stats(),
-    close: () => remote.close(),
-  } as unknown as EngineConnection['remote']
+  const remote = connection.remote as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
+  const methods = [...RELAYED_METHODS, 'open', 'close'] as const
+  return Object.fromEntries(methods.map((method) => [method, (...args: unknown[]) => remote[method](...args)])) as unknown as EngineConnection['remote']
 }
 
 /** A relayed error as the caller would have had it from its own worker: a `SiftError` when it was one. */

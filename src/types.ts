@@ -1,4 +1,10 @@
-import type { SiftErrorCode } from './errors'
+import type { Context, BuildContextOptions } from './context-types'
+import type { EncryptedSiftExport, ExportOptions, FindForgettableOptions, ForgetSelector, ForgettableMatch, ImportOptions, ImportResult, MessagePage, MessagesOptions, SiftExport } from './history-types'
+import type { BackgroundFailure, MemoryStats } from './stats-types'
+
+export type * from './context-types'
+export type * from './history-types'
+export type * from './stats-types'
 
 /** Who said a message. Any string is accepted; `user`/`assistant`/`system` are the usual ones. */
 export type Role = 'user' | 'assistant' | 'system' | (string & {})
@@ -66,7 +72,7 @@ export interface EmbeddingOptions {
   queryPrefix?: string
   /** Prepended to stored sentences, e.g. `'passage: '` for E5. */
   documentPrefix?: string
-  /** ONNX weights to load: `fp32` (`onnx/model.onnx`) or `q8` (`onnx/model_quantized.onnx`). Default: the model's own default (`fp32` for the shipped model). */
+  /** ONNX weights to load: `fp32` (`onnx/model.onnx`) or `q8` (`onnx/model_quantized.onnx`). Default: `q8` for the shipped model (the only weights its package ships), else `fp32`. */
   dtype?: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4'
 }
 
@@ -134,183 +140,44 @@ export interface MemoryOptions {
    */
   strictRanking?: boolean
   /**
+   * Browser only: what `createMemory` does when the server answers that a file the model needs is not there (an error
+   * status, or an HTML page in its place) under `wasmPaths` (ONNX Runtime) or `localModelPath` (the model's folder),
+   * checked with HEAD requests while the store is read, before any of the model is downloaded. Default true: it
+   * rejects with `MODEL_UNAVAILABLE` naming the option and the URL, so a deployment without them fails where the app
+   * starts rather than in a context ranked without the model. False: the memory opens, stores messages and ranks
+   * contexts lexically, the same error is in `stats().lastFailure`, and the model is looked for again as the
+   * embedding backlog is retried. A check that gets no clear answer (the network down, a server error) never rejects,
+   * and a memory that re-opens itself (a new worker, another tab taking over) does not check again.
+   */
+  requireModelFiles?: boolean
+  /**
    * Browser only: ask for persistent storage (`navigator.storage.persist()`) when the memory is created. Without it
    * the browser may evict the origin's storage, history included, when the disk runs low; with it, only the user can
    * clear it. The browser decides (it may grant it to an installed or often-used site, or ask the user);
    * `stats().storage.persisted` says what it decided. Default false. A refusal is not an error.
    */
   persist?: boolean
+  /**
+   * Encrypt the memory at rest (AES-GCM, a fresh nonce per record) with a key derived from this passphrase
+   * (PBKDF2-SHA-256, 600,000 iterations, a random salt stored beside it): message text, sentence spans, vectors and
+   * saved indexes are sealed; ids, conversation ids, timestamps and counts stay in clear (README, "Encryption at
+   * rest"). Opening the memory again needs the same passphrase: another one, or none, fails with `WRONG_KEY` before
+   * anything is read. Given for a memory stored without encryption, it encrypts that memory in one go. The derivation
+   * costs each open a fraction of a second on purpose (it costs someone guessing passphrases as much per guess), and
+   * every read and write of the memory costs more (BENCHMARKS.md). Default: none, the memory is stored in clear.
+   */
+  passphrase?: string
+  /**
+   * Encrypt the memory at rest with this key instead of a passphrase: an AES-GCM `CryptoKey` with the usages
+   * `['encrypt', 'decrypt']`, which may be non-extractable (Sift only encrypts and decrypts with it). For apps that
+   * keep their own key (in IndexedDB as a `CryptoKey`, from a server, from WebAuthn); the same key must be passed on
+   * every open. Otherwise as `passphrase`.
+   */
+  key?: CryptoKey
 }
 
-export interface BuildContextOptions {
-  /** Character budget for `ctx.text` (labels and gap markers included). Default 8000. Never exceeded, except by `strategy: 'full'`. */
-  budget?: number
-  /** Default `'hybrid'`. */
-  strategy?: Strategy
-  /**
-   * Only use this conversation's history. Default: all conversations. A conversation with nothing stored (a new chat's
-   * first request) is not an error: the context is empty and `stats.historySentences` is 0.
-   */
-  conversationId?: string
-  /**
-   * Include the last N turns (messages) of the scope verbatim, inside the same budget: the latest by `timestamp` (ties:
-   * the later added). All of them when N exceeds the scope's turns. Default 0.
-   */
-  recentTurns?: number
-  /** Extra queries; candidates from each query are taken round-robin so no single query monopolises the budget. */
-  queries?: string[]
-  /**
-   * Stop before the budget is full when relevance falls off a cliff: the next few ranked sentences score below
-   * half the mean of the best few (`stats.stoppedBy` is then `'cliff'`). Default false. Saves characters (and the
-   * model's attention) when only a few sentences are relevant, at the cost of recall when the answer sits below
-   * the cliff (weakly worded evidence, or questions whose words match only chit-chat); on LoCoMo it halves the
-   * characters hybrid uses at 8,000 for a few points of recall, and lexical stops far too early (BENCHMARKS.md).
-   * Ignored by head, tail and full.
-   */
-  adaptiveStop?: boolean
-  /**
-   * Follow each retrieved sentence with the newest later sentence by the same speaker on the same subject (half its
-   * content words shared, something new said; `reason: 'update'`), so a superseded value ("I moved to Porto") comes
-   * with what replaced it ("we moved to Lisbon"). Default false: the same-subject test is lexical and loose, and on
-   * LoCoMo (few updates) the extra sentences cost recall (BENCHMARKS.md, opt-in options); turn it on
-   * when histories revise facts often. Ignored by head, tail and full.
-   */
-  followUpdates?: boolean
-}
-
-/** One selected sentence, in chronological order within `Context.items`. */
-export interface ContextItem {
-  messageId: string
-  conversationId: string
-  seq: number
-  role: Role
-  text: string
-  /** Relevance score used for ranking (strategy-dependent; 0 for head/tail/full/recent). */
-  score: number
-  /** Offsets of `text` in the message's content. */
-  start: number
-  end: number
-  timestamp: number
-  /**
-   * Why this sentence is in the context: retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
-   * the neighbour of a retrieved one (the answer to a retrieved question), or a later statement by the same speaker
-   * on the same subject as a retrieved one (`'update'`: "we moved to Lisbon" after "I moved to Porto").
-   */
-  reason: 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
-}
-
-/** Why packing stopped: the budget reached ≥ 90% fill, candidates ran out (history thinner than the budget, or nothing relevant left), or relevance fell off a cliff. */
-export type StopReason = 'budget' | 'exhausted' | 'cliff'
-
-export interface ContextStats {
-  budget: number
-  /** `text.length`. */
-  used: number
-  /** used / budget. */
-  fill: number
-  /** Characters of all message contents in scope. */
-  historyChars: number
-  /** Sentences in scope. */
-  historySentences: number
-  strategy: Strategy
-  /** The ranking that chose the sentences: `strategy`, or `'lexical'` when `hybrid`/`dense` could not embed the request (`degraded` says why). */
-  ranking: Strategy
-  /** Set only when `ranking` differs from `strategy`: why the model could not embed the request (the `MODEL_UNAVAILABLE` message). */
-  degraded?: string
-  backend: Backend
-  stoppedBy: StopReason
-  /** Ranked candidates looked at while packing. */
-  candidatesConsidered: number
-  /** Sentences not yet embedded when the context was built (dense/hybrid missed them). */
-  pending: number
-  /** Wall-clock milliseconds spent in buildContext, and the part spent embedding the request. */
-  ms: number
-  queryMs: number
-}
-
-export interface Context {
-  /** Rendered context: chronological, role-labelled, gaps marked with `[…]`. */
-  text: string
-  items: ContextItem[]
-  stats: ContextStats
-}
-
-export type ForgetSelector = { id: string } | { conversationId: string } | { before: number | string | Date }
-
-export interface MemoryStats {
-  messages: number
-  sentences: number
-  /** Sentences waiting for a vector. */
-  pending: number
-  backend: Backend
-  /**
-   * Why `backend`: what `device` asked for and, for `'auto'`, what the WebGPU adapter is (a software adapter such as
-   * SwiftShader gets WASM, which runs the model far faster on the CPU), plus any backend that failed to load first.
-   */
-  backendReason: string
-  model: string
-  /**
-   * How `dense` ranking finds its candidates: `exact` scans every vector; `coarse-lists` (from 20,000 vectors, once
-   * trained in the background) scans only the `lists` nearest the request until it holds `probeShare` of the vectors,
-   * a share calibrated on the data (sample rows as queries) for recall ≥ 0.99 of the exact top 50, when the lists were
-   * trained on `trainedRows` vectors (they are trained again once the vectors double).
-   */
-  denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number; trainedRows: number }
-  /**
-   * The latest failure of the work the engine does in the background since this memory was opened, absent while
-   * none has failed. It is recorded (and sent to `onProgress`) when it happens, because nothing else would show
-   * it: a call that started the work has long returned. The work is retried (the backlog by the next `add` or
-   * `indexed()`, a save at the next quiet moment or at `close()`, coarse-list training when vectors are next added
-   * or at `indexed()`; the residuals are not, rows then rank by their int8 codes), and a later success does not
-   * clear the record: `at` says when, `pending` whether the backlog is still waiting.
-   */
-  lastFailure?: BackgroundFailure
-  /** What open found in the database not as Sift writes it, and worked around; absent when everything read back as written. */
-  repairedAtOpen?: OpenRepairs
-  /** The origin's storage (`navigator.storage`), in the browser; absent in Node. */
-  storage?: StorageState
-}
-
-/** The origin's storage as the browser reports it (`MemoryStats.storage`). */
-export interface StorageState {
-  /** Bytes the origin uses (every store of the origin, not only this memory), as `navigator.storage.estimate()` says. */
-  usage: number
-  /** Bytes the origin may use; past it writes fail with `QUOTA_EXCEEDED`. */
-  quota: number
-  /** Whether the browser keeps the origin's storage under storage pressure (`navigator.storage.persisted()`) rather than evicting it. */
-  persisted: boolean
-}
-
-/** Damage open worked around (`MemoryStats.repairedAtOpen`), so a damaged or shared database still opens. */
-export interface OpenRepairs {
-  /**
-   * Ids of message records not in Sift's layout (a field missing or of the wrong type, sentence spans that do not fit
-   * the content), left in the database untouched but in no index or context. `forget` by their id or conversation
-   * deletes them.
-   */
-  skippedMessages: string[]
-  /**
-   * The state row (counters and the embedding watermark) was missing, malformed or behind the stored records and was
-   * rebuilt from the messages; the stored vectors and saved indexes were dropped with it, and are rebuilt.
-   */
-  stateRebuilt: boolean
-}
-
-/** A failure of the engine's background work (`MemoryStats.lastFailure`, `IndexProgress.failure`). */
-export interface BackgroundFailure {
-  /**
-   * What failed: `embed` the model on the backlog, `store-vectors` writing the backlog's vectors,
-   * `load-residuals` reading the residuals after open, `train-coarse-lists` training the coarse lists (and their
-   * first save), `save-lexical-snapshot` / `save-coarse-lists` rewriting a saved copy of an index.
-   */
-  task: 'embed' | 'store-vectors' | 'load-residuals' | 'train-coarse-lists' | 'save-lexical-snapshot' | 'save-coarse-lists'
-  /** The `SiftError` code: `MODEL_UNAVAILABLE` for the model, `STORAGE_FAILED` or `QUOTA_EXCEEDED` for the database, `INTERNAL` for anything unexpected. */
-  code: SiftErrorCode
-  /** What failed and what to do, as `SiftError.message` says it. */
-  message: string
-  /** When it failed, in epoch milliseconds. */
-  at: number
-}
+/** A new key for an encrypted memory (`memory.changeKey`): a passphrase, or an AES-GCM `CryptoKey`, as in `MemoryOptions`. */
+export type KeyChange = { passphrase: string } | { key: CryptoKey }
 
 export interface Memory {
   /** Store one or more messages. Resolves with their ids once they are durable; embedding follows in the background. */
@@ -320,6 +187,38 @@ export interface Memory {
   buildContext(request: string, options?: BuildContextOptions): Promise<Context>
   /** Remove messages and everything derived from them. Resolves with the number of messages removed. */
   forget(selector: ForgetSelector): Promise<number>
+  /**
+   * The stored messages a user's "forget that I …" request refers to, ranked like a `hybrid` context (lexically when
+   * the model cannot embed the request), best first, each with the sentences that matched and why. Show them, let the
+   * user confirm, then pass their ids to `forget({ ids })`.
+   */
+  findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]>
+  /** Pages through the stored messages in `seq` order without building a context. */
+  messages(options?: MessagesOptions): Promise<MessagePage>
+  /**
+   * Deletes the whole database (and, in Node, the memory's embedding cache file) and resolves with the number of
+   * messages removed. The memory stays open, empty, with the same options.
+   */
+  clear(): Promise<number>
+  /**
+   * The stored messages (one conversation's, or all) as a versioned JSON-able object, in the order they were added:
+   * a `SiftExport`, or an `EncryptedSiftExport` with `passphrase`. Vectors are not included.
+   */
+  export(options?: ExportOptions): Promise<SiftExport | EncryptedSiftExport>
+  /**
+   * Stores the messages of `data`, a `SiftExport` (plain or encrypted), a `[{ role, content, timestamp?, id?,
+   * conversationId? }]` array, or either as a JSON string, keeping their ids, timestamps and conversations. Everything
+   * is checked first and stored in one transaction: on any problem it rejects with `INVALID_IMPORT` (saying where) or
+   * `WRONG_KEY`, and nothing is stored. The messages are embedded afterwards, as after `add` (`onProgress`, `indexed()`).
+   */
+  import(data: unknown, options?: ImportOptions): Promise<ImportResult>
+  /**
+   * Re-encrypts the whole memory with a new passphrase or key, in one transaction: until it resolves the memory opens
+   * with the old one, from then on only with the new one (a new salt for a passphrase). A memory stored in clear is
+   * encrypted so. Other calls wait meanwhile. This memory keeps working, and re-opens its worker with the new key;
+   * memories of the same name created in other tabs with the old key fail with `WRONG_KEY` when they next open it.
+   */
+  changeKey(next: KeyChange): Promise<void>
   stats(): Promise<MemoryStats>
   close(): Promise<void>
 }

@@ -24,7 +24,8 @@ function vectorOf(text: string): Float32Array {
   return out.map((v) => v / norm)
 }
 
-const cache: EmbeddingCache = { get: (text) => vectorOf(text), set: () => undefined, flush: async () => undefined }
+// Derived from the text, nothing held: there is nothing to forget either.
+const cache: EmbeddingCache = { get: (text) => vectorOf(text), set: () => undefined, flush: async () => undefined, forget: async () => undefined, clear: async () => undefined }
 
 function hostFor(factory: IDBFactory) {
   const host = nodeHost({ indexedDB: factory }, new URL('../', import.meta.url))

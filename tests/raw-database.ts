@@ -63,3 +63,17 @@ export async function dumpRaw(indexedDB: IDBFactory, name: string): Promise<Buff
   db.close()
   return dump
 }
+
+/** Every record of `store`, as IndexedDB holds it (structured clones: typed arrays stay typed arrays). */
+export async function getAllRaw(indexedDB: IDBFactory, name: string, store: string): Promise<unknown[]> {
+  const db = await openRaw(indexedDB, name)
+  try {
+    return await new Promise((resolve, reject) => {
+      const request = db.transaction(store, 'readonly').objectStore(store).getAll()
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(request.error)
+    })
+  } finally {
+    db.close()
+  }
+}

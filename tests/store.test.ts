@@ -235,7 +235,7 @@ describe('schema upgrade 1 → 2', () => {
     store.close()
     const raw = new Dexie('upgrade', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
     await raw.open()
-    expect(raw.verno).toBe(4)
+    expect(raw.verno).toBe(SCHEMA_VERSION)
     expect(raw.tables.map((t) => t.name).sort()).toEqual(['coarseLists', 'lexicalSnapshots', 'messages', 'meta', 'vectorBlocks', 'vectorResiduals'])
     raw.close()
   })

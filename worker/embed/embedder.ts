@@ -6,8 +6,8 @@ export interface EmbedderOptions extends ModelOptions {
   /** Why these backends (reported by `backendReason`). */
   backendReason?: string
   cache?: EmbeddingCache
-  /** Where the model runs; default in this thread. */
-  startModel?: StartModel
+  /** Where the model runs: in this thread (`modelInThisThread`) or in a worker of its own (`modelInWorker`). */
+  startModel: StartModel
 }
 
 /**
@@ -24,11 +24,12 @@ const MAX_BATCH = 32
 export class Embedder {
   private readonly runner: ModelRunner
   private loading: Promise<LoadedBackend> | undefined
+  private checkingFiles: Promise<void> | undefined
   private loaded: LoadedBackend | undefined
   private dimension: number | undefined
 
   constructor(private readonly options: EmbedderOptions) {
-    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel = modelInThisThread } = options
+    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel } = options
     this.runner = startModel({ model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends })
   }
 
@@ -49,6 +50,19 @@ export class Embedder {
     this.load().catch(() => undefined)
   }
 
+  /**
+   * Rejects with `MODEL_UNAVAILABLE` naming the option and the URL when the server answers that a file the model
+   * needs is not there (`ModelRunner.checkFiles`); resolves at once where the runner cannot tell. One check shared by
+   * every caller until it fails; the next call after a failure checks again (the files may have been put in place).
+   */
+  filesServed(): Promise<void> {
+    this.checkingFiles ??= Promise.resolve(this.runner.checkFiles?.()).catch((error: unknown) => {
+      this.checkingFiles = undefined
+      throw error
+    })
+    return this.checkingFiles
+  }
+
   /** Vector length, once any vector has been produced. */
   get dim(): number | undefined {
     return this.dimension
@@ -57,8 +71,7 @@ export class Embedder {
   /** One row per text (`texts.length × dim`), with the query or document prefix applied. Empty text gives a zero row; so does a row the model leaves zero or not finite. */
   async embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array> {
     if (texts.length === 0) return new Float32Array(0)
-    const prefix = kind === 'query' ? this.options.embedding.queryPrefix : this.options.embedding.documentPrefix
-    const inputs = texts.map((text) => prefix + text)
+    const inputs = this.inputsOf(texts, kind)
     const { cache } = this.options
     const cached = inputs.map((input) => cache?.get(input))
     const missing = inputs.filter((_, i) => cached[i] === undefined)
@@ -79,9 +92,20 @@ export class Embedder {
     return out
   }
 
+  /** Drops the cached vectors of `texts` embedded as `kind` (a forgotten sentence, a request that names what to forget). */
+  async forgetCached(texts: readonly string[], kind: 'query' | 'document'): Promise<void> {
+    if (texts.length > 0) await this.options.cache?.forget(this.inputsOf(texts, kind))
+  }
+
   async dispose(): Promise<void> {
     await this.loading?.catch(() => undefined)
     await this.runner.dispose()
+  }
+
+  /** The texts as the model (and the cache) sees them: with the query or document prefix. */
+  private inputsOf(texts: readonly string[], kind: 'query' | 'document'): string[] {
+    const prefix = kind === 'query' ? this.options.embedding.queryPrefix : this.options.embedding.documentPrefix
+    return texts.map((text) => prefix + text)
   }
 
   /**
@@ -110,8 +134,9 @@ export class Embedder {
     return data
   }
 
+  /** The model loaded, once its files were found served: a missing runtime stops the load before the model's weights download. */
   private load(): Promise<LoadedBackend> {
-    this.loading ??= this.runner.load().then(
+    this.loading ??= this.filesServed().then(() => this.runner.load()).then(
       (loaded) => (this.loaded = loaded),
       (error: unknown) => {
         this.loading = undefined
@@ -119,21 +144,5 @@ export class Embedder {
       },
     )
     return this.loading
-  }
-}
-
-/**
- * The model in this thread, transformers.js imported on first use: a host that runs the model elsewhere (the
- * browser's model worker) never loads the library's half a megabyte of JavaScript into the engine's worker.
- */
-function modelInThisThread(options: ModelOptions): ModelRunner {
-  let model: Promise<ModelRunner> | undefined
-  const started = () => (model ??= import('./transformers-model').then(({ TransformersModel }) => new TransformersModel(options)))
-  return {
-    load: async () => (await started()).load(),
-    run: async (texts) => (await started()).run(texts),
-    dispose: async () => {
-      if (model) await (await model).dispose()
-    },
   }
 }

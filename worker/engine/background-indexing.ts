@@ -182,11 +182,20 @@ export class BackgroundIndexing {
    * ended, however it ended. Work armed for later (`RESIDUAL_DELAY_MS`, `SAVE_DELAY_MS`) is not waited for.
    */
   async settled(): Promise<void> {
+    await this.abandonedWorkEnded()
+    await this.options.writes.settled()
+  }
+
+  /**
+   * After `abandon`: resolves when the work it left in flight has ended (residual read, the chunk being embedded, a
+   * training slice), without waiting for the write queue, so a write in the queue (`clear`) may wait for it. An
+   * abandoned drain or training queues no write.
+   */
+  async abandonedWorkEnded(): Promise<void> {
     await this.residualsRequested
     await this.residualsLoaded
     await this.draining?.catch(() => undefined)
     await this.coarseLists?.settled()
-    await this.options.writes.settled()
   }
 
   /**
@@ -256,6 +265,8 @@ export class BackgroundIndexing {
       if (batch.length < GATHER_BELOW) {
         await new Promise((resolve) => setTimeout(resolve, GATHER_MS))
         batch = this.backlogChunk()
+        // Forgotten while it gathered.
+        if (batch.length === 0) return
       }
       let vectors: Float32Array
       try {
@@ -264,6 +275,7 @@ export class BackgroundIndexing {
         throw this.failed('embed', error, done)
       }
       const dim = embedder.dim!
+      if (this.stopped) return
       try {
         await writes.run(async () => {
           if (this.stopped) return
@@ -273,6 +285,9 @@ export class BackgroundIndexing {
           index.add(kept.sids, kept.vectors, this.conversationOf)
           this.embeddedThroughSid = Math.max(this.embeddedThroughSid, through)
           this.coarseLists?.rowsAdded(kept.sids.length)
+          // Sentences forgotten while they were embedded: their forget could not drop from the cache what was not in it yet.
+          const keptSids = new Set(kept.sids)
+          await embedder.forgetCached(batch.filter((s) => !keptSids.has(s.sid)).map((s) => s.text), 'document')
         })
       } catch (error) {
         throw this.failed('store-vectors', error, done)

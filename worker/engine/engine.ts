@@ -1,6 +1,6 @@
 import { SiftError } from '../../src/errors'
-import { requestEmbeddingError } from './model-failure'
-import type { BuildContextOptions, Context, ForgetSelector, MemoryOptions, MemoryStats, MessageInput, OpenRepairs } from '../../src/types'
+import { modelFilesMissingAtOpen, requestEmbeddingError } from './model-failure'
+import type { BuildContextOptions, Context, EncryptedSiftExport, KeyChange, ExportOptions, FindForgettableOptions, ForgetSelector, ForgettableMatch, ImportOptions, ImportResult, MemoryOptions, MemoryStats, MessageInput, MessagePage, MessagesOptions, OpenRepairs, SiftExport } from '../../src/types'
 import { assembleContext } from '../context/assemble-context'
 import type { Embedder } from '../embed/embedder'
 import type { EmbeddingCache } from '../embed/embedding-cache'
@@ -9,36 +9,32 @@ import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import { toContextRequest } from '../input/context-request'
 import { toForgetSelector } from '../input/forget-selector'
+import { toAtRestKey, toNextAtRestKey } from '../input/key-option'
+import { toForgettableRequest } from '../input/forgettable-request'
+import { toMessagesRequest } from '../input/messages-request'
 import { toInputLimits, type InputLimits } from '../input/input-limits'
-import { toValidMessages } from '../input/message-input'
-import type { RankingQuery } from '../rank/rank-candidates'
-import type { EngineStore } from './open-parts'
+import { assertIdsFree } from '../input/import-data'
+import { toValidMessages, type ValidMessage } from '../input/message-input'
+import { denseQueryTexts, type RankingQuery } from '../rank/rank-candidates'
+import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
+import { exportMessages, readImport } from './export-import'
+import { rankForgettable, toForgettableMatch } from './find-forgettable'
+import { messagePage } from './message-pages'
 import { openParts } from './open-parts'
 import { WriteQueue } from './write-queue'
+import type { AtRestKey } from '../crypto/at-rest-key'
 
-/** What an engine is made of; `Engine.open` reads and builds them. */
-interface EngineParts {
-  store: EngineStore
-  embedder: Embedder
-  /** The host's embedding cache, persisted by `indexed()` and `close()`. */
-  cache: EmbeddingCache | undefined
-  catalog: SentenceCatalog
-  lexical: LexicalIndex
-  /** The model id, as `stats().model` reports it. */
-  model: string
-  /** `MemoryOptions.strictRanking`: reject `hybrid`/`dense` requests the model cannot embed rather than rank them lexically. */
-  strictRanking: boolean
-  /** What open worked around in the database, for `stats().repairedAtOpen`. */
-  repairedAtOpen: OpenRepairs | undefined
-  /** The host's report of the origin's storage, for `stats().storage`. */
-  storage: EngineHost['storage']
+/** What an engine is made of: what `openParts` read and built, and what `Engine.open` adds. */
+interface EngineParts extends OpenedParts {
   /** The size limits `add` and `buildContext` enforce (`MemoryOptions.maxMessageChars`, `maxRequestChars`). */
   limits: InputLimits
   /** Runs the writes of `add`, `forget` and the background work one at a time. */
   writes: WriteQueue
-  /** Drains the backlog into the vector index, loads the residuals, keeps the coarse lists and the saved copies. */
-  background: BackgroundIndexing
+  /** `MemoryOptions.onProgress`, for the background work. */
+  onProgress: MemoryOptions['onProgress']
+  /** Opens the store and rebuilds the indexes again, with the options the engine was opened with (`clear`). */
+  reopen: (atRestKey: AtRestKey | undefined) => Promise<OpenedParts>
 }
 
 /**
@@ -47,50 +43,57 @@ interface EngineParts {
  * in-process in Node; `EngineHost` carries the differences.
  */
 export class Engine {
-  /** The engine's background work: its vector index, its progress and its failures, for diagnostics and tests. */
-  readonly background: BackgroundIndexing
-  private readonly store: EngineStore
-  private readonly embedder: Embedder
-  private readonly cache: EmbeddingCache | undefined
-  private readonly catalog: SentenceCatalog
-  private readonly lexical: LexicalIndex
+  // The parts `clear` replaces (the store and what was read from it) are set by `adopt`.
+  private store!: EngineStore
+  private embedder!: Embedder
+  private cache: EmbeddingCache | undefined
+  private catalog!: SentenceCatalog
+  private lexical!: LexicalIndex
+  private repairedAtOpen: OpenRepairs | undefined
+  /** The memory's passphrase or key (`changeKey` replaces it), which `clear` creates the new database with. */
+  private atRestKey: AtRestKey | undefined
+  private indexing!: BackgroundIndexing
   private readonly model: string
   private readonly strictRanking: boolean
-  private readonly repairedAtOpen: OpenRepairs | undefined
   private readonly storage: EngineHost['storage']
   private readonly writes: WriteQueue
   private readonly limits: InputLimits
+  private readonly onProgress: MemoryOptions['onProgress']
+  private readonly reopen: (atRestKey: AtRestKey | undefined) => Promise<OpenedParts>
+  /** The `clear` in progress: a second call while it runs shares it. */
+  private clearing: Promise<number> | undefined
   private closed = false
 
-  // Field by field, not the parts object: what open passes also holds the open-time vector blocks, which must not
-  // stay reachable from the engine.
   private constructor(parts: EngineParts) {
-    this.store = parts.store
-    this.embedder = parts.embedder
-    this.cache = parts.cache
-    this.catalog = parts.catalog
-    this.lexical = parts.lexical
     this.model = parts.model
     this.strictRanking = parts.strictRanking
-    this.repairedAtOpen = parts.repairedAtOpen
     this.storage = parts.storage
     this.writes = parts.writes
     this.limits = parts.limits
-    this.background = parts.background
-    // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
-    parts.store.onSuperseded = () => this.background.abandon()
+    this.onProgress = parts.onProgress
+    this.reopen = parts.reopen
+    this.adopt(parts)
+  }
+
+  /** The engine's background work: its vector index, its progress and its failures, for diagnostics and tests. */
+  get background(): BackgroundIndexing {
+    return this.indexing
   }
 
   /** Opens the memory `options` names through `host`, and starts its background work. */
   static async open(options: MemoryOptions, host: EngineHost): Promise<Engine> {
     const limits = toInputLimits(options)
+    const { requireModelFiles = true } = options
+    if (typeof requireModelFiles !== 'boolean') throw new SiftError('INVALID_INPUT', `requireModelFiles must be a boolean, got ${String(requireModelFiles)}.`)
     const parts = await openParts(options, host)
     try {
-      const writes = new WriteQueue()
-      const background = new BackgroundIndexing({ ...parts, writes, onProgress: options.onProgress })
-      const engine = new Engine({ ...parts, writes, background, limits })
-      background.start()
-      return engine
+      // Checked while the store was read (the embedder's preload starts it), so this rarely waits.
+      if (requireModelFiles) {
+        await parts.embedder.filesServed().catch((error: unknown) => {
+          throw modelFilesMissingAtOpen(error)
+        })
+      }
+      return new Engine({ ...parts, writes: new WriteQueue(), limits, onProgress: options.onProgress, reopen: (atRestKey) => openParts({ ...options, passphrase: undefined, key: undefined, ...atRestKey }, host) })
     } catch (error) {
       await parts.embedder.dispose()
       parts.store.close()
@@ -103,15 +106,23 @@ export class Engine {
     this.assertOpen()
     const batch = toValidMessages(input, Date.now(), () => crypto.randomUUID(), this.limits.maxMessageChars)
     if (batch.length === 0) return []
-    const { messages } = await this.writes.run(async () => {
-      this.assertOpen()
-      const stored = await this.store.addMessages(batch)
-      this.catalog.add(stored.messages)
-      this.lexical.add(stored.sentences)
-      return stored
-    })
-    this.background.messagesAdded()
+    const { messages } = await this.storeMessages(batch)
     return messages.map((m) => m.id)
+  }
+
+  /** The stored messages (all, or one conversation's) as a `SiftExport`, encrypted with `passphrase` if given. */
+  async export(options?: ExportOptions): Promise<SiftExport | EncryptedSiftExport> {
+    this.assertOpen()
+    return exportMessages(this.store, options)
+  }
+
+  /** Checks all of `data` (decrypting it first if need be), then stores its messages in one transaction, ids and timestamps kept. */
+  async import(data: unknown, options?: ImportOptions): Promise<ImportResult> {
+    this.assertOpen()
+    const batch = await readImport(data, options, this.limits.maxMessageChars)
+    if (batch.messages.length === 0) return { messages: 0, sentences: 0 }
+    const stored = await this.storeMessages(batch.messages, async () => assertIdsFree(batch, await this.store.storedIds(batch.messages.map((m) => m.id))))
+    return { messages: stored.messages.length, sentences: stored.sentences.length }
   }
 
   /**
@@ -132,7 +143,7 @@ export class Engine {
     let degraded: string | undefined
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
       try {
-        const vectors = await this.embedder.embed(parsed.queries, 'query')
+        const vectors = await this.embedder.embed(denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId)), 'query')
         const dim = this.embedder.dim!
         queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
       } catch (error) {
@@ -165,11 +176,81 @@ export class Engine {
       // Lists still waiting to be restored are restored first, then re-centred like any others.
       this.background.restoreSavedLists()
       const forgotten = await this.store.forget(parsed)
+      const texts = forgotten.sids.map((sid) => this.catalog.get(sid)?.text).filter((text) => text !== undefined)
       this.catalog.remove(forgotten.messageIds)
       this.lexical.remove(forgotten.sids)
       this.background.forgotten(forgotten)
+      // A cached vector is keyed by a hash of its text: left there, it would confirm a guessed text.
+      await this.embedder.forgetCached(texts, 'document')
       return forgotten.messageIds.length
     })
+  }
+
+  /**
+   * The stored messages a "forget that I …" request refers to, best first (`rankForgettable`). Ranked and read in the
+   * write queue, so no forget or clear falls between the ranking and the contents.
+   */
+  async findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]> {
+    this.assertOpen()
+    const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
+    if (request.topic.trim() === '') return []
+    let vector: Float32Array | undefined
+    try {
+      vector = await this.embedder.embed([request.topic], 'query')
+    } catch (error) {
+      // As for a context: the words still find what to forget.
+      if (this.strictRanking) throw requestEmbeddingError(error)
+    } finally {
+      // The request names what the user wants forgotten: it must not stay in the embedding cache either.
+      await this.embedder.forgetCached([request.topic], 'query')
+    }
+    return this.writes.run(async () => {
+      this.assertOpen()
+      const ranked = rankForgettable(request, vector, { catalog: this.catalog, vectors: this.indexing.vectors, lexical: this.lexical })
+      const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
+      return ranked.flatMap((m) => (stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic)] : []))
+    })
+  }
+
+  /** One page of the stored messages in `seq` order, read in the write queue so that a page never straddles a write. */
+  async messages(options?: MessagesOptions): Promise<MessagePage> {
+    this.assertOpen()
+    const request = toMessagesRequest(options)
+    return this.writes.run(async () => {
+      this.assertOpen()
+      return messagePage(request, this.catalog, (ids) => this.store.messagesById(ids))
+    })
+  }
+
+  /**
+   * Deletes the database and empties the embedding cache, then opens the store and the model again, empty, with the
+   * same options; resolves with how many messages were removed. The engine stays the same object, so calls from the
+   * app (and from other tabs) go on without reconnecting: those queued behind the clear run on the new, empty parts.
+   */
+  async clear(): Promise<number> {
+    this.assertOpen()
+    this.clearing ??= this.deleteAndReopen().finally(() => (this.clearing = undefined))
+    return this.clearing
+  }
+
+  /**
+   * Re-encrypts every stored record with a key from `next` in one transaction (`SiftStore.changeKey`), in the write
+   * queue so that no other write falls between reading the records and writing them back.
+   */
+  async changeKey(next: KeyChange): Promise<void> {
+    this.assertOpen()
+    const atRestKey = toNextAtRestKey(next)
+    await this.writes.run(async () => {
+      this.assertOpen()
+      await this.store.changeKey(atRestKey)
+      this.atRestKey = atRestKey
+    })
+  }
+
+  /** Resolves if `options`' passphrase or key would open this memory (`EngineApi.checkKey`), else rejects with `WRONG_KEY`. */
+  async checkKey(options: { passphrase?: unknown; key?: unknown }): Promise<void> {
+    this.assertOpen()
+    await this.store.checkKey(toAtRestKey(options, 'createMemory'))
   }
 
   async stats(): Promise<MemoryStats> {
@@ -195,10 +276,71 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    // A clear under way replaces the parts closed below: let it finish (or find the memory closed) first.
+    await this.clearing?.catch(() => undefined)
     await this.background.stop()
     await this.cache?.flush()
     await this.embedder.dispose()
     this.store.close()
+  }
+
+  /**
+   * Stores a validated batch (one transaction) and hands it to the indexes, in the write queue; `check` runs there
+   * first, so what it reads of the store cannot change before the batch is written.
+   */
+  private async storeMessages(batch: readonly ValidMessage[], check?: () => Promise<void>): ReturnType<EngineStore['addMessages']> {
+    const stored = await this.writes.run(async () => {
+      this.assertOpen()
+      await check?.()
+      const stored = await this.store.addMessages(batch)
+      this.catalog.add(stored.messages)
+      this.lexical.add(stored.sentences)
+      return stored
+    })
+    this.background.messagesAdded()
+    return stored
+  }
+
+  /** Takes the parts `open` read (or `clear` read again), and starts their background work. */
+  private adopt(parts: OpenedParts): void {
+    // Field by field, not the parts object: it also holds the open-time vector blocks, which must not stay reachable.
+    this.store = parts.store
+    this.embedder = parts.embedder
+    this.cache = parts.cache
+    this.catalog = parts.catalog
+    this.lexical = parts.lexical
+    this.repairedAtOpen = parts.repairedAtOpen
+    this.atRestKey = parts.atRestKey
+    this.indexing = new BackgroundIndexing({ ...parts, writes: this.writes, onProgress: this.onProgress })
+    // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
+    parts.store.onSuperseded = () => this.indexing.abandon()
+    this.indexing.start()
+  }
+
+  /**
+   * Queued at once, so that calls made before the clear are cleared and calls made after it find the memory empty.
+   * The background work stops at once too, and the clear waits for what it left in flight (outside the queue), so that
+   * neither the model nor the database is taken away from work still using it.
+   */
+  private deleteAndReopen(): Promise<number> {
+    const { indexing, embedder } = this
+    indexing.abandon()
+    return this.writes.run(async () => {
+      this.assertOpen()
+      await indexing.abandonedWorkEnded()
+      try {
+        await embedder.dispose()
+        const removed = await this.store.deleteDatabase()
+        await this.cache?.clear()
+        this.adopt(await this.reopen(this.atRestKey))
+        return removed
+      } catch (error) {
+        // Half cleared: the memory cannot tell what it holds, so it closes rather than answer from stale indexes.
+        this.closed = true
+        this.store.close()
+        throw error
+      }
+    })
   }
 
   private assertOpen(): void {

@@ -1,4 +1,5 @@
 import { SiftError } from '../../src/errors'
+import type { AtRestKey } from '../crypto/at-rest-key'
 import type { MemoryOptions, OpenRepairs } from '../../src/types'
 import { Embedder } from '../embed/embedder'
 import { DEFAULT_MODEL, modelFingerprint, resolveEmbedding } from '../embed/embedding-presets'
@@ -7,6 +8,7 @@ import type { BackendChoice, EngineHost } from '../hosts/engine-host'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import { restoreLexicalIndex } from '../index/lexical/lexical-snapshot'
 import { SentenceCatalog } from '../index/sentence-catalog'
+import { toAtRestKey } from '../input/key-option'
 import type { SerializedLexicalIndex } from '../index/lexical/lexical-index'
 import type { SerializedCoarseLists } from '../index/vector/vector-index'
 import { SiftStore, type IndexedDBSource, type StoreContents } from '../store/store'
@@ -47,6 +49,8 @@ export interface OpenedParts {
   repairedAtOpen: OpenRepairs | undefined
   /** The host's report of the origin's storage, if it has one. */
   storage: EngineHost['storage']
+  /** `MemoryOptions.passphrase` or `.key`, validated: the memory is encrypted with it. */
+  atRestKey: AtRestKey | undefined
 }
 
 /**
@@ -59,10 +63,11 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
   if (typeof name !== 'string' || name === '') throw new SiftError('INVALID_INPUT', `name must be a non-empty string (the IndexedDB database name), got ${String(name)}.`)
   if (!['auto', 'webgpu', 'wasm'].includes(device)) throw new SiftError('INVALID_INPUT', `device must be 'auto', 'webgpu' or 'wasm', got ${String(device)}.`)
   if (typeof strictRanking !== 'boolean') throw new SiftError('INVALID_INPUT', `strictRanking must be a boolean, got ${String(strictRanking)}.`)
+  const atRestKey = toAtRestKey(options, 'createMemory')
   const embedding = resolveEmbedding(model, options.embedding)
   const fingerprint = modelFingerprint(model, embedding)
   let texts: { catalog: SentenceCatalog; lexical: ReturnType<typeof restoreLexicalIndex> } | undefined
-  const reading = readStore(name, host.indexedDB, fingerprint, (messages, lexicalSnapshot) => {
+  const reading = readStore(name, host.indexedDB, fingerprint, atRestKey, (messages, lexicalSnapshot) => {
     const catalog = new SentenceCatalog()
     catalog.add(messages)
     texts = { catalog, lexical: restoreLexicalIndex(lexicalSnapshot, catalog) }
@@ -107,6 +112,7 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       model,
       strictRanking,
       storage: host.storage,
+      atRestKey,
       repairedAtOpen: store.stateRebuilt || contents.skippedMessages.length > 0 ? { skippedMessages: contents.skippedMessages, stateRebuilt: store.stateRebuilt } : undefined,
     }
   } catch (error) {
@@ -116,8 +122,8 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
 }
 
 /** Opens the store and reads what open needs; closes it again if the read fails. */
-async function readStore(name: string, source: IndexedDBSource, fingerprint: string, onTexts: Parameters<EngineStore['readContents']>[0]): Promise<{ store: EngineStore; contents: StoreContents<SavedEngineIndexes> }> {
-  const store = await SiftStore.open<SavedEngineIndexes>(name, source, fingerprint)
+async function readStore(name: string, source: IndexedDBSource, fingerprint: string, key: AtRestKey | undefined, onTexts: Parameters<EngineStore['readContents']>[0]): Promise<{ store: EngineStore; contents: StoreContents<SavedEngineIndexes> }> {
+  const store = await SiftStore.open<SavedEngineIndexes>(name, source, fingerprint, key)
   try {
     return { store, contents: await store.readContents(onTexts) }
   } catch (error) {

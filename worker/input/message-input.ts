@@ -24,7 +24,8 @@ export function toValidMessages(input: unknown, now: number, newId: () => string
   return messages
 }
 
-function toValidMessage(item: unknown, where: string, now: number, newId: () => string, maxMessageChars: number): ValidMessage {
+/** One message of `add`'s input, validated with defaults applied; `where` names it in the error (`message[3]`). */
+export function toValidMessage(item: unknown, where: string, now: number, newId: () => string, maxMessageChars: number): ValidMessage {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) invalid(`${where} must be an object like { role: 'user', content: 'Hi' }, got ${describe(item)}`)
   const { role, content, conversationId, id, timestamp } = item as MessageInput
   if (typeof role !== 'string' || role.trim() === '') invalid(`${where}.role must be a non-empty string such as 'user' or 'assistant', got ${describe(role)}`)

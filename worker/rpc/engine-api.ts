@@ -24,6 +24,13 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     indexed: () => withSiftErrors('indexed', () => opened().indexed()),
     buildContext: (request, options) => withSiftErrors('buildContext', () => opened().buildContext(request, options)),
     forget: (selector) => withSiftErrors('forget', () => opened().forget(selector)),
+    findForgettable: (text, options) => withSiftErrors('findForgettable', () => opened().findForgettable(text, options)),
+    messages: (options) => withSiftErrors('messages', () => opened().messages(options)),
+    clear: () => withSiftErrors('clear', () => opened().clear()),
+    export: (options) => withSiftErrors('export', () => opened().export(options)),
+    import: (data, options) => withSiftErrors('import', () => opened().import(data, options)),
+    changeKey: (next) => withSiftErrors('changeKey', () => opened().changeKey(next)),
+    checkKey: (key) => withSiftErrors('createMemory', () => opened().checkKey(key)),
     stats: () => withSiftErrors('stats', () => opened().stats()),
     close: () => withSiftErrors('close', () => opened().close()),
   }

@@ -1,5 +1,6 @@
 import type { MessageRecord } from './message-record'
 import type { StoreState } from './records'
+import type { SealedMessageRecord } from './sealed-records'
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0
 const isId = (value: unknown): value is number => isCount(value) && value > 0
@@ -30,4 +31,30 @@ export function isStoreState(value: unknown): value is StoreState {
   if (typeof value !== 'object' || value === null) return false
   const { key, schemaVersion, model, nextSeq, nextSid, nextBlockId, embeddedThrough } = value as Record<string, unknown>
   return key === 'state' && isCount(schemaVersion) && typeof model === 'string' && isId(nextSeq) && isId(nextSid) && isId(nextBlockId) && isCount(embeddedThrough)
+}
+
+/**
+ * Whether a record of the `messages` table is an encrypted memory's message (`SealedMessageRecord`): the fields in
+ * clear of the right types. Whether its sealed part opens is only known by opening it.
+ */
+export function isSealedMessageRecord(value: unknown): value is SealedMessageRecord {
+  if (typeof value !== 'object' || value === null) return false
+  const { id, seq, conversationId, timestamp, firstSid, sentences, sealed } = value as Record<string, unknown>
+  return typeof id === 'string' && typeof conversationId === 'string' && isId(seq) && isId(firstSid) && isCount(sentences) && typeof timestamp === 'number' && Number.isFinite(timestamp) && sealed instanceof Uint8Array
+}
+
+/**
+ * The sentences of a stored message, plain or sealed, read without opening it: sids `firstSid … firstSid + count - 1`.
+ * `undefined` for a record in neither layout.
+ */
+export function sentenceRange(record: unknown): { firstSid: number; count: number } | undefined {
+  if (isMessageRecord(record)) return { firstSid: record.firstSid, count: record.spans.length / 2 }
+  if (isSealedMessageRecord(record)) return { firstSid: record.firstSid, count: record.sentences }
+  return undefined
+}
+
+/** The sids of a stored message, plain or sealed (`sentenceRange`); none for a record in neither layout. */
+export function messageSids(record: unknown): number[] {
+  const range = sentenceRange(record)
+  return range ? Array.from({ length: range.count }, (_, i) => range.firstSid + i) : []
 }

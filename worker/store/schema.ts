@@ -14,7 +14,9 @@ export interface IndexedDBSource {
  * The database's version (src/protocol.ts holds the number, which also groups the tabs that share an engine), as
  * Dexie numbers it (the last `version(n)` below) and as `StoreState.schemaVersion` records it. 1: a row per sentence;
  * 2: sentences as spans on their message, and the lexical snapshot; 3: vector residuals in a table of their own; 4: the
- * saved coarse lists.
+ * saved coarse lists; 5: records may be sealed (encryption at rest, worker/store/sealed-records.ts) and `meta` may
+ * hold the key check, so an older Sift refuses an encrypted memory rather than read its records as damaged or add
+ * plain ones to it.
  */
 export { SCHEMA_VERSION } from '../../src/protocol'
 
@@ -41,6 +43,8 @@ export class SiftDatabase extends Dexie {
     // Residuals live apart from the codes so that open reads only the codes.
     this.version(3).stores({ vectorResiduals: 'blockId' })
     this.version(4).stores({ coarseLists: 'key' })
+    // No table or index changes: the version only marks what a reader must understand (see SCHEMA_VERSION).
+    this.version(5).stores({})
   }
 }
 

@@ -1,6 +1,5 @@
-import { sentenceCount } from './message-record'
 import type { StoreState } from './records'
-import { isMessageRecord } from './record-check'
+import { sentenceRange } from './record-check'
 import { SCHEMA_VERSION, type SiftDatabase } from './schema'
 
 /**
@@ -13,7 +12,8 @@ export async function countersBehind(db: SiftDatabase, state: StoreState): Promi
   const lastSeq = await db.messages.where('seq').below(Infinity).last()
   if (lastSeq !== undefined && (lastSeq.seq as number) >= state.nextSeq) return true
   const lastSid = await db.messages.where('firstSid').below(Infinity).last()
-  return lastSid !== undefined && isMessageRecord(lastSid) && lastSid.firstSid + sentenceCount(lastSid) > state.nextSid
+  const range = sentenceRange(lastSid)
+  return range !== undefined && range.firstSid + range.count > state.nextSid
 }
 
 /**
@@ -36,7 +36,9 @@ export async function rebuiltState(db: SiftDatabase, model: string): Promise<Sto
   await db.messages.each((record) => {
     const { seq } = record as unknown as { seq: unknown }
     if (Number.isSafeInteger(seq)) nextSeq = Math.max(nextSeq, (seq as number) + 1)
-    if (isMessageRecord(record)) nextSid = Math.max(nextSid, record.firstSid + sentenceCount(record))
+    // Plain or sealed: the sids are in clear either way.
+    const range = sentenceRange(record)
+    if (range) nextSid = Math.max(nextSid, range.firstSid + range.count)
   })
   return { key: 'state', schemaVersion: SCHEMA_VERSION, model, nextSeq, nextSid, nextBlockId: 1, embeddedThrough: 0 }
 }

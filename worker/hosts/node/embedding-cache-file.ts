@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { appendFile, mkdir, readFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SiftError } from '../../../src/errors'
 import type { EmbeddingCache } from '../../embed/embedding-cache'
@@ -9,31 +9,25 @@ const HEADER_BYTES = MAGIC.length + 4
 const KEY_BYTES = 32
 
 /**
- * Node-only embedding cache for benchmarks and the CLI: one append-only binary file per model fingerprint,
- * `MAGIC, dim (u32 LE)` then records of `sha256(fingerprint, text) (32 bytes), dim × f32 LE`.
- * A re-run embeds only texts it has never seen. A torn last record (crash mid-append) is ignored.
+ * Node-only embedding cache for benchmarks and the CLI: one binary file per model fingerprint,
+ * `MAGIC, dim (u32 LE)` then records of `sha256(fingerprint, text) (32 bytes), dim × f32 LE`, appended as texts are
+ * embedded. A re-run embeds only texts it has never seen. A torn last record (crash mid-append) is ignored.
+ * `forget` rewrites the file without the forgotten texts' records (a key alone confirms a guessed text), and `clear`
+ * deletes it.
  */
 export async function openEmbeddingCacheFile(directory: string, fingerprint: string): Promise<EmbeddingCache> {
   const path = join(directory, `${sha256(fingerprint).toString('hex').slice(0, 32)}.bin`)
   const vectors = new Map<string, Float32Array>()
   let dim: number | undefined
-  let fileExists = false
-  try {
-    const bytes = await readFile(path)
-    fileExists = true
-    if (bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new SiftError('STORAGE_FAILED', `${path} is not a Sift embedding cache; delete it.`)
-    const fileDim = bytes.readUInt32LE(MAGIC.length)
-    dim = fileDim
-    const recordBytes = KEY_BYTES + fileDim * 4
-    for (let at = HEADER_BYTES; at + recordBytes <= bytes.length; at += recordBytes) {
+  const bytes = await readCacheFile(path)
+  if (bytes) {
+    dim = bytes.readUInt32LE(MAGIC.length)
+    for (const { key, at } of records(bytes)) {
       // One copy per record (the file buffer's offsets need not be 4-byte aligned); `flush` writes native float32 too.
-      const vector = new Float32Array(bytes.buffer.slice(bytes.byteOffset + at + KEY_BYTES, bytes.byteOffset + at + recordBytes))
-      vectors.set(bytes.subarray(at, at + KEY_BYTES).toString('hex'), vector)
+      vectors.set(key, new Float32Array(bytes.buffer.slice(bytes.byteOffset + at + KEY_BYTES, bytes.byteOffset + at + KEY_BYTES + dim * 4)))
     }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  let unsaved: { key: string; vector: Float32Array }[] = []
+  let unsaved = new Map<string, Float32Array>()
   const keyOf = (text: string) => sha256(`${fingerprint}\u0000${text}`).toString('hex')
   return {
     get: (text) => vectors.get(keyOf(text)),
@@ -42,27 +36,86 @@ export async function openEmbeddingCacheFile(directory: string, fingerprint: str
       if (vectors.has(key) || (dim !== undefined && vector.length !== dim)) return
       dim = vector.length
       vectors.set(key, vector)
-      unsaved.push({ key, vector })
+      unsaved.set(key, vector)
     },
     async flush() {
-      if (unsaved.length === 0 || dim === undefined) return
-      const records = unsaved
-      unsaved = []
+      if (unsaved.size === 0 || dim === undefined) return
+      const pending = unsaved
+      unsaved = new Map()
       const chunks: Buffer[] = []
-      if (!fileExists) {
-        const header = Buffer.alloc(HEADER_BYTES)
-        header.write(MAGIC, 0, 'latin1')
-        header.writeUInt32LE(dim, MAGIC.length)
-        chunks.push(header)
-      }
-      for (const { key, vector } of records) {
-        chunks.push(Buffer.from(key, 'hex'), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
-      }
+      for (const [key, vector] of pending) chunks.push(Buffer.from(key, 'hex'), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
       await mkdir(directory, { recursive: true })
-      await appendFile(path, Buffer.concat(chunks))
-      fileExists = true
+      const file = await open(path, 'a')
+      try {
+        // Asked of the file rather than remembered: `clear` (of this or another memory sharing the folder) may have deleted it.
+        if ((await file.stat()).size === 0) chunks.unshift(header(dim))
+        await file.write(Buffer.concat(chunks))
+      } finally {
+        await file.close()
+      }
+    },
+    async forget(texts) {
+      const keys = new Set(texts.map(keyOf))
+      let written = false
+      for (const key of keys) {
+        if (vectors.delete(key) && !unsaved.delete(key)) written = true
+      }
+      if (written) await rewriteWithout(path, keys)
+    },
+    async clear() {
+      vectors.clear()
+      unsaved.clear()
+      dim = undefined
+      await rm(path, { force: true })
     },
   }
+}
+
+/** The cache file's bytes, checked to be one; undefined when there is none yet. */
+async function readCacheFile(path: string): Promise<Buffer | undefined> {
+  let bytes: Buffer
+  try {
+    bytes = await readFile(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  if (bytes.length === 0) return undefined
+  if (bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new SiftError('STORAGE_FAILED', `${path} is not a Sift embedding cache; delete it.`)
+  return bytes
+}
+
+/** Each whole record of a cache file: its key (hex) and where the record starts. */
+function* records(bytes: Buffer): Generator<{ key: string; at: number }> {
+  const recordBytes = KEY_BYTES + bytes.readUInt32LE(MAGIC.length) * 4
+  for (let at = HEADER_BYTES; at + recordBytes <= bytes.length; at += recordBytes) yield { key: bytes.subarray(at, at + KEY_BYTES).toString('hex'), at }
+}
+
+/**
+ * Writes the cache file again without the records of `keys`: into a new file renamed over the old one, so a crash
+ * leaves one or the other whole, never a file cut short.
+ */
+async function rewriteWithout(path: string, keys: ReadonlySet<string>): Promise<void> {
+  const bytes = await readCacheFile(path)
+  if (!bytes) return
+  const recordBytes = KEY_BYTES + bytes.readUInt32LE(MAGIC.length) * 4
+  const kept = [bytes.subarray(0, HEADER_BYTES)]
+  for (const { key, at } of records(bytes)) if (!keys.has(key)) kept.push(bytes.subarray(at, at + recordBytes))
+  const temporary = `${path}.${process.pid}.tmp`
+  try {
+    await writeFile(temporary, Buffer.concat(kept))
+    await rename(temporary, path)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw new SiftError('STORAGE_FAILED', `The messages were forgotten, but the embedding cache ${path} still holds their vectors and could not be rewritten (${(error as Error).message}); delete that file.`, { cause: error })
+  }
+}
+
+function header(dim: number): Buffer {
+  const bytes = Buffer.alloc(HEADER_BYTES)
+  bytes.write(MAGIC, 0, 'latin1')
+  bytes.writeUInt32LE(dim, MAGIC.length)
+  return bytes
 }
 
 function sha256(text: string): Buffer {

@@ -11,6 +11,6 @@ export async function openNodeMemory(options: NodeMemoryOptions, packageRoot: UR
   const { indexedDB, IDBKeyRange, embeddingCacheDir, onProgress, ...engineOptions } = options
   const api = engineApi(() => nodeHost({ indexedDB, IDBKeyRange, embeddingCacheDir }, packageRoot))
   await api.open(engineOptions, onProgress)
-  const { add, indexed, buildContext, forget, stats, close } = api
-  return { add, indexed, buildContext, forget, stats, close }
+  const { add, indexed, buildContext, forget, findForgettable, messages, clear, changeKey, stats, close } = api
+  return { add, indexed, buildContext, forget, findForgettable, messages, clear, export: api.export, import: api.import, changeKey, stats, close }
 }

@@ -91,6 +91,11 @@ export class Bm25Index {
     return key < this.slotOf.length && this.slotOf[key] >= 0
   }
 
+  /** The group of an indexed document; undefined when `key` is not indexed. */
+  groupOf(key: number): number | undefined {
+    return this.has(key) ? this.groups[this.slotOf[key]] : undefined
+  }
+
   /** Indexes a document's field texts (one per field) under `key` (a small non-negative integer: keys index an array), replacing any document with that key. */
   add(key: number, group: number, fields: readonly string[]): void {
     if (this.has(key)) this.remove(key)
@@ -183,6 +188,23 @@ export class Bm25Index {
       scores[i] = acc[slot] * matched[slot]
     }
     return { keys, scores, count }
+  }
+
+  /** Live documents whose `field` holds `term` (its document frequency, as the idf of `match` counts it). */
+  documentFrequency(term: string, field: number): number {
+    const list = this.postings(term, field)
+    return list ? (this.dead > 0 ? liveCount(list, this.alive) : list.length) : 0
+  }
+
+  /** Calls `visit` with the key of each live document (of `group`, when given) whose `field` holds `term`. */
+  forEachKeyWith(term: string, field: number, group: number | undefined, visit: (key: number) => void): void {
+    const list = this.postings(term, field)
+    if (!list) return
+    const { alive, groups, keys } = this
+    for (let j = 0; j < list.length; j++) {
+      const slot = list.slots[j]
+      if (alive[slot] === 1 && (group === undefined || groups[slot] === group)) visit(keys[slot])
+    }
   }
 
   /** Drops removed documents from the postings (and terms left without any), renumbering slots in order. */
@@ -285,6 +307,11 @@ export class Bm25Index {
       if (end > start) index.lists[i] = { slots: snapshot.slots.subarray(start, end), tfs: snapshot.tfs.subarray(start, end), length: end - start }
     }
     return index
+  }
+
+  private postings(term: string, field: number): PostingList | undefined {
+    const id = this.termIds.get(term)
+    return id === undefined ? undefined : this.lists[id * this.fieldCount + field]
   }
 
   private listFor(term: string, field: number): PostingList {

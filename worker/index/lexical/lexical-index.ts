@@ -37,8 +37,10 @@ export interface SerializedLexicalIndex {
 export class LexicalIndex {
   private sentences = new Bm25Index(2)
   private turns = new Bm25Index(2)
-  /** Conversation ids as the numbers the BM25 indexes group documents by. */
+  /** Conversation ids as the numbers the BM25 indexes group documents by; one is let go with its last sentence. */
   private readonly conversations = new Interner()
+  /** Indexed sentences per conversation number: at 0 the conversation's id is forgotten. */
+  private sentencesIn: number[] = []
   /**
    * Turn bookkeeping in sid-indexed arrays (a turn's key is its first sid), so a snapshot loads without building
    * maps: each sentence's turn key (-1: none), and each turn's sentence ids as a span of `members` (count 0: none).
@@ -91,7 +93,11 @@ export class LexicalIndex {
     for (const sentence of sentences) maxSid = Math.max(maxSid, sentence.sid)
     this.ensureSids(maxSid + 1)
     for (const sentence of sentences) {
-      this.sentences.add(sentence.sid, this.conversations.intern(sentence.conversationId), [sentence.text, sentence.role])
+      const group = this.conversations.intern(sentence.conversationId)
+      const replaced = this.sentences.groupOf(sentence.sid)
+      this.sentences.add(sentence.sid, group, [sentence.text, sentence.role])
+      this.sentencesIn[group] = (this.sentencesIn[group] ?? 0) + 1
+      if (replaced !== undefined) this.sentenceLeft(replaced)
       this.contentTerms[sentence.sid] = Math.min(254, contentTermCount(sentence.text)) + 1
       const parts = byMessage.get(sentence.messageId)
       if (parts) parts.push(sentence)
@@ -116,16 +122,23 @@ export class LexicalIndex {
     }
   }
 
-  /** Removes sentences; a turn document goes as soon as any of its sentences does (forget removes whole messages). */
+  /**
+   * Removes sentences; a turn document goes as soon as any of its sentences does (forget removes whole messages), and
+   * a conversation's id with its last sentence. Both BM25 indexes are compacted at once, so no word that only
+   * removed sentences had stays in their vocabularies.
+   */
   remove(sids: Iterable<number>): void {
     this.changes++
     for (const sid of sids) {
-      this.sentences.remove(sid)
+      const group = this.sentences.groupOf(sid)
+      if (group !== undefined && this.sentences.remove(sid)) this.sentenceLeft(group)
       if (sid >= this.turnOf.length) continue
       const key = this.turnOf[sid]
       if (key >= 0) this.discardTurn(key)
       this.turnOf[sid] = -1
     }
+    this.sentences.compact()
+    this.turns.compact()
   }
 
   /**
@@ -171,6 +184,44 @@ export class LexicalIndex {
     return hits
   }
 
+  /**
+   * How much of `query` the history's words can account for, for weighing lexical hits against the dense ranking
+   * (`lexicalShare`). Each content term of the query (stemmed; `ignored` terms, e.g. speakers' names, left out)
+   * weighs its idf over sentence texts. `reach`: the share of that weight carried by terms some sentence's text
+   * holds (a term the history never uses can only be found by meaning). `coverageOf(sid)`: the share carried by
+   * terms the sentence's own text or its turn's text holds (0 for a sentence matched by its speaker alone).
+   */
+  termCoverage(query: string, filter: { conversationId?: string } | undefined, ignored: ReadonlySet<string>): TermCoverage {
+    const group = this.groupOf(filter?.conversationId)
+    const terms = [...new Set(queryTerms(query))].filter((term) => !ignored.has(term))
+    // By sid: idf weight covered, and the last term that counted it (a sentence and its turn may both hold a term).
+    const covered = new Float64Array(this.turnOf.length)
+    const countedFor = new Int32Array(this.turnOf.length).fill(-1)
+    let total = 0
+    let known = 0
+    const documents = this.sentences.size
+    terms.forEach((term, t) => {
+      const df = this.sentences.documentFrequency(term, 0)
+      const idf = Math.log(1 + (documents - df + 0.5) / (df + 0.5))
+      total += idf
+      if (df === 0 || group === null) return
+      known += idf
+      const count = (sid: number) => {
+        if (sid >= covered.length || countedFor[sid] === t) return
+        countedFor[sid] = t
+        covered[sid] += idf
+      }
+      this.sentences.forEachKeyWith(term, 0, group, count)
+      this.turns.forEachKeyWith(term, 0, group, (key) => {
+        for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) count(this.members[at])
+      })
+    })
+    return {
+      reach: total > 0 ? known / total : 1,
+      coverageOf: (sid) => (total > 0 && sid < covered.length ? covered[sid] / total : 0),
+    }
+  }
+
   /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
   similarSentences(text: string, conversationId: string): ScoredSid[] {
     const group = this.groupOf(conversationId)
@@ -182,9 +233,18 @@ export class LexicalIndex {
     return hits.sort((a, b) => b.score - a.score || a.sid - b.sid)
   }
 
-  /** The whole index as typed arrays (forgotten sentences' terms compacted away): what `fromSnapshot` loads. */
+  /**
+   * The whole index as typed arrays (forgotten sentences' terms compacted away, and only the conversations that still
+   * have a sentence, renumbered in order): what `fromSnapshot` loads.
+   */
   serialize(): SerializedLexicalIndex {
+    const conversations: string[] = []
+    const renumbered = new Int32Array(this.sentencesIn.length)
+    this.sentencesIn.forEach((count, group) => {
+      if (count > 0) renumbered[group] = conversations.push(this.conversations.valueOf(group)!) - 1
+    })
     const turns = this.turns.serialize()
+    turns.groups = turns.groups.map((group) => renumbered[group])
     const turnMessageIds: string[] = []
     const turnSizes = new Int32Array(turns.keys.length)
     let total = 0
@@ -200,11 +260,12 @@ export class LexicalIndex {
       at += this.turnCount[key]
     }
     const sentences = this.sentences.serialize()
+    sentences.groups = sentences.groups.map((group) => renumbered[group])
     let sidEnd = 0
     for (let i = 0; i < sentences.keys.length; i++) sidEnd = Math.max(sidEnd, sentences.keys[i] + 1)
     const contentTerms = new Uint8Array(sidEnd)
     for (let sid = 0; sid < sidEnd; sid++) if (this.sentences.has(sid)) contentTerms[sid] = this.contentTerms[sid]
-    return { sentences, turns, conversations: [...this.conversations.all], turnMessageIds, turnSizes, turnSids, contentTerms }
+    return { sentences, turns, conversations, turnMessageIds, turnSizes, turnSids, contentTerms }
   }
 
   static deserialize(snapshot: SerializedLexicalIndex): LexicalIndex {
@@ -212,6 +273,8 @@ export class LexicalIndex {
     index.sentences = Bm25Index.deserialize(snapshot.sentences)
     index.turns = Bm25Index.deserialize(snapshot.turns)
     for (const conversationId of snapshot.conversations) index.conversations.intern(conversationId)
+    index.sentencesIn = snapshot.conversations.map(() => 0)
+    for (const group of snapshot.sentences.groups) index.sentencesIn[group]++
     let maxSid = snapshot.contentTerms.length - 1
     for (const sid of snapshot.turnSids) maxSid = Math.max(maxSid, sid)
     index.ensureSids(maxSid + 1)
@@ -234,6 +297,11 @@ export class LexicalIndex {
   private groupOf(conversationId: string | undefined): number | undefined | null {
     if (conversationId === undefined) return undefined
     return this.conversations.numberOf(conversationId) ?? null
+  }
+
+  /** One sentence of conversation `group` less: its id is let go with the last one. */
+  private sentenceLeft(group: number): void {
+    if (--this.sentencesIn[group] === 0) this.conversations.forget(group)
   }
 
   private discardTurn(key: number): void {
@@ -269,6 +337,14 @@ export class LexicalIndex {
     this.turnCount = grownArray(this.turnCount, capacity)
     this.contentTerms = grownArray(this.contentTerms, capacity)
   }
+}
+
+/** What `LexicalIndex.termCoverage` tells about one query. */
+export interface TermCoverage {
+  /** Share (0–1) of the query's idf weight carried by terms some sentence of the history holds; 1 for a query without terms. */
+  reach: number
+  /** Share (0–1) of the query's idf weight carried by terms the sentence's text or its turn's text holds. */
+  coverageOf(sid: number): number
 }
 
 /** A query's terms: its content words stemmed, or, when it has none, all its words stemmed. */

@@ -2,8 +2,12 @@ import { copyIsStale } from '../../util/stale-copy'
 import { LexicalIndex, type SerializedLexicalIndex } from './lexical-index'
 import { countAbove, type SentenceCatalog } from '../sentence-catalog'
 
-/** Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `serialize` holds: older snapshots are then rebuilt. */
-export const LEXICAL_SNAPSHOT_FORMAT = 3
+/**
+ * Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `serialize` holds: older
+ * snapshots are then rebuilt. 4: only conversations that still have a sentence (a format-3 snapshot may name
+ * forgotten ones).
+ */
+export const LEXICAL_SNAPSHOT_FORMAT = 4
 
 /** The lexical index as saved: its serialised form, the format it was written in, and the sids it covers (`< nextSid`). */
 export interface LexicalSnapshot {

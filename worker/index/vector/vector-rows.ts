@@ -84,7 +84,9 @@ export class VectorRows {
   private capacity: number
   private rows = 0
   private readonly rowOfSid = new Map<number, number>()
+  /** A conversation's id is let go with its last row (`rowsIn`), so a forgotten conversation leaves no trace here. */
   private readonly conversationNumbers = new Interner()
+  private readonly rowsIn: number[] = []
 
   constructor(
     readonly dim: number,
@@ -150,6 +152,7 @@ export class VectorRows {
       this.residualScales[row] = residualScales?.[i] ?? 0
       this.sids[row] = sids[i]
       this.conversations[row] = numbers[i]
+      this.rowsIn[numbers[i]] = (this.rowsIn[numbers[i]] ?? 0) + 1
       this.penalties[row] = NaN
       this.rowOfSid.set(sids[i], row)
     }
@@ -157,16 +160,26 @@ export class VectorRows {
     return start
   }
 
-  /** Removes the row of `sid`, moving the last row into its place; undefined when `sid` has no row. */
+  /**
+   * Removes the row of `sid`, moving the last row into its place and zeroing the last row's bytes (the removed
+   * vector must not stay in memory); undefined when `sid` has no row.
+   */
   remove(sid: number): RowRemoval | undefined {
     const row = this.rowOfSid.get(sid)
     if (row === undefined) return undefined
     this.rowOfSid.delete(sid)
+    const conversation = this.conversations[row]
+    if (--this.rowsIn[conversation] === 0) this.conversationNumbers.forget(conversation)
     const last = --this.rows
     if (row !== last) {
       this.moveRow(last, row)
       this.rowOfSid.set(this.sids[row], row)
     }
+    const { stride } = this
+    this.codes.fill(0, last * stride, (last + 1) * stride)
+    this.residuals.fill(0, last * stride, (last + 1) * stride)
+    this.scales[last] = 0
+    this.residualScales[last] = 0
     return { row, movedFrom: last }
   }
 

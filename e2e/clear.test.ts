@@ -1,0 +1,58 @@
+// clear() in real Chromium, called from the tab that does not run the engine: the database is deleted and opened
+// again empty in the engine's worker (the model with it), both tabs see the empty memory and what is added after it.
+import { afterEach, expect, inject, test } from 'vitest'
+import type { MessageInput } from '../src/types'
+import { launchDemo, type DemoSession } from './launch-demo'
+import { scanDatabase } from './raw-scan'
+import { indexedWithRetry, openPage } from './tab-pages'
+
+const baseUrl = inject('baseUrl')
+
+const history: MessageInput[] = Array.from({ length: 20 }, (_, i) => ({
+  id: `old-${i}`,
+  conversationId: i % 2 ? 'evenings' : 'mornings',
+  role: i % 2 ? 'assistant' : 'user',
+  content: `Old note ${i}: the Quillmere ferry leaves at ${6 + (i % 4)} o'clock from pier ${i}.`,
+}))
+const needles = ['Quillmere', 'old-7', 'mornings', 'evenings']
+
+let session: DemoSession | undefined
+afterEach(async () => {
+  await session?.close()
+  session = undefined
+})
+
+test('clear from a following tab deletes everything, and both tabs go on with an empty memory', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const name = 'e2e-clear'
+  const [leader, follower] = [await openPage(session.context, name), await openPage(session.context, name)]
+  await leader.evaluate((messages) => window.tabMemory.add(messages), history)
+  await indexedWithRetry(leader)
+  const before = await scanDatabase(leader, name, needles)
+  for (const needle of needles) expect(before.found.some((where) => where.endsWith(`: ${needle}`)), needle).toBe(true)
+
+  expect(await follower.evaluate(() => window.tabMemory.clear())).toBe(history.length)
+
+  const after = await scanDatabase(leader, name, needles)
+  expect(after.found).toEqual([])
+  expect(after.rowCount).toBe(0)
+  for (const page of [leader, follower]) {
+    const seen = await page.evaluate(async () => ({
+      stats: await window.tabMemory.stats(),
+      page: await window.tabMemory.messages(),
+      context: (await window.tabMemory.buildContext('When does the ferry leave?', { strategy: 'full' })).items.length,
+    }))
+    expect(seen).toMatchObject({ stats: { messages: 0, sentences: 0 }, page: { messages: [] }, context: 0 })
+  }
+
+  // The memory works on: what one tab adds, the other lists, ranks and can be asked to forget.
+  await follower.evaluate(() => window.tabMemory.add({ id: 'new-1', role: 'user', content: 'I moved my piano lessons to Thursdays.' }))
+  await indexedWithRetry(leader)
+  const later = await leader.evaluate(async () => ({
+    listed: (await window.tabMemory.messages()).messages.map((m) => [m.id, m.seq]),
+    context: (await window.tabMemory.buildContext('When are my piano lessons?', { strategy: 'hybrid', budget: 400 })).text,
+    found: (await window.tabMemory.findForgettable('Please forget that I moved my piano lessons')).map((m) => m.messageId),
+  }))
+  expect(later).toEqual({ listed: [['new-1', 1]], context: expect.stringContaining('piano lessons to Thursdays'), found: ['new-1'] })
+  expect(await leader.evaluate(() => window.tabMemory.forget({ ids: ['new-1'] }))).toBe(1)
+})

@@ -1,0 +1,135 @@
+// A resolved forget leaves no trace, in real Chromium with two tabs sharing the memory: every object store read raw
+// (keys, values, typed arrays as text) holds none of the forgotten words, ids or conversation id, no stored row is
+// within cosine 0.99 of a forgotten vector, and no context, findForgettable match or listed message contains it: in
+// the other tab, and after a reload.
+import type { Page } from 'playwright-core'
+import { afterEach, expect, inject, test } from 'vitest'
+import type { MessageInput, Strategy } from '../src/types'
+import { launchDemo, type DemoSession } from './launch-demo'
+import { scanDatabase } from './raw-scan'
+import { indexedWithRetry, openPage } from './tab-pages'
+
+const baseUrl = inject('baseUrl')
+
+const secretConversation = 'conv-secret-91b2'
+/** Words, ids and the conversation id that only the forgotten conversation has. */
+const needles = ['Zylophant', 'cardamom', 'Hexworth', 'quokka', 'msg-secret-7f3a', 'msg-secret-8c1d', secretConversation]
+
+// Enough sentences (over 500) for the engine to save its lexical snapshot, so the saved copy is checked too.
+const kept: MessageInput[] = Array.from({ length: 260 }, (_, i) => ({
+  id: `keep-${i}`,
+  conversationId: 'everyday',
+  role: i % 2 ? 'assistant' : 'user',
+  content: `Everyday note ${i} is about the commute. The bus to the office leaves at ${7 + (i % 3)} o'clock. The canteen serves soup on day ${i}.`,
+}))
+const forgotten: MessageInput[] = [
+  { id: 'msg-secret-7f3a', conversationId: secretConversation, role: 'user', content: 'My therapist Dr Hexworth says the Zylophant medication makes me crave cardamom.' },
+  { id: 'msg-secret-8c1d', conversationId: secretConversation, role: 'assistant', content: 'Noted: Zylophant, cardamom cravings, and a pet quokka named after Hexworth.' },
+]
+
+/** What the memory answers `requests` with: contexts of every ranking, what `findForgettable` finds, the listed history. */
+async function answersTo(page: Page, requests: string[]): Promise<string[]> {
+  return page.evaluate(async (requests) => {
+    const texts: string[] = []
+    for (const request of requests) {
+      for (const strategy of ['hybrid', 'dense', 'lexical', 'full'] as Strategy[]) {
+        const context = await window.tabMemory.buildContext(request, { strategy, budget: 4000 })
+        texts.push(context.text, ...context.items.map((item) => `${item.messageId} ${item.conversationId}`))
+      }
+      const matches = await window.tabMemory.findForgettable(request, { limit: 100 })
+      texts.push(...matches.map((match) => `${match.messageId} ${match.conversationId} ${match.content}`))
+    }
+    const listed = await window.tabMemory.messages({ limit: 1000 })
+    texts.push(...listed.messages.map((message) => `${message.id} ${message.conversationId} ${message.content}`))
+    return texts
+  }, requests)
+}
+
+const probes = ['What medication makes me crave cardamom?', 'Tell me about Dr Hexworth and the Zylophant', 'pet quokka']
+
+let session: DemoSession | undefined
+afterEach(async () => {
+  await session?.close()
+  session = undefined
+})
+
+test('a forget from one tab leaves no trace in any object store, vector or context, in either tab and after a reload', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const name = 'e2e-forget-proof'
+  const [leader, follower] = [await openPage(session.context, name), await openPage(session.context, name)]
+  await leader.evaluate((messages) => window.tabMemory.add(messages), [...kept.slice(0, 130), ...forgotten, ...kept.slice(130)])
+  await indexedWithRetry(follower)
+  // Let the engine write its saved copies (the lexical snapshot after a quiet second), so they hold the words too.
+  await leader.waitForTimeout(1500)
+
+  // The scan finds what is there, and decodes the forgotten sentences' vectors to compare against afterwards.
+  const before = await scanDatabase(leader, name, needles)
+  for (const needle of needles) expect(before.found.some((where) => where.endsWith(`: ${needle}`))).toBe(true)
+  expect(before.found.some((where) => where.startsWith('lexicalSnapshots'))).toBe(true)
+  const secretSids = await leader.evaluate(async () => {
+    const context = await window.tabMemory.buildContext('', { strategy: 'full' })
+    return context.items.filter((item) => item.conversationId === 'conv-secret-91b2').length
+  })
+  expect(secretSids).toBeGreaterThan(0)
+  const secretVectors = await vectorsOfConversation(leader, name, before.vectorsBySid)
+  expect(secretVectors).toHaveLength(secretSids)
+  // The comparison can tell: each forgotten vector is stored, at cosine ~1.
+  expect((await scanDatabase(leader, name, [], secretVectors)).maxCosine).toBeGreaterThan(0.99)
+
+  // Before: what the user asks to forget is found, in both tabs.
+  for (const page of [leader, follower]) expect((await answersTo(page, probes)).join('\n')).toContain('Zylophant')
+
+  expect(await follower.evaluate((id) => window.tabMemory.forget({ conversationId: id }), secretConversation)).toBe(2)
+
+  for (const page of [leader, follower]) {
+    const after = await scanDatabase(page, name, needles, secretVectors)
+    expect(after.found).toEqual([])
+    // Compacted, not flagged: the forgotten rows are gone from the blocks.
+    expect(after.rowCount).toBe(before.rowCount - secretSids)
+    expect(after.maxCosine).toBeLessThan(0.99)
+    const texts = (await answersTo(page, probes)).join('\n').toLowerCase()
+    for (const needle of needles) expect(texts).not.toContain(needle.toLowerCase())
+  }
+
+  // A reload: the memory reopens from what is stored, and the saved copies it writes hold nothing forgotten either.
+  await leader.reload()
+  await leader.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+  await leader.evaluate(async (name) => {
+    window.tabMemory = await window.sift.createMemory({ name, device: 'wasm' })
+  }, name)
+  await indexedWithRetry(leader)
+  await leader.evaluate(() => window.tabMemory.add({ role: 'user', content: 'One more everyday note, so the saved copies are written again.' }))
+  await indexedWithRetry(leader)
+  await leader.waitForTimeout(1500)
+  for (const page of [leader, follower]) {
+    const texts = (await answersTo(page, probes)).join('\n').toLowerCase()
+    for (const needle of needles) expect(texts).not.toContain(needle.toLowerCase())
+  }
+  const reloaded = await scanDatabase(leader, name, needles, secretVectors)
+  expect(reloaded.found).toEqual([])
+  expect(reloaded.maxCosine).toBeLessThan(0.99)
+})
+
+/** The decoded vectors of the secret conversation's sentences: their sids come from its message records, read raw. */
+async function vectorsOfConversation(page: Page, name: string, vectorsBySid: Record<number, number[]>): Promise<number[][]> {
+  const sids = await page.evaluate(
+    async ({ name, conversationId }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name)
+        request.onsuccess = () => resolve(request.result)
+        request.onerror = () => reject(request.error)
+      })
+      const records = await new Promise<{ conversationId: string; firstSid: number; spans: number[] }[]>((resolve, reject) => {
+        const request = db.transaction('messages', 'readonly').objectStore('messages').getAll()
+        request.onsuccess = () => resolve(request.result)
+        request.onerror = () => reject(request.error)
+      })
+      db.close()
+      return records
+        .filter((record) => record.conversationId === conversationId)
+        .flatMap((record) => Array.from({ length: record.spans.length / 2 }, (_, i) => record.firstSid + i))
+    },
+    { name, conversationId: secretConversation },
+  )
+  return sids.map((sid) => vectorsBySid[sid]).filter((vector) => vector !== undefined)
+}

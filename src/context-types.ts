@@ -1,0 +1,115 @@
+// The public types of `buildContext`: its options, and the context it returns.
+import type { Role, Backend, Strategy } from './types'
+
+export interface BuildContextOptions {
+  /** Character budget for `ctx.text` (labels and gap markers included). Default 8000. Never exceeded, except by `strategy: 'full'`. */
+  budget?: number
+  /** Default `'hybrid'`. */
+  strategy?: Strategy
+  /**
+   * Only use this conversation's history. Default: all conversations. A conversation with nothing stored (a new chat's
+   * first request) is not an error: the context is empty and `stats.historySentences` is 0.
+   */
+  conversationId?: string
+  /**
+   * Include the last N turns (messages) of the scope verbatim, inside the same budget: the latest by `timestamp` (ties:
+   * the later added). All of them when N exceeds the scope's turns. Default 0.
+   */
+  recentTurns?: number
+  /** Extra queries; candidates from each query are taken round-robin so no single query monopolises the budget. */
+  queries?: string[]
+  /**
+   * Stop before the budget is full when relevance falls off a cliff: the next few ranked sentences score below
+   * half the mean of the best few (`stats.stoppedBy` is then `'cliff'`). Default false. Saves characters (and the
+   * model's attention) when only a few sentences are relevant, at the cost of recall when the answer sits below
+   * the cliff (weakly worded evidence, or questions whose words match only chit-chat); on LoCoMo it halves the
+   * characters hybrid uses at 8,000 for a few points of recall, and lexical stops far too early (BENCHMARKS.md).
+   * Ignored by head, tail and full.
+   */
+  adaptiveStop?: boolean
+  /**
+   * Follow each retrieved sentence with the newest later sentence by the same speaker on the same subject (half its
+   * content words shared, something new said; `reason: 'update'`), so a superseded value ("I moved to Porto") comes
+   * with what replaced it ("we moved to Lisbon"). Default false: the same-subject test is lexical and loose, and on
+   * LoCoMo (few updates) the extra sentences cost recall (BENCHMARKS.md, opt-in options); turn it on
+   * when histories revise facts often. Ignored by head, tail and full.
+   */
+  followUpdates?: boolean
+}
+
+/** One selected sentence, in chronological order within `Context.items`. */
+export interface ContextItem {
+  messageId: string
+  conversationId: string
+  seq: number
+  role: Role
+  text: string
+  /** Relevance score used for ranking (strategy-dependent; 0 for head/tail/full/recent). */
+  score: number
+  /** Offsets of `text` in the message's content. */
+  start: number
+  end: number
+  timestamp: number
+  /**
+   * Why this sentence is in the context: retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
+   * the neighbour of a retrieved one (the answer to a retrieved question), or a later statement by the same speaker
+   * on the same subject as a retrieved one (`'update'`: "we moved to Lisbon" after "I moved to Porto").
+   */
+  reason: 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
+  /**
+   * Where the rankings put it (1 the best), for a `'relevant'` item of `lexical`, `dense` or `hybrid`: `lexical`
+   * when it shares a word with the query that found it (BM25), `dense` when it has a vector (similarity). In
+   * `hybrid` both may be there, and `fused` is what ordered it. Absent for the other reasons: a neighbour or an
+   * update was brought by the item before it, not ranked.
+   */
+  ranks?: ItemRanks
+  /**
+   * `hybrid` only: its reciprocal-rank fusion score for the query that found it, 1 / (60 + dense rank) plus its
+   * lexical share (0–1, lower when the words it shares cover little of the query) times 1 / (60 + lexical rank).
+   */
+  fused?: number
+  /** Which query found it: 0 the request, i the i-th of `BuildContextOptions.queries`. Set for `'relevant'` items. */
+  query?: number
+}
+
+/** An item's rank in each ranking that holds it (1-based): BM25 over words, and similarity of meaning. */
+export interface ItemRanks {
+  lexical?: number
+  dense?: number
+}
+
+/** Why packing stopped: the budget reached ≥ 90% fill, candidates ran out (history thinner than the budget, or nothing relevant left), or relevance fell off a cliff. */
+export type StopReason = 'budget' | 'exhausted' | 'cliff'
+
+export interface ContextStats {
+  budget: number
+  /** `text.length`. */
+  used: number
+  /** used / budget. */
+  fill: number
+  /** Characters of all message contents in scope. */
+  historyChars: number
+  /** Sentences in scope. */
+  historySentences: number
+  strategy: Strategy
+  /** The ranking that chose the sentences: `strategy`, or `'lexical'` when `hybrid`/`dense` could not embed the request (`degraded` says why). */
+  ranking: Strategy
+  /** Set only when `ranking` differs from `strategy`: why the model could not embed the request (the `MODEL_UNAVAILABLE` message). */
+  degraded?: string
+  backend: Backend
+  stoppedBy: StopReason
+  /** Ranked candidates looked at while packing. */
+  candidatesConsidered: number
+  /** Sentences not yet embedded when the context was built (dense/hybrid missed them). */
+  pending: number
+  /** Wall-clock milliseconds spent in buildContext, and the part spent embedding the request. */
+  ms: number
+  queryMs: number
+}
+
+export interface Context {
+  /** Rendered context: chronological, role-labelled, gaps marked with `[…]`. */
+  text: string
+  items: ContextItem[]
+  stats: ContextStats
+}

@@ -1,0 +1,134 @@
+// The public types of the calls that manage the stored history: forget, findForgettable, messages, export, import.
+import type { Role, StoredMessage } from './types'
+
+/**
+ * Which messages `forget` removes: one `id`, several `ids` (ids not stored are skipped), a whole `conversationId`, or
+ * every message dated strictly `before` or strictly `after` a time (epoch milliseconds, an ISO string or a Date).
+ */
+export type ForgetSelector =
+  | { id: string }
+  | { ids: string[] }
+  | { conversationId: string }
+  | { before: number | string | Date }
+  | { after: number | string | Date }
+
+/** What `memory.messages` lists: one page of the stored messages in `seq` order (the order they were added). */
+export interface MessagesOptions {
+  /** Only this conversation's messages. Default: every conversation. */
+  conversationId?: string
+  /** Cursor: only messages with a `seq` above this one (the previous page's `next`). Default 0: from the first. */
+  after?: number
+  /**
+   * Messages per page, 1 to 1,000. Default 100: a page is read from the database and sent to the page in one
+   * message, so a larger one holds the engine longer and a smaller one takes more calls to list a long history.
+   */
+  limit?: number
+}
+
+/** One page of `memory.messages`. */
+export interface MessagePage {
+  /** In `seq` order, each with its full stored content. */
+  messages: StoredMessage[]
+  /** Pass it as `after` for the next page; absent on the last page. */
+  next?: number
+}
+
+/** What `memory.findForgettable` searches. */
+export interface FindForgettableOptions {
+  /** Only this conversation's messages. Default: every conversation. */
+  conversationId?: string
+  /** Most messages to return, 1 to 100. Default 10: a short list a user can read and confirm. */
+  limit?: number
+}
+
+/** A sentence of a `ForgettableMatch` that matched the request. */
+export interface ForgettableSentence {
+  text: string
+  /** Offsets of `text` in the message's content. */
+  start: number
+  end: number
+  /** Its score in the ranking (fused reciprocal rank for hybrid, BM25 when ranked lexically). */
+  score: number
+  /** 1-based rank among the sentences sharing a word with the request; absent when it shares none. */
+  lexicalRank?: number
+  /** 1-based rank by similarity to the request; absent without a vector (not embedded yet, or the model failed). */
+  denseRank?: number
+}
+
+/** A stored message that a "forget that I …" request may refer to (`memory.findForgettable`), best first. */
+export interface ForgettableMatch {
+  messageId: string
+  conversationId: string
+  role: Role
+  timestamp: number
+  /** The whole stored message, as `forget({ ids })` would remove it. */
+  content: string
+  /** Its best sentence's score. */
+  score: number
+  /** Its sentences that ranked, best first. */
+  sentences: ForgettableSentence[]
+  /** Why it matched, for the user to judge: the words it shares with the request and its best dense rank. */
+  why: string
+}
+
+/** What `memory.export()` writes: which messages, and whether to encrypt them. */
+export interface ExportOptions {
+  /** Only this conversation's messages. Default: every conversation. */
+  conversationId?: string
+  /**
+   * Encrypt the export with this passphrase (AES-GCM, key from PBKDF2-SHA-256 with 600,000 iterations and a random
+   * salt): the result is an `EncryptedSiftExport`, and `import` needs the same passphrase. Default: none, a plain
+   * `SiftExport` anyone holding the file can read. The passphrase is the only protection, so it must be strong.
+   */
+  passphrase?: string
+}
+
+/** One message of an export: everything `add` took, with the id, conversation and timestamp it was given. */
+export interface ExportedMessage {
+  id: string
+  conversationId: string
+  role: Role
+  content: string
+  /** Epoch milliseconds. */
+  timestamp: number
+}
+
+/**
+ * A memory's messages as JSON-able data (`memory.export()`), in the order they were added, which `import` keeps.
+ * Vectors are left out: the importer embeds the messages again, so an export also moves a history to another model.
+ */
+export interface SiftExport {
+  format: 'sift-memory'
+  /** The layout's version; `import` refuses a newer one rather than guess. */
+  version: 1
+  /** When the export was made, as an ISO 8601 string (for people looking at the file). */
+  exportedAt: string
+  messages: ExportedMessage[]
+}
+
+/** A `SiftExport` encrypted with a passphrase (`ExportOptions.passphrase`); binary fields are base64. */
+export interface EncryptedSiftExport {
+  format: 'sift-memory'
+  version: 1
+  encrypted: {
+    kdf: 'PBKDF2-SHA-256'
+    iterations: number
+    salt: string
+    /** The AES-GCM nonce. */
+    iv: string
+    /** AES-GCM over the UTF-8 JSON of the plain `SiftExport`, its authentication tag included. */
+    data: string
+  }
+}
+
+/** How `memory.import()` reads its data. */
+export interface ImportOptions {
+  /** The passphrase of an `EncryptedSiftExport` (ignored for plain data). A wrong one fails with `WRONG_KEY`. */
+  passphrase?: string
+}
+
+/** What an import stored. */
+export interface ImportResult {
+  messages: number
+  sentences: number
+}

@@ -1,0 +1,78 @@
+// The public types of `stats()`: the memory's counts, its indexes' state, its storage and its failures.
+import type { SiftErrorCode } from './errors'
+import type { Backend, IndexProgress } from './types'
+
+export interface MemoryStats {
+  messages: number
+  sentences: number
+  /** Sentences waiting for a vector. */
+  pending: number
+  backend: Backend
+  /**
+   * Why `backend`: what `device` asked for and, for `'auto'`, what the WebGPU adapter is (a software adapter such as
+   * SwiftShader gets WASM, which runs the model far faster on the CPU), plus any backend that failed to load first.
+   */
+  backendReason: string
+  model: string
+  /**
+   * How `dense` ranking finds its candidates: `exact` scans every vector; `coarse-lists` (from 20,000 vectors, once
+   * trained in the background) scans only the `lists` nearest the request until it holds `probeShare` of the vectors,
+   * a share calibrated on the data (sample rows as queries) for recall ≥ 0.99 of the exact top 50, when the lists were
+   * trained on `trainedRows` vectors (they are trained again once the vectors double).
+   */
+  denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number; trainedRows: number }
+  /**
+   * The latest failure of the work the engine does in the background since this memory was opened, absent while
+   * none has failed. It is recorded (and sent to `onProgress`) when it happens, because nothing else would show
+   * it: a call that started the work has long returned. The work is retried (the backlog by the next `add` or
+   * `indexed()`, a save at the next quiet moment or at `close()`, coarse-list training when vectors are next added
+   * or at `indexed()`; the residuals are not, rows then rank by their int8 codes), and a later success does not
+   * clear the record: `at` says when, `pending` whether the backlog is still waiting.
+   */
+  lastFailure?: BackgroundFailure
+  /** What open found in the database not as Sift writes it, and worked around; absent when everything read back as written. */
+  repairedAtOpen?: OpenRepairs
+  /** The origin's storage (`navigator.storage`), in the browser; absent in Node. */
+  storage?: StorageState
+}
+
+/** The origin's storage as the browser reports it (`MemoryStats.storage`). */
+export interface StorageState {
+  /** Bytes the origin uses (every store of the origin, not only this memory), as `navigator.storage.estimate()` says. */
+  usage: number
+  /** Bytes the origin may use; past it writes fail with `QUOTA_EXCEEDED`. */
+  quota: number
+  /** Whether the browser keeps the origin's storage under storage pressure (`navigator.storage.persisted()`) rather than evicting it. */
+  persisted: boolean
+}
+
+/** Damage open worked around (`MemoryStats.repairedAtOpen`), so a damaged or shared database still opens. */
+export interface OpenRepairs {
+  /**
+   * Ids of message records not in Sift's layout (a field missing or of the wrong type, sentence spans that do not fit
+   * the content), left in the database untouched but in no index or context. `forget` by their id or conversation
+   * deletes them.
+   */
+  skippedMessages: string[]
+  /**
+   * The state row (counters and the embedding watermark) was missing, malformed or behind the stored records and was
+   * rebuilt from the messages; the stored vectors and saved indexes were dropped with it, and are rebuilt.
+   */
+  stateRebuilt: boolean
+}
+
+/** A failure of the engine's background work (`MemoryStats.lastFailure`, `IndexProgress.failure`). */
+export interface BackgroundFailure {
+  /**
+   * What failed: `embed` the model on the backlog, `store-vectors` writing the backlog's vectors,
+   * `load-residuals` reading the residuals after open, `train-coarse-lists` training the coarse lists (and their
+   * first save), `save-lexical-snapshot` / `save-coarse-lists` rewriting a saved copy of an index.
+   */
+  task: 'embed' | 'store-vectors' | 'load-residuals' | 'train-coarse-lists' | 'save-lexical-snapshot' | 'save-coarse-lists'
+  /** The `SiftError` code: `MODEL_UNAVAILABLE` for the model, `STORAGE_FAILED` or `QUOTA_EXCEEDED` for the database, `INTERNAL` for anything unexpected. */
+  code: SiftErrorCode
+  /** What failed and what to do, as `SiftError.message` says it. */
+  message: string
+  /** When it failed, in epoch milliseconds. */
+  at: number
+}

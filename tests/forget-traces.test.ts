@@ -1,0 +1,133 @@
+// What a forget leaves in the database and in the Node embedding cache file, read raw: the lexical snapshot, the
+// vector blocks, every record's bytes, and the cache file's keys and vectors.
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { IDBFactory } from 'fake-indexeddb'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createMemory, type MessageInput } from '../src/node'
+import { modelFingerprint, resolveEmbedding } from '../worker/embed/embedding-presets'
+import { TransformersModel } from '../worker/embed/transformers-model'
+import { Engine } from '../worker/engine/engine'
+import type { EngineHost } from '../worker/hosts/engine-host'
+import { nodeHost } from '../worker/hosts/node/node-host'
+import type { SerializedLexicalIndex } from '../worker/index/lexical/lexical-index'
+import { dumpRaw, getAllRaw } from './raw-database'
+
+const SECRET = 'My zanzibar itinerary leaves from the quayside.'
+const kept: MessageInput[] = [
+  'My sister Alma moved to Lisbon last spring.',
+  'The boiler in the basement makes a knocking noise every morning.',
+  'I am training for a half marathon in October.',
+  'Our cat Pixel refuses to eat the new salmon food.',
+].map((content, i) => ({ role: 'user', content, id: `kept-${i}`, conversationId: 'kept-conversation' }))
+/** Enough sentences for the lexical snapshot to be written (`copyIsStale`), so that there is one to read. */
+const filler: MessageInput[] = Array.from({ length: 520 }, (_, i) => ({ role: 'assistant', content: `Noted item ${i} of the list.`, conversationId: 'kept-conversation' }))
+
+const root = mkdtempSync(join(tmpdir(), 'sift-traces-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** Whether the raw bytes hold `text` as IndexedDB's structured clone writes a string (one byte per character, or two). */
+function holds(bytes: Buffer, text: string): boolean {
+  return bytes.includes(Buffer.from(text, 'latin1')) || bytes.includes(Buffer.from(text, 'utf16le'))
+}
+
+/** The cache file's record key for a sentence of the shipped model. */
+function cacheKey(text: string): Buffer {
+  const fingerprint = modelFingerprint('use-lite', resolveEmbedding('use-lite'))
+  return createHash('sha256').update(`${fingerprint}\u0000${text}`).digest()
+}
+
+async function lexicalSnapshot(indexedDB: IDBFactory, name: string): Promise<SerializedLexicalIndex> {
+  const [snapshot] = (await getAllRaw(indexedDB, name, 'lexicalSnapshots')) as { index: SerializedLexicalIndex }[]
+  expect(snapshot).toBeDefined()
+  return snapshot.index
+}
+
+async function storedSids(indexedDB: IDBFactory, name: string): Promise<number[]> {
+  const blocks = (await getAllRaw(indexedDB, name, 'vectorBlocks')) as { sids: Float64Array }[]
+  return blocks.flatMap((b) => Array.from(b.sids)).sort((a, b) => a - b)
+}
+
+describe('forget leaves nothing behind', () => {
+  it('no record, lexical snapshot, vector row or cache file entry keeps the forgotten conversation, its words or its vector', async () => {
+    const indexedDB = new IDBFactory()
+    const embeddingCacheDir = mkdtempSync(join(root, 'cache-'))
+    const options = { name: 'traces', indexedDB, embeddingCacheDir }
+    const memory = await createMemory(options)
+    await memory.add([...kept, ...filler])
+    await memory.add({ role: 'user', content: SECRET, id: 'secret-message', conversationId: 'secret-conversation' })
+    await memory.indexed()
+    await memory.close()
+
+    // Before: every place the checks below look at does hold the secret, so they can tell.
+    const before = await dumpRaw(indexedDB, 'traces')
+    for (const trace of ['secret-conversation', 'secret-message', 'zanzibar']) expect(holds(before, trace), trace).toBe(true)
+    expect((await lexicalSnapshot(indexedDB, 'traces')).conversations).toContain('secret-conversation')
+    const [cacheName] = readdirSync(embeddingCacheDir)
+    const cacheBefore = readFileSync(join(embeddingCacheDir, cacheName))
+    const keyAt = cacheBefore.indexOf(cacheKey(SECRET))
+    expect(keyAt).toBeGreaterThan(0)
+    const secretVector = cacheBefore.subarray(keyAt + 32, keyAt + 32 + 512 * 4)
+    const sidsBefore = await storedSids(indexedDB, 'traces')
+
+    const reopened = await createMemory(options)
+    expect(await reopened.forget({ conversationId: 'secret-conversation' })).toBe(1)
+    await reopened.close()
+
+    const after = await dumpRaw(indexedDB, 'traces')
+    for (const trace of ['secret-conversation', 'secret-message', 'zanzibar', 'itinerary', 'quayside']) expect(holds(after, trace), trace).toBe(false)
+    const snapshot = await lexicalSnapshot(indexedDB, 'traces')
+    expect(snapshot.conversations).toEqual(['kept-conversation'])
+    expect(snapshot.sentences.terms.split('\n')).toContain('lisbon')
+    // Rows removed, not flagged: one fewer row, the others untouched.
+    const sidsAfter = await storedSids(indexedDB, 'traces')
+    expect(sidsAfter).toHaveLength(sidsBefore.length - 1)
+    expect(sidsBefore.filter((sid) => !sidsAfter.includes(sid))).toHaveLength(1)
+    const cacheAfter = readFileSync(join(embeddingCacheDir, cacheName))
+    expect(cacheAfter.includes(cacheKey(SECRET))).toBe(false)
+    expect(cacheAfter.includes(secretVector)).toBe(false)
+    expect(cacheAfter.includes(cacheKey(kept[0].content))).toBe(true)
+    expect(cacheAfter.length).toBe(cacheBefore.length - (32 + 512 * 4))
+  })
+
+  it('keeps no cached vector of a sentence forgotten while the model embedded it, nor of a findForgettable request', async () => {
+    const embeddingCacheDir = mkdtempSync(join(root, 'cache-'))
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let reached!: () => void
+    const embedding = new Promise<void>((resolve) => (reached = resolve))
+    const host: EngineHost = {
+      ...nodeHost({ indexedDB: new IDBFactory(), embeddingCacheDir }, new URL('../', import.meta.url)),
+      // The real model, held back while it embeds the secret, so that the forget lands mid-embedding.
+      startModel: (options) => {
+        const model = new TransformersModel(options)
+        return {
+          load: () => model.load(),
+          dispose: () => model.dispose(),
+          run: async (texts) => {
+            if (texts.includes(SECRET)) {
+              reached()
+              await released
+            }
+            return model.run(texts)
+          },
+        }
+      },
+    }
+    const engine = await Engine.open({ name: 'traces-in-flight' }, host)
+    await engine.add(kept)
+    await engine.add({ role: 'user', content: SECRET, id: 'secret-message' })
+    await embedding
+    expect(await engine.forget({ id: 'secret-message' })).toBe(1)
+    release()
+    await engine.findForgettable('Please forget that my sister moved to Lisbon')
+    await engine.indexed()
+    await engine.close()
+    const cache = readFileSync(join(embeddingCacheDir, readdirSync(embeddingCacheDir)[0]))
+    expect(cache.includes(cacheKey(SECRET))).toBe(false)
+    expect(cache.includes(cacheKey('my sister moved to Lisbon'))).toBe(false)
+    expect(cache.includes(cacheKey(kept[0].content))).toBe(true)
+  })
+})

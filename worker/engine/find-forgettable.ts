@@ -1,0 +1,82 @@
+import { queryTerm } from '../../src/core/english-terms'
+import type { ForgettableMatch, ForgettableSentence, StoredMessage } from '../../src/types'
+import { tokenize } from '../index/lexical/bm25-index'
+import type { ForgettableRequest } from '../input/forgettable-request'
+import { DenseRanking } from '../rank/dense-ranking'
+import { FusedRanking } from '../rank/fused-ranking'
+import { HYBRID_LEXICAL_DEPTH, sentencePenalty, type RankingSources } from '../rank/rank-candidates'
+import { listOf, type RankedList } from '../rank/ranked-list'
+
+/** A message's place in the ranking: its ranked sentences, best first. */
+export interface RankedMessage {
+  messageId: string
+  score: number
+  sentences: ForgettableSentence[]
+}
+
+/** Shared words named in `why`: enough to recognise the topic, few enough to read at a glance. */
+const WHY_WORDS = 5
+
+/**
+ * The messages whose sentences rank best for `request.topic`, best first, at most `request.limit`: ranked as a
+ * `hybrid` context ranks (BM25 fused by reciprocal rank with the dense ranking, short sentences penalised), or by BM25
+ * alone without `vector` or before any sentence has one. A message ranks by its best sentence; the sentences it
+ * carries are those ranked before the list was full.
+ */
+export function rankForgettable(request: ForgettableRequest, vector: Float32Array | undefined, sources: RankingSources): RankedMessage[] {
+  const filter = { conversationId: request.conversationId }
+  const lexical = sources.lexical.search(request.topic, filter, HYBRID_LEXICAL_DEPTH)
+  const dense = vector && sources.vectors ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources))) : undefined
+  const ranking: RankedList = dense ? new FusedRanking(dense, lexical) : listOf(lexical)
+  const lexicalRanks = new Map(lexical.map((hit, i) => [hit.sid, i + 1]))
+  const messages = new Map<string, RankedMessage>()
+  const ranked: { sid: number; sentence: ForgettableSentence }[] = []
+  for (let position = 0; ; position++) {
+    const hit = ranking.at(position)
+    if (!hit) break
+    const found = sources.catalog.get(hit.sid)
+    if (!found) continue
+    let message = messages.get(found.messageId)
+    if (!message) {
+      if (messages.size === request.limit) break
+      message = { messageId: found.messageId, score: hit.score, sentences: [] }
+      messages.set(found.messageId, message)
+    }
+    const lexicalRank = lexicalRanks.get(hit.sid)
+    const sentence: ForgettableSentence = { text: found.text, start: found.start, end: found.end, score: hit.score, ...(lexicalRank !== undefined && { lexicalRank }) }
+    message.sentences.push(sentence)
+    ranked.push({ sid: hit.sid, sentence })
+  }
+  if (dense) {
+    const positions = ranked.map(({ sid }) => dense.scores.positionOf(sid))
+    const ranks = dense.ranksOf(positions.filter((p) => p >= 0))
+    ranked.forEach(({ sentence }, i) => {
+      if (positions[i] >= 0) sentence.denseRank = ranks.get(positions[i])! + 1
+    })
+  }
+  return [...messages.values()]
+}
+
+/** The match shown to the user: the stored message, its ranked sentences, and why it matched. */
+export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage, topic: string): ForgettableMatch {
+  const { id: messageId, conversationId, role, timestamp, content } = stored
+  return { messageId, conversationId, role, timestamp, content, score: ranked.score, sentences: ranked.sentences, why: whyItMatched(topic, content, ranked.sentences) }
+}
+
+/**
+ * "shares 'peanuts', 'allergic'; dense rank 2": the message's words that are content words of the topic (as BM25
+ * matched them: stop words aside, stemmed), and the best dense rank of its sentences.
+ */
+export function whyItMatched(topic: string, content: string, sentences: readonly ForgettableSentence[]): string {
+  const topicTerms = new Set(tokenize(topic).map(queryTerm).filter((term) => term !== null))
+  const words: string[] = []
+  for (const token of tokenize(content)) {
+    const word = token.toLowerCase()
+    const term = queryTerm(word)
+    if (term !== null && topicTerms.has(term) && !words.includes(word)) words.push(word)
+  }
+  const denseRanks = sentences.flatMap((s) => (s.denseRank === undefined ? [] : [s.denseRank]))
+  const parts = [words.length > 0 ? `shares ${words.slice(0, WHY_WORDS).map((w) => `'${w}'`).join(', ')}` : 'shares no word with the request']
+  if (denseRanks.length > 0) parts.push(`dense rank ${Math.min(...denseRanks)}`)
+  return parts.join('; ')
+}

@@ -1,0 +1,28 @@
+import { SiftError } from '../../src/errors'
+import { describe } from './message-input'
+
+/** A validated `messages` call with its defaults applied. */
+export interface MessagesRequest {
+  conversationId: string | undefined
+  /** Only messages with a `seq` above this. */
+  after: number
+  limit: number
+}
+
+export const DEFAULT_PAGE_SIZE = 100
+/** A page crosses to the page in one structured clone: 1,000 messages of the maximum size is already 100 MB. */
+export const MAX_PAGE_SIZE = 1000
+
+/** Validates a `messages` call and applies defaults; throws `INVALID_INPUT` naming what is wrong. */
+export function toMessagesRequest(options: unknown = {}): MessagesRequest {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) invalid(`options must be an object like { limit: 100 }, got ${describe(options)}`)
+  const { conversationId, after = 0, limit = DEFAULT_PAGE_SIZE } = options as Record<string, unknown>
+  if (conversationId !== undefined && typeof conversationId !== 'string') invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
+  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) invalid(`after must be an integer ≥ 0 (a previous page's next), got ${describe(after)}`)
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) invalid(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${describe(limit)}`)
+  return { conversationId, after, limit }
+}
+
+function invalid(message: string): never {
+  throw new SiftError('INVALID_INPUT', `messages: ${message}.`)
+}
