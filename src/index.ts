@@ -3,9 +3,10 @@ import { installSiftErrorTransfer } from './error-transfer'
 import { asSiftError, SiftError } from './errors'
 import { WorkerMemory, type EngineConnection } from './memory'
 import type { EngineApi, EngineOptions } from './protocol'
-import type { IndexProgress, Memory, MemoryOptions } from './types'
+import type { IndexProgress, KeyChange, Memory, MemoryOptions } from './types'
 import { TabElection } from './tab-election'
 import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
+import { failureDetail, moduleLoaded } from './worker-start'
 
 export * from './types'
 export { SiftError, isSiftError, type SiftErrorCode } from './errors'
@@ -30,14 +31,29 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
 
 /** The memory of `options.name`: its own engine worker, or the one another memory of that name runs in this origin. */
 async function openMemory(engineOptions: EngineOptions, onProgress: MemoryOptions['onProgress']): Promise<Memory> {
+  // After memory.changeKey, a worker started again (or by the next leader in this tab) opens with the new key.
+  const keyChanged = (next: KeyChange) => {
+    delete engineOptions.passphrase
+    delete engineOptions.key
+    Object.assign(engineOptions, next)
+  }
+  // The model's files are checked for the app once, as createMemory opens the memory: one that re-opens itself later
+  // (a new worker, this tab taking over another's engine) keeps storing even if they went missing since.
+  const opened = (connection: EngineConnection) => {
+    engineOptions.requireModelFiles = false
+    return connection
+  }
   if (!TabElection.supported()) {
     const open = () => openEngineWorker(engineOptions, onProgress)
-    return new WorkerMemory(await open(), open)
+    return new WorkerMemory(opened(await open()), open, keyChanged)
   }
-  const election = new TabElection(engineOptions.name ?? 'sift', (progress) => openEngineWorker(engineOptions, progress), onProgress)
+  const election = new TabElection(engineOptions.name ?? 'sift', (progress) => openEngineWorker(engineOptions, progress), onProgress, () => ({
+    passphrase: engineOptions.passphrase,
+    key: engineOptions.key,
+  }))
   const open = () => election.connect()
   try {
-    return new WorkerMemory(await open(), open)
+    return new WorkerMemory(opened(await open()), open, keyChanged)
   } catch (error) {
     election.close()
     throw error
@@ -50,12 +66,15 @@ async function openEngineWorker(options: EngineOptions, onProgress: ((progress: 
   const name = uniqueWorkerName('sift-memory')
   const worker = new Worker(new URL('../worker/rpc/engine-worker.ts', import.meta.url), { type: 'module', name })
   const remote = wrap<EngineApi>(worker)
-  // A worker that fails to load never answers; its error event is the only sign.
-  const loadFailure = new Promise<never>((_, reject) =>
-    worker.addEventListener('error', (event) => reject(workerFailure(event)), { once: true }),
-  )
   try {
-    await Promise.race([remote.open(options, onProgress ? proxy(onProgress) : undefined), loadFailure])
+    await moduleLoaded(worker).catch((cause: unknown) => {
+      throw workerFailure(cause)
+    })
+    // An error the worker does not catch while it opens would leave `open` unanswered: it fails the open instead.
+    const uncaught = new Promise<never>((_, reject) =>
+      worker.addEventListener('error', (event) => reject(workerFailure(event.error ?? new Error(event.message))), { once: true }),
+    )
+    await Promise.race([remote.open(options, onProgress ? proxy(onProgress) : undefined), uncaught])
   } catch (error) {
     worker.terminate()
     throw asSiftError(error, 'createMemory')
@@ -63,9 +82,11 @@ async function openEngineWorker(options: EngineOptions, onProgress: ((progress: 
   return { remote, ended: whenWorkerEnds(name), terminate: () => worker.terminate(), lifetimeLock: name }
 }
 
-/** The error event of a worker that did not load: its message when the event has one (a script that threw), else a script that did not load. */
-function workerFailure(event: ErrorEvent): SiftError {
-  const underlying: unknown = event.error
-  const reason = event.message || (underlying instanceof Error ? underlying.message : '') || 'script error'
-  return new SiftError('WORKER_FAILED', `The Sift worker failed to start: ${reason}. Check that the bundler emitted worker files.`, underlying === undefined ? undefined : { cause: underlying })
+/** A worker that did not load or open, as the `WORKER_FAILED` error that names the underlying error (src/worker-start.ts). */
+function workerFailure(cause: unknown): SiftError {
+  return new SiftError(
+    'WORKER_FAILED',
+    `The Sift worker failed to start: ${failureDetail(cause)}. Check that the app's bundler emitted the worker's files and resolved its imports (in a dev server, a dependency it did not pre-bundle).`,
+    { cause },
+  )
 }

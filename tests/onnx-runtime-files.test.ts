@@ -1,19 +1,30 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { onnxRuntimeFiles } from '../worker/embed/onnx-runtime-files'
 
 describe('onnxRuntimeFiles', () => {
-  it('points a WASM-only load at the plain build, and anything that may try WebGPU at the prefix (the WebGPU build)', () => {
+  it('points a WASM-only load at the plain build, and anything that may try WebGPU at the WebGPU build (asyncify)', () => {
     expect(onnxRuntimeFiles('http://app/ort/', ['wasm'])).toEqual({ mjs: 'http://app/ort/ort-wasm-simd-threaded.mjs', wasm: 'http://app/ort/ort-wasm-simd-threaded.wasm' })
-    expect(onnxRuntimeFiles('http://app/ort/', ['webgpu', 'wasm'])).toBe('http://app/ort/')
-    expect(onnxRuntimeFiles('http://app/ort/', ['webgpu'])).toBe('http://app/ort/')
+    const webgpu = { mjs: 'http://app/ort/ort-wasm-simd-threaded.asyncify.mjs', wasm: 'http://app/ort/ort-wasm-simd-threaded.asyncify.wasm' }
+    expect(onnxRuntimeFiles('http://app/ort/', ['webgpu', 'wasm'])).toEqual(webgpu)
+    expect(onnxRuntimeFiles('http://app/ort/', ['webgpu'])).toEqual(webgpu)
   })
 
-  it('names files that onnxruntime-web ships (and prepare copies to public/ort)', () => {
+  it('names files that onnxruntime-web ships (and setup copies to public/ort)', () => {
     const shipped = readdirSync(join(__dirname, '..', 'node_modules', 'onnxruntime-web', 'dist'))
-    const { mjs, wasm } = onnxRuntimeFiles('', ['wasm']) as { mjs: string; wasm: string }
-    expect(shipped).toContain(mjs)
-    expect(shipped).toContain(wasm)
+    for (const backends of [['wasm'], ['webgpu', 'wasm']] as const) {
+      const { mjs, wasm } = onnxRuntimeFiles('', backends)
+      expect(shipped).toContain(mjs)
+      expect(shipped).toContain(wasm)
+    }
+  })
+
+  it("names the build transformers.js's ONNX Runtime loads when not told otherwise", () => {
+    // transformers.js imports onnxruntime-web/webgpu; the files its build names are the ones a prefix would load.
+    const bundle = readFileSync(join(__dirname, '..', 'node_modules', 'onnxruntime-web', 'dist', 'ort.webgpu.bundle.min.mjs'), 'utf8')
+    const { mjs, wasm } = onnxRuntimeFiles('', ['webgpu'])
+    expect(bundle).toContain(mjs)
+    expect(bundle).toContain(wasm)
   })
 })

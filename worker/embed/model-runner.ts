@@ -26,6 +26,11 @@ export interface LoadedBackend {
  * or in a worker of its own (`modelInWorker`), where loading and running it leave the engine's thread free.
  */
 export interface ModelRunner {
+  /**
+   * Rejects with `MODEL_UNAVAILABLE` naming the option and the URL when the server answers that a file the model
+   * needs is not there; cheap (no download). Absent where the files are not fetched over HTTP (Node).
+   */
+  checkFiles?(): Promise<void>
   /** Loads the model (once; a failed load may be retried) and proves it runs. */
   load(): Promise<LoadedBackend>
   /**

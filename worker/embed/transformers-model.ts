@@ -1,7 +1,7 @@
 import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers'
-import { SiftError } from '../../src/errors'
 import type { Backend } from '../../src/types'
 import type { LoadedBackend, ModelOptions, ModelRunner } from './model-runner'
+import { modelLoadFailure } from './model-load-failure'
 import { onnxRuntimeFiles } from './onnx-runtime-files'
 import { poolRows } from './pool-rows'
 
@@ -112,11 +112,7 @@ export class TransformersModel implements ModelRunner {
         await loaded?.dispose().catch(() => undefined)
       }
     }
-    throw new SiftError(
-      'MODEL_UNAVAILABLE',
-      `Could not load the embedding model "${model}" from "${localModelPath}" (${failures.join('; ')}). ` +
-        `Make sure the model folder is served there (npm run convert-model builds the shipped one), set localModelPath, or allow remote models.`,
-    )
+    throw modelLoadFailure(this.options, failures)
   }
 }
 

@@ -15,3 +15,12 @@ export function modelUnavailable(error: unknown, doing: string, then: string): S
   const detail = error instanceof Error ? error.message : String(error)
   return new SiftError('MODEL_UNAVAILABLE', `The embedding model ${doing} (${detail}); lexical, head, tail and full contexts still work${then}.`, { cause: error })
 }
+
+/**
+ * The error `createMemory` rejects with when the model's files are not served (`requireModelFiles`): the check's own
+ * `MODEL_UNAVAILABLE`, which names the option and the URL, plus how to open the memory without the model.
+ */
+export function modelFilesMissingAtOpen(error: unknown): SiftError {
+  if (!(error instanceof SiftError) || error.code !== 'MODEL_UNAVAILABLE') return modelUnavailable(error, 'files could not be checked', '')
+  return new SiftError('MODEL_UNAVAILABLE', `${error.message} To open the memory without the model (messages stored, contexts ranked lexically), pass requireModelFiles: false.`, { cause: error })
+}

@@ -1,20 +1,6 @@
-import { expose } from 'comlink'
-import { installSiftErrorTransfer } from '../../src/error-transfer'
-import type { EngineApi } from '../../src/protocol'
-import { holdLifetimeLock } from '../../src/worker-lifetime'
-import { browserHost } from '../hosts/browser-host'
-import { engineApi } from './engine-api'
+// The engine's worker entry: a bootstrap only, so that an engine module that cannot load (a dependency the app's
+// bundler did not resolve, a syntax error) reaches the page with its own error rather than a bare `error` event
+// (src/worker-start.ts). The engine itself is exposed-engine.ts.
+import { reportModuleLoad } from './module-bootstrap'
 
-installSiftErrorTransfer()
-// The page named this worker uniquely and learns of its end through a lock of that name (src/worker-lifetime.ts);
-// `open` answers only once the lock is held, so the page asks for it after this worker does.
-const lifetime = holdLifetimeLock(self.name)
-const api = engineApi(browserHost)
-const workerApi: EngineApi = {
-  ...api,
-  open: async (options, onProgress) => {
-    await lifetime
-    return api.open(options, onProgress)
-  },
-}
-expose(workerApi)
+reportModuleLoad(import('./exposed-engine'))

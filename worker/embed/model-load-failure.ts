@@ -1,0 +1,23 @@
+import { SiftError } from '../../src/errors'
+import type { ModelOptions } from './model-runner'
+
+/**
+ * The `MODEL_UNAVAILABLE` error for a model that no backend could load, `failures` being each backend's error. It
+ * says which option to look at: `wasmPaths` when ONNX Runtime's own files failed, `localModelPath` otherwise, and
+ * when a model file came back as an HTML page (transformers.js then reports `Unexpected token '<'`), that the server
+ * does not have the model's folder where it was looked for.
+ */
+export function modelLoadFailure(options: Pick<ModelOptions, 'model' | 'localModelPath' | 'wasmPaths' | 'allowRemoteModels'>, failures: readonly string[]): SiftError {
+  const { model, localModelPath, wasmPaths } = options
+  const folder = `${localModelPath.endsWith('/') ? localModelPath : `${localModelPath}/`}${model}/`
+  const said = failures.join('; ')
+  let advice: string
+  if (wasmPaths !== undefined && said.includes(wasmPaths)) {
+    advice = `ONNX Runtime's files did not load from ${wasmPaths}: serve onnxruntime-web's dist/ort-wasm*.wasm and .mjs files there, or set the wasmPaths option to where they are.`
+  } else if (/Unexpected token '<'|<!doctype/i.test(said)) {
+    advice = `A model file came back as an HTML page: the server has no model folder at ${folder} and answered with its fallback page. Serve the model's folder there, or set the localModelPath option to where it is.`
+  } else {
+    advice = `Serve the model's folder (config.json, tokenizer files, onnx/) at ${folder}, set the localModelPath option to where it is${options.allowRemoteModels ? '' : ', or allow remote models (allowRemoteModels)'}.`
+  }
+  return new SiftError('MODEL_UNAVAILABLE', `Could not load the embedding model "${model}" from localModelPath "${localModelPath}" (${said}). ${advice}`)
+}
