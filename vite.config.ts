@@ -1,16 +1,26 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join, posix, relative, resolve, sep } from 'node:path'
 import MagicString from 'magic-string'
 import ts from 'typescript'
-import { defineConfig, type Plugin } from 'vite'
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite'
 
 /**
- * In the library build every bare import (dependencies, their own dependencies such as onnxruntime-node, Node
- * built-ins) stays an import: the app's bundler or Node resolves it, and the app gets one copy of each.
+ * What the library build leaves to the app. Everything else (comlink, Dexie, fake-indexeddb, and in the model's worker
+ * transformers.js with ONNX Runtime's JavaScript) is bundled: an app installs no runtime dependency but
+ * onnxruntime-web, for its wasm files, and no bundler of the app has to resolve, pre-bundle or re-transform what
+ * Sift's workers import. Left out: Node's built-ins, and transformers.js for the Node entry, whose Node build brings a
+ * native ONNX Runtime (an optional peer dependency, so browser apps never install it).
  */
 function isExternal(id: string): boolean {
-  return !id.startsWith('.') && !id.startsWith('\0') && !isAbsolute(id) && !id.startsWith('vite/')
+  return id.startsWith('node:') || id === '@huggingface/transformers'
 }
+
+/**
+ * onnxruntime-web's default export inlines `new URL("ort-wasm-simd-threaded.asyncify.wasm", import.meta.url)`, which
+ * makes every bundler emit that file (ONNX Runtime's largest) although Sift loads ONNX Runtime's files from `wasmPaths`; this condition
+ * selects its build without the inlined URL.
+ */
+const resolveConditions = ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions]
 
 /**
  * The published types are the public API only. tsc type-checks the entries with everything they import (the engine
@@ -38,7 +48,7 @@ function publicDeclarations(): Plugin {
   }
 }
 
-/** The declarations reached from `src/index.ts` and `src/node.ts`, keyed by their path relative to `src/`. */
+/** The declarations reached from the entries (`src/index.ts`, `src/node.ts`, `src/vite.ts`), keyed by their path relative to `src/`. */
 function publicDeclarationFiles(root: string): Map<string, string> {
   const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic: ts.Diagnostic) => failOn([diagnostic]) }
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, host)!
@@ -47,7 +57,7 @@ function publicDeclarationFiles(root: string): Map<string, string> {
   const result = program.emit(undefined, (fileName, text) => emitted.set(relative(config.options.outDir!, fileName).split(sep).join('/'), text))
   failOn([...ts.getPreEmitDiagnostics(program), ...result.diagnostics])
   const reached = new Map<string, string>()
-  const pending = ['src/index.d.ts', 'src/node.d.ts']
+  const pending = ['src/index.d.ts', 'src/node.d.ts', 'src/vite.d.ts']
   for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
     if (reached.has(path.slice('src/'.length))) continue
     const text = emitted.get(path)
@@ -94,22 +104,85 @@ function bundlerVisibleWorkerUrl(): Plugin {
   }
 }
 
+/**
+ * onnxruntime-web finds its own script with `new URL("ort.webgpu.min.mjs", import.meta.url)` when it runs from a
+ * file: URL (Node); bundled into the model's worker that file no longer exists beside it, and an app's bundler would
+ * warn that it cannot resolve it. The browser never takes that branch, so the URL is marked as resolved at run time.
+ */
+function runtimeResolvedOnnxRuntimeUrl(): Plugin {
+  const selfUrl = /new URL\(("ort\.[\w.]+\.mjs"), import\.meta\.url\)/g
+  return {
+    name: 'sift:runtime-resolved-onnx-runtime-url',
+    apply: 'build',
+    renderChunk(code) {
+      const edited = new MagicString(code)
+      for (const match of code.matchAll(selfUrl)) {
+        edited.overwrite(match.index, match.index + match[0].length, `new URL(/* @vite-ignore */ ${match[1]}, import.meta.url)`)
+      }
+      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null
+    },
+  }
+}
+
+/** Package folders whose modules a library build bundled, across the entries' build and the workers' builds. */
+const bundledPackageDirs = new Set<string>()
+
+/**
+ * The library bundles other packages' code (see `isExternal`), so their licences ship with it:
+ * `dist/THIRD_PARTY_LICENSES.md` names each bundled package and holds its licence and notice files. Every build
+ * (the workers' too) records the packages it bundled; the entries' build, which finishes last, writes the file.
+ */
+function thirdPartyLicenses({ write }: { write: boolean }): Plugin {
+  let outDir = ''
+  return {
+    name: 'sift:third-party-licenses',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir)
+    },
+    generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue
+        for (const id of Object.keys(chunk.modules)) {
+          const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id)
+          if (match) bundledPackageDirs.add(match[1])
+        }
+      }
+    },
+    async writeBundle() {
+      if (!write) return
+      const sections: string[] = []
+      for (const dir of bundledPackageDirs) {
+        const { name, version, license } = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))
+        const files = (await readdir(dir)).filter((file) => /^(licen[cs]e|notice)(\.|$)/i.test(file)).sort()
+        const texts = await Promise.all(files.map(async (file) => `${file}:\n\n\`\`\`\n${(await readFile(join(dir, file), 'utf8')).trim()}\n\`\`\`\n`))
+        sections.push(`## ${name} ${version} (${license})\n\n${texts.join('\n') || 'The package ships no licence file; its copyright notice is kept in the bundled code.\n'}`)
+      }
+      const header = '# Third-party code bundled in sift-memory\n\nThe library build includes code of these packages.\n\n'
+      await writeFile(join(outDir, 'THIRD_PARTY_LICENSES.md'), header + sections.sort().join('\n'))
+    },
+  }
+}
+
 export default defineConfig(({ mode }) => {
   if (mode === 'lib') {
     return {
       // Relative asset URLs: the worker file is found next to dist/index.js wherever the package is installed.
       base: './',
       publicDir: false,
-      plugins: [bundlerVisibleWorkerUrl(), publicDeclarations()],
+      resolve: { conditions: resolveConditions },
+      plugins: [bundlerVisibleWorkerUrl(), publicDeclarations(), thirdPartyLicenses({ write: true })],
       // The engine worker starts the model's worker: its URL needs the same rewrite inside the worker bundle.
-      worker: { format: 'es', plugins: () => [bundlerVisibleWorkerUrl()], rolldownOptions: { external: isExternal } },
+      // Workers run in the browser only: transformers.js's web build is bundled into the model's worker.
+      worker: { format: 'es', plugins: () => [bundlerVisibleWorkerUrl(), runtimeResolvedOnnxRuntimeUrl(), thirdPartyLicenses({ write: false })] },
       build: {
         outDir: 'dist',
         emptyOutDir: true,
         target: 'es2022',
         minify: false,
         sourcemap: true,
-        lib: { entry: { index: 'src/index.ts', node: 'src/node.ts' }, formats: ['es'] },
+        // `vite`: the app's Vite plugin (Node), its own entry so the browser entry never imports Node's built-ins.
+        lib: { entry: { index: 'src/index.ts', node: 'src/node.ts', vite: 'src/vite.ts' }, formats: ['es'] },
         // The declarations' type check is most of the build's time, by design: not worth a warning every build.
         rolldownOptions: { external: isExternal, checks: { bundlerTimings: false } },
       },
@@ -117,6 +190,7 @@ export default defineConfig(({ mode }) => {
   }
   return {
     // The demo: index.html + demo/, with public/ (model, ONNX Runtime wasm) copied as-is.
+    resolve: { conditions: resolveConditions },
     worker: { format: 'es' },
     build: { outDir: 'dist-demo', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 4096 },
   }

@@ -3,6 +3,7 @@
 import { expose } from 'comlink'
 import type { Backend } from '../src/types'
 import { Embedder } from '../worker/embed/embedder'
+import { modelInThisThread } from '../worker/embed/model-in-this-thread'
 import { DEFAULT_MODEL, resolveEmbedding } from '../worker/embed/embedding-presets'
 
 export interface BatchTiming {
@@ -27,6 +28,7 @@ const embedApi = {
       allowRemoteModels: false,
       wasmPaths: new URL('/ort/', self.location.href).href,
       backends: [backend],
+      startModel: modelInThisThread,
     })
     const loadStarted = performance.now()
     await embedder.embed(['Warm-up sentence that loads the model.'], 'document')

@@ -1,9 +1,10 @@
-// `npm test`: makes sure a Chromium and the embedded model exist, then runs every vitest project.
+// `npm test`: makes sure a Chromium, the embedded model and the ONNX Runtime files exist, then runs every vitest project.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { findChromium } from './find-chromium'
+import { setUp } from './setup'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -34,12 +35,6 @@ function ensureChromium(): string {
   process.exit(1)
 }
 
-function ensureModel(): void {
-  if (existsSync(join(root, 'public/models/use-lite/onnx/model.onnx')) && existsSync(join(root, 'public/ort'))) return
-  console.log('npm test: the embedded model or the ONNX Runtime wasm files are missing; running prepare')
-  if (run('npx', ['tsx', 'scripts/prepare.ts']) !== 0) process.exit(1)
-}
-
 /** One closing line in the plain `N passed, N failed` form that CI reads, from vitest's JSON report. */
 function printSummary(reportPath: string): void {
   if (!existsSync(reportPath)) return
@@ -48,7 +43,7 @@ function printSummary(reportPath: string): void {
 }
 
 const chromePath = ensureChromium()
-ensureModel()
+setUp()
 // Types are part of the contract (the declarations ship): a type error fails the run like a failing test.
 if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) {
   console.error('npm test: the type check failed (npx tsc --noEmit -p tsconfig.json)')

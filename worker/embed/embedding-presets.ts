@@ -12,7 +12,9 @@ const BGE_QUERY_INSTRUCTION = 'Represent this sentence for searching relevant pa
 function presetFor(model: string): ResolvedEmbedding {
   const name = model.toLowerCase()
   const base: ResolvedEmbedding = { pooling: 'mean', normalize: true, queryPrefix: '', documentPrefix: '', dtype: 'fp32' }
-  if (/(^|\/)use-lite\/?$/.test(name)) return { ...base, pooling: 'none' }
+  // int8 weights: a quarter of the fp32 download (most of a first visit's bytes), at the same LoCoMo recall
+  // (BENCHMARKS.md, "The int8 model"), so the package ships only them.
+  if (/(^|\/)use-lite\/?$/.test(name)) return { ...base, pooling: 'none', dtype: 'q8' }
   if (name.includes('bge')) return { ...base, pooling: 'cls', queryPrefix: BGE_QUERY_INSTRUCTION }
   if (name.includes('e5')) return { ...base, queryPrefix: 'query: ', documentPrefix: 'passage: ' }
   return base

@@ -24,8 +24,8 @@ export interface EngineHost {
   /** Backends to try for `device`, in order; the first that loads and runs is used. */
   backends(device: Device): Promise<BackendChoice>
   openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
-  /** Where the embedding model runs; default in the engine's own thread. */
-  startModel?: StartModel
+  /** Where the embedding model runs: the engine's own thread (Node) or a worker of its own (the browser). */
+  startModel: StartModel
   /** The origin's storage usage, quota and persistence, where the host has them (the browser). */
   storage?(): Promise<StorageState>
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { IDBFactory, IDBKeyRange as FakeIDBKeyRange } from 'fake-indexeddb'
 import type { NodeHostOptions } from '../../../src/node-options'
+import { modelInThisThread } from '../../embed/model-in-this-thread'
 import { openEmbeddingCacheFile } from './embedding-cache-file'
 import type { EngineHost } from '../engine-host'
 
@@ -14,6 +15,7 @@ export function nodeHost(options: NodeHostOptions, packageRoot: URL): EngineHost
     },
     localModelPath: fileURLToPath(new URL('public/models/', packageRoot)),
     backends: async () => ({ backends: ['cpu'], reason: 'Node: onnxruntime-node on the CPU' }),
+    startModel: modelInThisThread,
     openEmbeddingCache: embeddingCacheDir === undefined ? undefined : (fingerprint) => openEmbeddingCacheFile(embeddingCacheDir, fingerprint),
   }
 }

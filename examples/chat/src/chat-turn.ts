@@ -1,0 +1,46 @@
+import type { Memory } from 'sift-memory'
+
+/** An OpenAI-compatible chat completions endpoint, e.g. `https://api.openai.com/v1/chat/completions`. */
+export interface ChatEndpoint {
+  url: string
+  model: string
+  apiKey?: string
+}
+
+export interface Turn {
+  role: 'user' | 'assistant'
+  content: string
+}
+
+const SYSTEM_PROMPT =
+  'You are a helpful assistant. Excerpts from earlier in this conversation that bear on the latest message are ' +
+  'given before the recent turns; use them when they help, and say so when they do not answer the question.'
+
+/**
+ * One exchange: the context for `request` built from the whole stored history, the request stored, the chat request
+ * sent with that context and the `recent` turns (not the whole history), and the reply stored.
+ */
+export async function chatTurn(memory: Memory, endpoint: ChatEndpoint, recent: Turn[], request: string, budget: number): Promise<string> {
+  // Built before the request is stored, so that it does not find the request itself.
+  const context = await memory.buildContext(request, { budget })
+  await memory.add({ role: 'user', content: request })
+  // Prompt caching: a provider reuses the longest prefix an earlier request shared. Only the system prompt is the
+  // same in every request, so it comes first and never changes; the context changes with every request, so it
+  // follows in a message of its own (inside the system prompt it would break the shared prefix every time); the
+  // recent turns and the request come last, where the model reads them as the conversation going on.
+  const messages = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    ...(context.text ? [{ role: 'system', content: `Excerpts from earlier in this conversation:\n${context.text}` }] : []),
+    ...recent,
+    { role: 'user', content: request },
+  ]
+  const response = await fetch(endpoint.url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(endpoint.apiKey ? { Authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+    body: JSON.stringify({ model: endpoint.model, messages }),
+  })
+  if (!response.ok) throw new Error(`${endpoint.url} answered ${response.status}: ${await response.text()}`)
+  const reply: string = (await response.json()).choices[0].message.content
+  await memory.add({ role: 'assistant', content: reply })
+  return reply
+}

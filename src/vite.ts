@@ -1,0 +1,105 @@
+// `sift-memory/vite`: the one step an app needs for Sift's static files. Node-only (it runs in Vite's process),
+// kept apart from the browser entry.
+import { createReadStream } from 'node:fs'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
+import { extname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Plugin } from 'vite'
+import { onnxRuntimeFiles } from '../worker/embed/onnx-runtime-files'
+
+/**
+ * Serves (`vite dev`) and emits (`vite build`) the files the browser entry fetches at run time from the app's own
+ * origin, at the paths `createMemory()` looks for by default:
+ * - `/models/…`: the embedding model shipped in this package (`localModelPath`, default `'/models/'`);
+ * - `/ort/…`: ONNX Runtime's loader and WebAssembly, from the `onnxruntime-web` this package depends on (`wasmPaths`,
+ *   default `'/ort/'`): the plain build that WASM-only devices load, and the WebGPU one.
+ *
+ * Files, not modules: the worker fetches them by URL, so they cannot go through the app's bundle. With a `base`
+ * other than `/` they are served and emitted under it; pass `localModelPath` and `wasmPaths` to `createMemory` then.
+ * Cross-origin isolation (COOP/COEP), which lets ONNX Runtime use threads, stays the app's decision: set it in
+ * `server.headers` and `preview.headers`; these files are sent with the dev server's headers.
+ */
+export function siftMemory(): Plugin {
+  let files: Promise<Map<string, string>> | undefined
+  const servedFiles = () => (files ??= listServedFiles())
+  return {
+    name: 'sift-memory',
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        void servedFiles()
+          .then((served) => {
+            const file = served.get(servedPath(request.url ?? '/', server.config.base))
+            if (!file) return next()
+            return sendFile(file, request, response, server.config.server.headers ?? {})
+          })
+          .catch(next)
+      })
+    },
+    async generateBundle() {
+      if (this.environment.config.consumer !== 'client') return
+      for (const [path, file] of await servedFiles()) {
+        this.emitFile({ type: 'asset', fileName: path.slice(1), source: await readFile(file) })
+      }
+    },
+  }
+}
+
+/** URL path (`/models/use-lite/config.json`) → file on disk, for every file this plugin serves. */
+async function listServedFiles(): Promise<Map<string, string>> {
+  // src/ (tsx, in this repository) and dist/ (the built package) both sit one level below the package root.
+  const packageRoot = new URL(/* @vite-ignore */ '../', import.meta.url)
+  const served = new Map<string, string>()
+  const modelsDir = fileURLToPath(new URL('public/models/', packageRoot))
+  for (const path of await readdir(modelsDir, { recursive: true })) {
+    const file = join(modelsDir, path)
+    if ((await stat(file)).isFile()) served.set(`/models/${relative(modelsDir, file).split(sep).join('/')}`, file)
+  }
+  // Resolved from this package, so the files are those of the onnxruntime-web version its bundled JavaScript expects.
+  const require = createRequire(new URL('package.json', packageRoot))
+  for (const backends of [['wasm'], ['webgpu']] as const) {
+    for (const name of Object.values(onnxRuntimeFiles('', backends))) served.set(`/ort/${name}`, require.resolve(`onnxruntime-web/${name}`))
+  }
+  return served
+}
+
+/** The request's path below the app's `base`, decoded; `''` for a malformed one. */
+function servedPath(url: string, base: string): string {
+  let path: string
+  try {
+    path = decodeURIComponent(new URL(url, 'http://localhost').pathname)
+  } catch {
+    return ''
+  }
+  return base !== '/' && path.startsWith(base) ? `/${path.slice(base.length)}` : path
+}
+
+const contentTypes: Record<string, string> = {
+  '.json': 'application/json; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  // Streaming compilation, and Chromium's cache of the compiled module, need the exact type.
+  '.wasm': 'application/wasm',
+}
+
+/**
+ * A validator (ETag, Last-Modified) as a production server sends: the browser then keeps the model and ONNX Runtime
+ * files, and its compiled copy of the WebAssembly, between page loads instead of downloading and compiling them again.
+ */
+async function sendFile(file: string, request: IncomingMessage, response: ServerResponse, headers: Record<string, unknown>): Promise<void> {
+  const info = await stat(file)
+  const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) response.setHeader(name, value as string)
+  response.setHeader('Cache-Control', 'no-cache')
+  response.setHeader('ETag', etag)
+  response.setHeader('Last-Modified', info.mtime.toUTCString())
+  if (request.headers['if-none-match'] === etag) {
+    response.statusCode = 304
+    response.end()
+    return
+  }
+  response.setHeader('Content-Type', contentTypes[extname(file)] ?? 'application/octet-stream')
+  response.setHeader('Content-Length', info.size)
+  if (request.method === 'HEAD') response.end()
+  else createReadStream(file).pipe(response)
+}
