@@ -1,135 +1,160 @@
 import { createMemory } from '../src/index'
-import type { Context, Device, IndexProgress, Memory, MessageInput, Strategy } from '../src/types'
+import type { Context, Device, IndexProgress, Memory, MessageInput, StoredMessage } from '../src/types'
+import { arm } from './armed-button'
+import { contextOptions, createAskControls, type AskChange, type AskSettings } from './ask-controls'
+import { drawFillChart, fillSummary, measureFill, type FillRow } from './budget-chart'
+import { createCompareView } from './compare-view'
+import { copyContext, createContextView } from './context-view'
+import { describeError, element, errorCode, formatCount } from './dom'
+import { createFileLoader } from './file-loader'
+import { createForgetRequest } from './forget-request'
+import { createHistoryView, loadHistory } from './history-view'
+import { latestWins } from './latest-wins'
 import { sampleConversation, sampleRequests } from './sample-conversation'
 import './test-hook'
 
 window.sift = { createMemory }
 
-function element<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id)
-  if (!found) throw new Error(`demo: #${id} is missing from index.html`)
-  return found as T
-}
-
 const status = element<HTMLParagraphElement>('status')
-const history = element<HTMLDivElement>('history')
+const loadStatus = element<HTMLParagraphElement>('load-status')
 const progress = element<HTMLProgressElement>('progress')
 const progressText = element<HTMLSpanElement>('progress-text')
-const budgetRange = element<HTMLInputElement>('budget-range')
-const budget = element<HTMLInputElement>('budget')
-const contextText = element<HTMLPreElement>('context')
-const contextStats = element<HTMLDListElement>('context-stats')
 
 function showError(error: unknown): void {
-  const code = typeof error === 'object' && error && 'code' in error ? `${String(error.code)}: ` : ''
-  status.textContent = `Error — ${code}${error instanceof Error ? error.message : String(error)}`
+  status.textContent = `Error — ${describeError(error)}`
 }
 
-function appendToHistory(role: string, text: string): void {
-  const line = document.createElement('p')
-  const label = document.createElement('span')
-  label.className = 'role'
-  label.textContent = `${role}:`
-  line.append(label, text)
-  history.append(line)
-  history.scrollTop = history.scrollHeight
-}
-
-function showProgress({ done, total, pending, backend }: IndexProgress): void {
+function showProgress({ done, total, pending, backend, failure }: IndexProgress): void {
   progress.max = Math.max(total, 1)
   progress.value = done
-  progressText.textContent = pending === 0 ? `all indexed (${backend})` : `${done} / ${total} sentences (${backend})`
+  progressText.textContent = failure ? `${failure.code}: ${failure.message}` : pending === 0 ? `all indexed (${backend})` : `${formatCount(done)} / ${formatCount(total)} sentences (${backend})`
 }
 
 async function refreshStatus(memory: Memory): Promise<void> {
   const stats = await memory.stats()
-  status.textContent = `Backend: ${stats.backend} · model: ${stats.model} · ${stats.messages} messages, ${stats.sentences} sentences, ${stats.pending} waiting for a vector`
+  status.textContent = `${formatCount(stats.messages)} messages, ${formatCount(stats.sentences)} sentences, ${formatCount(stats.pending)} waiting for a vector · backend ${stats.backend} (${stats.backendReason}) · model ${stats.model}`
 }
 
-function showContext(context: Context): void {
-  contextText.textContent = context.text || '(empty: nothing in the history fits or matches)'
-  const { stats } = context
-  const rows: [string, string][] = [
-    ['fill', `${(stats.fill * 100).toFixed(1)} %`],
-    ['used / budget', `${stats.used} / ${stats.budget} characters`],
-    ['history', `${stats.historyChars} characters, ${stats.historySentences} sentences`],
-    ['share of history', stats.historyChars ? `${((stats.used / stats.historyChars) * 100).toFixed(1)} %` : '—'],
-    ['stopped by', stats.stoppedBy],
-    ['strategy · backend', `${stats.strategy} · ${stats.backend}`],
-    ['time', `${stats.ms.toFixed(1)} ms (request embedding ${stats.queryMs.toFixed(1)} ms)`],
-    ['items', String(context.items.length)],
-  ]
-  contextStats.replaceChildren(
-    ...rows.flatMap(([term, value]) => {
-      const dt = document.createElement('dt')
-      const dd = document.createElement('dd')
-      dt.textContent = term
-      dd.textContent = value
-      return [dt, dd]
-    }),
+/** Messages in a scope ('' for all) in time order (by timestamp, ties in the order they were added), as contexts read. */
+function turnsInScope(messages: readonly StoredMessage[], conversationId: string): StoredMessage[] {
+  return messages.filter((message) => conversationId === '' || message.conversationId === conversationId).sort((a, b) => a.timestamp - b.timestamp || a.seq - b.seq)
+}
+
+function wire(memory: Memory, name: string): void {
+  const contextText = element<HTMLPreElement>('context')
+  const history = createHistoryView(element('history'), element('history-summary'), (message) => {
+    memory
+      .forget({ id: message.id })
+      .then(async () => {
+        loadStatus.textContent = `Forgot message #${message.seq}.`
+        await historyChanged()
+      })
+      .catch(showError)
+  })
+  const contextView = createContextView(
+    { text: contextText, stats: element('context-stats'), items: element('context-items'), count: element('item-count') },
+    (messageId, start) => history.reveal(messageId, start),
   )
-}
+  const chart = element<SVGSVGElement>('chart')
+  let chartData: { turns: StoredMessage[]; rows: FillRow[] } | undefined
 
-async function addMessages(memory: Memory, messages: MessageInput[]): Promise<void> {
-  await memory.add(messages)
-  for (const message of messages) appendToHistory(message.role, message.content)
-  await refreshStatus(memory)
-  await memory.indexed()
-  await refreshStatus(memory)
-}
+  const buildContext = latestWins((settings: AskSettings) => memory.buildContext(settings.request, contextOptions(settings)), {
+    show(context: Context) {
+      contextView.show(context)
+      history.highlight(context.items)
+    },
+    fail: showError,
+    busy: (busy) => (document.body.dataset.context = busy ? 'building' : 'ready'),
+  })
+  const measureChart = latestWins(
+    async ({ settings, turns }: { settings: AskSettings; turns: StoredMessage[] }) => {
+      const chars = turns.reduce((sum, turn) => sum + turn.content.length, 0)
+      return { turns, rows: chars === 0 ? [] : await measureFill(memory, settings, chars) }
+    },
+    {
+      show(data) {
+        chartData = data
+        drawFillChart(chart, data.turns, data.rows)
+        fillSummary(element('chart-summary'), data.turns, data.rows)
+      },
+      fail: showError,
+      busy: (busy) => (document.body.dataset.chart = busy ? 'building' : 'ready'),
+    },
+  )
+  new ResizeObserver(() => chartData && drawFillChart(chart, chartData.turns, chartData.rows)).observe(chart)
 
-/** The demo memory lists what it already holds (from an earlier visit) via the `full` strategy. */
-async function showStoredHistory(memory: Memory): Promise<void> {
-  const stats = await memory.stats()
-  if (stats.messages === 0) return
-  const stored = await memory.buildContext('history', { strategy: 'full' })
-  const line = document.createElement('p')
-  line.textContent = stored.text
-  history.append(line)
-}
+  function update(change: AskChange): void {
+    const settings = ask.settings()
+    const turns = turnsInScope(history.messages(), settings.conversationId)
+    ask.setHistoryChars(turns.reduce((sum, turn) => sum + turn.content.length, 0))
+    buildContext(settings)
+    if (change === 'query') measureChart({ settings, turns })
+  }
+  const ask = createAskControls(`sift-demo-settings:${name}`, sampleRequests, update)
+  createCompareView(memory, () => ask.settings())
 
-function wire(memory: Memory): void {
+  async function historyChanged(): Promise<void> {
+    const messages = await loadHistory(memory)
+    history.render(messages)
+    ask.setConversations([...new Set(messages.map((message) => message.conversationId))])
+    update('query')
+    await refreshStatus(memory)
+  }
+  /** New messages are found by their words at once; once embedded, dense ranking sees them too, so ask again. */
+  async function added(): Promise<void> {
+    await historyChanged()
+    await memory.indexed()
+    update('query')
+    await refreshStatus(memory)
+  }
+
   element<HTMLFormElement>('add-form').addEventListener('submit', (event) => {
     event.preventDefault()
     const content = element<HTMLTextAreaElement>('content')
-    const role = element<HTMLSelectElement>('role').value
-    const message = { role, content: content.value }
-    content.value = ''
-    addMessages(memory, [message]).catch(showError)
-  })
-  element<HTMLButtonElement>('load-sample').addEventListener('click', () => {
-    addMessages(memory, sampleConversation.map((message) => ({ ...message }))).catch(showError)
-  })
-  element<HTMLButtonElement>('forget-all').addEventListener('click', () => {
+    const message: MessageInput = { role: element<HTMLSelectElement>('role').value, content: content.value }
     memory
-      .forget({ before: Date.now() + 1 })
+      .add(message)
       .then(() => {
-        history.replaceChildren()
-        return refreshStatus(memory)
+        content.value = ''
+        return added()
       })
       .catch(showError)
   })
-  budgetRange.addEventListener('input', () => (budget.value = budgetRange.value))
-  budget.addEventListener('input', () => (budgetRange.value = budget.value))
-  const request = element<HTMLTextAreaElement>('request')
-  for (const example of sampleRequests) {
-    const button = document.createElement('button')
-    button.type = 'button'
-    button.textContent = example
-    button.addEventListener('click', () => (request.value = example))
-    element<HTMLDivElement>('examples').append(button)
-  }
+  element('sample-hint').textContent = `${sampleConversation.length} turns, ${formatCount(sampleConversation.reduce((sum, m) => sum + m.content.length, 0))} characters, March to November 2026: a nurse, her partner and an anxious beagle in Porto.`
+  element<HTMLButtonElement>('load-sample').addEventListener('click', () => {
+    loadStatus.textContent = 'Loading the sample…'
+    memory
+      .add(sampleConversation)
+      .then(async () => {
+        loadStatus.textContent = `Loaded the sample: ${sampleConversation.length} messages. Embedding them now.`
+        await added()
+      })
+      .catch((error: unknown) => {
+        loadStatus.textContent = errorCode(error) === 'DUPLICATE_ID' ? 'The sample is already loaded (its messages keep fixed ids).' : `Nothing was loaded: ${describeError(error)}`
+      })
+  })
+  createFileLoader(memory, added)
+  createForgetRequest(memory, historyChanged)
+  arm(element<HTMLButtonElement>('forget-all'), 'Confirm: forget everything', () => {
+    loadStatus.textContent = 'Forgetting everything (the database is deleted, the model reloads)…'
+    memory
+      .clear()
+      .then(async (count) => {
+        loadStatus.textContent = `Forgot everything: ${formatCount(count)} messages.`
+        await historyChanged()
+      })
+      .catch(showError)
+  })
   element<HTMLFormElement>('context-form').addEventListener('submit', (event) => {
     event.preventDefault()
-    memory
-      .buildContext(request.value, {
-        budget: Number(budget.value),
-        strategy: element<HTMLSelectElement>('strategy').value as Strategy,
-        recentTurns: Number(element<HTMLInputElement>('recent-turns').value),
-      })
-      .then(showContext)
-      .catch(showError)
+    update('query')
   })
+  element<HTMLButtonElement>('copy').addEventListener('click', () => {
+    copyContext(contextText, contextView.current(), element('copy-status')).catch(showError)
+  })
+  historyChanged()
+    .then(() => (document.body.dataset.ready = 'true'))
+    .catch(showError)
 }
 
 /**
@@ -142,15 +167,9 @@ async function start(): Promise<void> {
     status.textContent = 'Idle: test hook only (open=0)'
     return
   }
-  const memory = await createMemory({
-    name: params.get('name') ?? 'sift-demo',
-    device: (params.get('device') as Device | null) ?? 'auto',
-    onProgress: showProgress,
-  })
-  wire(memory)
-  await showStoredHistory(memory)
-  await refreshStatus(memory)
-  document.body.dataset.ready = 'true'
+  const name = params.get('name') ?? 'sift-demo'
+  const memory = await createMemory({ name, device: (params.get('device') as Device | null) ?? 'auto', onProgress: showProgress })
+  wire(memory, name)
 }
 
 start().catch(showError)

@@ -1,29 +1,42 @@
 import type { MessageInput } from '../src/types'
+import { autumnSessions } from './sample-sessions-autumn'
+import { springSessions } from './sample-sessions-spring'
 
-/** A short synthetic conversation written for the demo: facts scattered over turns, so retrieval has work to do. */
-export const sampleConversation: MessageInput[] = [
-  { role: 'user', content: 'Hi! I just moved to Porto for a new job as a night-shift nurse at the children’s hospital.' },
-  { role: 'assistant', content: 'Congratulations on the move! Night shifts are demanding. How are you settling in?' },
-  { role: 'user', content: 'Slowly. My dog Biscuit, a very anxious beagle, hates the trams. I also need to learn Portuguese fast.' },
-  { role: 'assistant', content: 'For Biscuit, short walks on quiet streets first can help. For Portuguese, fifteen minutes a day of spaced repetition beats one long weekly session.' },
-  { role: 'user', content: 'Good idea. Note that I am vegetarian and seriously allergic to peanuts, so cooking local food is tricky.' },
-  { role: 'assistant', content: 'Caldo verde can be made without chorizo, and many pastelarias label allergens. Always ask about peanut oil in fried snacks.' },
-  { role: 'user', content: 'My sister Ana visits in October. She loves football, so maybe we will watch a match at the Dragão stadium.' },
-  { role: 'assistant', content: 'Tickets for league matches usually go on sale about two weeks before. Booking early is wise if the opponent is Benfica.' },
-  { role: 'user', content: 'I run every morning after my shift, around 7 km along the Douro river, but my left knee has started to hurt.' },
-  { role: 'assistant', content: 'Knee pain after runs is often about load. Try reducing to 5 km for two weeks, and check that your shoes still have cushioning.' },
-  { role: 'user', content: 'My budget is tight this month because the deposit for the flat was 1,800 euros.' },
-  { role: 'assistant', content: 'Then free activities are your friends: the Crystal Palace gardens, the riverside walk, and the free museum Sundays.' },
-  { role: 'user', content: 'By the way, my favourite author is Saramago and I want to read Blindness in the original Portuguese one day.' },
-  { role: 'assistant', content: 'That is a great long-term goal. Graded readers first, then Saramago’s shorter essays, then the novel.' },
-  { role: 'user', content: 'Can you remind me later that Biscuit needs his rabies booster before the end of November?' },
-  { role: 'assistant', content: 'Noted: Biscuit’s rabies booster is due before the end of November. The vet near Bolhão market has evening hours.' },
-]
+/** One sitting of the sample history: when it started (ISO, UTC) and its turns in order. */
+export interface SampleSession {
+  date: string
+  turns: [role: 'user' | 'assistant', content: string][]
+}
 
-/** Requests that the sample conversation can answer, offered as one-click examples. */
+/** Turns of one sitting are this far apart, so the history reads in time order with realistic dates. */
+const TURN_GAP_MS = 90_000
+
+function sessionMessages(sessions: readonly SampleSession[]): MessageInput[][] {
+  let seq = 0
+  return sessions.map(({ date, turns }) => {
+    const start = Date.parse(date)
+    return turns.map(([role, content], index) => ({ id: `sample-${++seq}`, role, content, timestamp: start + index * TURN_GAP_MS }))
+  })
+}
+
+/**
+ * The demo's sample history, one array of messages per sitting (March to November 2026), written for the demo:
+ * a nurse who moves to Porto with her partner and her anxious beagle. Ids are fixed (`sample-1`, …) so loading
+ * it twice is refused (`DUPLICATE_ID`) instead of storing every fact twice.
+ */
+export const sampleSessions: MessageInput[][] = sessionMessages([...springSessions, ...autumnSessions])
+
+/** Every message of the sample, in order. */
+export const sampleConversation: MessageInput[] = sampleSessions.flat()
+
+/** Requests the sample can answer, offered as one-click examples; several need a fact that changed over time. */
 export const sampleRequests = [
-  'Suggest a dinner recipe I could cook tonight.',
-  'Plan a weekend for my sister’s visit.',
-  'What should I keep in mind for my morning run?',
-  'What does my dog need this autumn?',
+  'Suggest a vegetarian dinner I could cook for Tom and me tonight, keeping my allergies in mind.',
+  'Where is our new flat, and how do I get to the hospital from there?',
+  'Who looks after Biscuit when we travel, and what should the sitter know about him?',
+  'What am I allergic to, and what should I avoid when eating out?',
+  'How is my knee, and what does my half marathon training look like?',
+  'Tom’s birthday is coming up: what gift could I buy him?',
+  'When does my shift start these days?',
+  'How is my Portuguese going, and which exam did I take?',
 ]
