@@ -1,7 +1,7 @@
 import { UsageError, parseOptions, parsePositiveInteger } from './context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates]'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE]'
 
 export const DEFAULT_BUDGETS = [2000, 8000]
 export const DEFAULT_STRATEGIES = ['head', 'tail', 'lexical', 'dense', 'hybrid']
@@ -24,6 +24,8 @@ export interface BenchRecallArgs {
   adaptiveStop: boolean
   /** Build every context with `followUpdates: true`. */
   followUpdates: boolean
+  /** A question set asked instead of LoCoMo's questions (`scripts/recall-questions.ts`), e.g. the paraphrase set. */
+  questions?: string
 }
 
 function commaList(option: string, value: string): string[] {
@@ -45,6 +47,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     images: { type: 'string', default: 'caption' },
     'adaptive-stop': { type: 'boolean', default: false },
     'follow-updates': { type: 'boolean', default: false },
+    questions: { type: 'string' },
   })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
@@ -65,5 +68,6 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     images,
     adaptiveStop: values['adaptive-stop'] ?? false,
     followUpdates: values['follow-updates'] ?? false,
+    ...(values.questions === undefined ? {} : { questions: values.questions }),
   }
 }

@@ -11,6 +11,7 @@ import { renderRecallTable, type RecallResults } from './bench-recall-report'
 import { UsageError } from './context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
 import { readHistory, type EvidenceQuestion, type LoadedConversation } from './locomo'
+import { readQuestionSet, sharedContentTerms, withQuestionSet } from './recall-questions'
 import { RecallTally, foundEvidence } from './recall-tally'
 
 /**
@@ -138,7 +139,7 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   if (history.format !== 'locomo') throw new UsageError(`--data must be LoCoMo JSON (with questions); ${args.data} is a plain message list`)
   for (const warning of history.warnings) log(`data: ${warning}`)
 
-  const conversations = history.conversations.slice(0, args.limitConversations)
+  const conversations = (args.questions ? await askedFromQuestionSet(args.questions, history.conversations) : history.conversations).slice(0, args.limitConversations)
   const plan = conversations.map((conversation) => {
     const answerable = conversation.questions.filter(isAnswerable)
     const asked = answerable.filter((question) => question.evidence.length > 0).slice(0, args.limitQuestions)
@@ -187,6 +188,7 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
         path: args.data,
         sha256: createHash('sha256').update(await readFile(args.data)).digest('hex'),
         images: args.images,
+        questionSet: args.questions ? { path: args.questions, sha256: createHash('sha256').update(await readFile(args.questions)).digest('hex') } : undefined,
         conversations: conversations.length,
         questions: questionCount,
         answerableWithoutEvidence: plan.reduce((sum, { withoutEvidence }) => sum + withoutEvidence, 0),
@@ -202,6 +204,25 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
     await writeFile(args.json, `${JSON.stringify({ default: defaultStrategy, ...results, meta }, null, 2)}\n`)
     log(`wrote ${args.json}`)
   }
+}
+
+/** The conversations the set asks about, with its questions; each question that shares a content word with its evidence is reported. */
+async function askedFromQuestionSet(path: string, conversations: readonly LoadedConversation[]): Promise<LoadedConversation[]> {
+  let asked: LoadedConversation[]
+  try {
+    asked = withQuestionSet(conversations, await readQuestionSet(path))
+  } catch (error) {
+    throw new UsageError(`cannot use --questions: ${(error as Error).message}`)
+  }
+  for (const conversation of asked) {
+    const texts = new Map(conversation.messages.map((message) => [message.id, message.content]))
+    const speakers = [...new Set(conversation.messages.map((message) => message.role))]
+    for (const { question, evidence } of conversation.questions) {
+      const shared = sharedContentTerms(question, evidence.map((id) => texts.get(id)!), speakers)
+      if (shared.length > 0) log(`questions: "${question}" (${conversation.id}) shares ${shared.join(', ')} with its evidence`)
+    }
+  }
+  return asked
 }
 
 async function main(): Promise<number> {

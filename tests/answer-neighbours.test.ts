@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { isQuestion, withAnswerNeighbours } from '../src/core/answer-neighbours'
+import { REPLY_LEADS, isQuestion, isShortReply, withAnswerNeighbours } from '../src/core/answer-neighbours'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function sentence(sid: number, turn: number, text: string, conversationId = 'c'): ScoredSentence {
-  return { sid, turn, text, conversationId, messageId: `m${turn}`, seq: turn + 1, index: 0, role: 'user', timestamp: 0, start: 0, end: text.length, score: 1, reason: 'relevant' }
+  return { sid, turn, text, conversationId, messageId: `m${turn}`, seq: turn + 1, index: 0, role: turn % 2 ? 'assistant' : 'user', timestamp: 0, start: 0, end: text.length, score: 1, reason: 'relevant' }
 }
 
 describe('isQuestion', () => {
@@ -19,23 +19,84 @@ describe('isQuestion', () => {
   })
 })
 
+describe('isShortReply', () => {
+  it.each([
+    [0, 'Yes, the second option!', true],
+    [0, 'Sure thing, see you then.', true],
+    [0, 'I painted a sunrise over the lake last week.', false],
+    [1, 'Yes!', false],
+  ])('sentence %i %j → %s', (index, text, expected) => {
+    expect(isShortReply({ index, text })).toBe(expected)
+  })
+})
+
 describe('withAnswerNeighbours', () => {
-  const history = [sentence(1, 0, 'What did you paint?'), sentence(2, 1, 'A sunrise over the lake.'), sentence(3, 2, 'Nice.'), sentence(4, 3, 'Any plans?')]
-  const answerOf = (question: ScoredSentence) => history.find((s) => s.turn === question.turn + 1)
+  const history = [
+    sentence(1, 0, 'What did you paint?'),
+    sentence(2, 1, 'A sunrise over the lake at dawn, in oils.'),
+    sentence(3, 2, 'The museum opens its new wing in spring.'),
+    sentence(4, 3, 'Any plans for the weekend then?'),
+    sentence(5, 4, 'Yes, the second one!'),
+    sentence(6, 5, 'Rain is expected all afternoon tomorrow.'),
+  ]
+  const turns = {
+    openingOfNext: (s: ScoredSentence) => history.find((h) => h.turn === s.turn + 1),
+    closingOfPrevious: (s: ScoredSentence) => history.find((h) => h.turn === s.turn - 1),
+  }
+  /** Candidates ranked below the first `REPLY_LEADS`, so only their own kind brings a neighbour. */
+  const leads = [sentence(21, 20, 'Lead one about the garden.'), sentence(23, 22, 'Lead two about the garden.'), sentence(25, 24, 'Lead three about the garden.')]
+  const afterLeads = (...ranked: ScoredSentence[]) => [...withAnswerNeighbours([...leads, ...ranked], turns)].slice(leads.length).map((s) => [s.sid, s.reason])
 
   it('follows a question with the opening of the next turn, as a neighbour with the question’s score', () => {
-    const out = [...withAnswerNeighbours([{ ...history[0], score: 0.7 }, history[2]], answerOf)]
+    const out = [...withAnswerNeighbours([...leads, { ...history[0], score: 0.7 }], turns)].slice(leads.length)
     expect(out.map((s) => [s.sid, s.reason, s.score])).toEqual([
       [1, 'relevant', 0.7],
       [2, 'neighbour', 0.7],
-      [3, 'relevant', 1],
     ])
   })
 
-  it('adds nothing after a statement, after the last turn, or when the next turn is of another conversation or not adjacent', () => {
-    expect([...withAnswerNeighbours([history[1], history[3]], answerOf)].map((s) => s.sid)).toEqual([2, 4])
-    expect([...withAnswerNeighbours([history[0]], () => sentence(9, 1, 'Elsewhere.', 'other'))].map((s) => s.sid)).toEqual([1])
-    expect([...withAnswerNeighbours([history[0]], () => sentence(9, 5, 'Later.'))].map((s) => s.sid)).toEqual([1])
+  it(`follows each of the first ${REPLY_LEADS} relevant candidates with the next turn's opening, asked or not`, () => {
+    const out = [...withAnswerNeighbours([history[1], history[2], history[5], history[0]], turns)]
+    expect(out.map((s) => [s.sid, s.reason])).toEqual([
+      [2, 'relevant'],
+      [3, 'neighbour'],
+      [3, 'relevant'],
+      [4, 'neighbour'],
+      [6, 'relevant'],
+      [1, 'relevant'],
+      [2, 'neighbour'],
+    ])
+  })
+
+  it('follows a short reply that opens its turn with the closing sentence of the turn it answers', () => {
+    expect(afterLeads({ ...history[4], score: 0.4 })).toEqual([
+      [5, 'relevant'],
+      [4, 'neighbour'],
+    ])
+    expect(afterLeads({ ...history[4], index: 1 })).toEqual([[5, 'relevant']])
+  })
+
+  it('brings no reply or question of the same speaker: a lead’s next note, a short note’s previous one', () => {
+    const sameSpeaker = { openingOfNext: (s: ScoredSentence) => ({ ...history[s.turn + 1], role: s.role }), closingOfPrevious: (s: ScoredSentence) => ({ ...history[s.turn - 1], role: s.role }) }
+    expect([...withAnswerNeighbours([history[1], history[4]], sameSpeaker)].map((s) => [s.sid, s.reason])).toEqual([
+      [2, 'relevant'],
+      [5, 'relevant'],
+    ])
+    expect([...withAnswerNeighbours([history[0]], sameSpeaker)].map((s) => [s.sid, s.reason])).toEqual([
+      [1, 'relevant'],
+      [2, 'neighbour'],
+    ])
+  })
+
+  it('adds nothing after a later statement, past either end, or for a turn of another conversation or not adjacent', () => {
+    expect(afterLeads(history[2], history[5])).toEqual([
+      [3, 'relevant'],
+      [6, 'relevant'],
+    ])
+    const elsewhere = { openingOfNext: () => sentence(9, 1, 'Elsewhere.', 'other'), closingOfPrevious: () => sentence(9, 3, 'Elsewhere.', 'other') }
+    const later = { openingOfNext: () => sentence(9, 7, 'Later.'), closingOfPrevious: () => sentence(9, 1, 'Earlier.') }
+    for (const far of [elsewhere, later]) expect([...withAnswerNeighbours([history[0], history[4]], far)].map((s) => s.sid)).toEqual([1, 5])
+    expect([...withAnswerNeighbours([history[0]], { openingOfNext: () => undefined, closingOfPrevious: () => undefined })].map((s) => s.sid)).toEqual([1])
   })
 
   it('is lazy: pulls ranked candidates only as they are consumed', () => {
@@ -46,7 +107,7 @@ describe('withAnswerNeighbours', () => {
         yield s
       }
     }
-    const iterator = withAnswerNeighbours(ranked(), answerOf)
+    const iterator = withAnswerNeighbours(ranked(), turns)
     iterator.next()
     iterator.next()
     expect(pulled).toBe(1)

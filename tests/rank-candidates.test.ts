@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../worker/util/seeded-random'
 import { shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import { lexicalShare } from '../src/core/lexical-share'
 import { fuseRanks } from './oracles/fuse-ranks'
 import { penaliseShortSentences } from './oracles/penalise-short-sentences'
 import type { Sentence } from '../src/types'
@@ -43,7 +44,11 @@ function reference(strategy: 'dense' | 'hybrid', sources: ReturnType<typeof fixt
   const dense = penaliseShortSentences(hits, (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
   if (strategy === 'dense') return dense
   const lexical = sources.lexical.search(text, { conversationId }).slice(0, HYBRID_LEXICAL_DEPTH)
-  return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)]).map((f) => ({ sid: f.key, score: f.score }))
+  // Each lexical hit weighs its lexical share: the words it covers, the vocabulary's reach, its dense rank.
+  const coverage = sources.lexical.termCoverage(text, { conversationId }, new Set())
+  const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
+  const share = (sid: number) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank.get(sid))
+  return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)], undefined, [undefined, share]).map((f) => ({ sid: f.key, score: f.score }))
 }
 
 describe('rankCandidates', () => {
@@ -94,5 +99,30 @@ describe('rankCandidates', () => {
     const lists = queries.map((q) => new Map(reference('hybrid', sources, q.text, q.vector).map((h) => [h.sid, h.score])))
     for (const candidate of ranked.slice(0, 50)) expect(candidate.score).toBe(Math.max(...lists.map((l) => l.get(candidate.sid) ?? -Infinity)))
     expect(ranked.slice(0, 2).map((c) => c.sid)).toEqual(queries.map((q) => reference('hybrid', sources, q.text, q.vector)[0].sid))
+  })
+
+  it('says why each candidate is there: its rank in each ranking, its fused score in hybrid, and the query that found it', () => {
+    const sources = fixture(1500, 16, 1300)
+    const vector = Float32Array.from({ length: 16 }, () => sources.next() * 2 - 1)
+    const text = 'violin salmon'
+    const all = { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical }
+    const dense = penaliseShortSentences(sources.index.search(vector, sources.index.size), (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
+    const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
+    const lexicalRank = new Map(sources.lexical.search(text).map((h, i) => [h.sid, i + 1]))
+    const hybrid = [...rankCandidates('hybrid', [{ text, vector }], undefined, all)]
+    expect(hybrid.some((c) => c.ranks?.lexical !== undefined && c.ranks.dense === undefined)).toBe(true)
+    for (const candidate of hybrid) {
+      expect(candidate.ranks).toEqual({ lexical: lexicalRank.get(candidate.sid), dense: denseRank.get(candidate.sid) })
+      expect(candidate.fused).toBe(candidate.score)
+      expect(candidate.query).toBe(0)
+    }
+    const lexical = [...rankCandidates('lexical', [{ text }], undefined, all)]
+    expect(lexical.map((c) => c.ranks)).toEqual(lexical.map((_, i) => ({ lexical: i + 1 })))
+    const denseOnly = [...rankCandidates('dense', [{ text, vector }], undefined, all)]
+    expect(denseOnly.map((c) => c.ranks)).toEqual(denseOnly.map((_, i) => ({ dense: i + 1 })))
+    expect([...lexical, ...denseOnly].every((c) => c.fused === undefined)).toBe(true)
+    const twoQueries = [...rankCandidates('lexical', [{ text: 'violin' }, { text: 'boiler' }], undefined, all)]
+    expect(twoQueries.slice(0, 4).map((c) => c.query)).toEqual([0, 1, 0, 1])
+    for (const candidate of twoQueries) expect(sources.catalog.get(candidate.sid)!.text).toMatch(candidate.query === 0 ? /violin/ : /boiler/)
   })
 })

@@ -50,3 +50,23 @@ describe('SentenceCatalog', () => {
     expect(catalog.turnOf(stranger)).toBe(0)
   })
 })
+
+describe('SentenceCatalog scope roles', () => {
+  it('counts each scope’s messages by role, after adds and after removals', () => {
+    const records = history(60)
+    const catalog = new SentenceCatalog()
+    catalog.add(records)
+    catalog.remove(['m3', 'm10', 'm11', 'm40'])
+    const kept = records.filter((r) => !['m3', 'm10', 'm11', 'm40'].includes(r.id))
+    const countRoles = (list: readonly MessageRecord[]) => {
+      const roles = new Map<string, number>()
+      for (const r of list) roles.set(r.role, (roles.get(r.role) ?? 0) + 1)
+      return roles
+    }
+    expect(catalog.scope().roles).toEqual(countRoles(kept))
+    for (const conversationId of ['c0', 'c1', 'c2', 'c3']) {
+      expect(catalog.scope(conversationId).roles).toEqual(countRoles(kept.filter((r) => r.conversationId === conversationId)))
+    }
+    expect(catalog.scope('nowhere').roles).toEqual(new Map())
+  })
+})

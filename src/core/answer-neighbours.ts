@@ -1,22 +1,50 @@
 import type { ScoredSentence } from './scored-sentence'
+import { contentTermCount } from './short-sentence-penalty'
 
 /**
- * Follows each ranked question ("What did you paint?") with the opening of the turn that answers it, as a
- * `'neighbour'` candidate right behind it. A question matches a request's words as well as its answer does, but
- * only the answer carries the fact. The neighbour is one more candidate for the packer, so the budget is
- * measured exactly; it is skipped if it does not fit or was already offered. `answerOf` gives the first sentence
- * of the next turn in the same conversation, or undefined.
+ * The best relevance-ranked candidates that bring the reply to them even when they do not ask anything: the turn
+ * after the sentence that matches a request best often carries the fact ("I'll send you my recipe." — "Great,
+ * I'll make it for my family this weekend!"). Only the first few, because each costs budget that lower-ranked
+ * matches would otherwise get (its effect on LoCoMo recall: the ablation in BENCHMARKS.md).
  */
-export function* withAnswerNeighbours(
-  ranked: Iterable<ScoredSentence>,
-  answerOf: (question: ScoredSentence) => ScoredSentence | undefined,
-): Generator<ScoredSentence> {
+export const REPLY_LEADS = 3
+
+/** A turn that opens with at most this many content words is a short reply ("Yes, the second one!", "Sure thing!"). */
+export const SHORT_REPLY_TERMS = 3
+
+/** Where a candidate's neighbouring turns start and end, in its conversation. */
+export interface TurnNeighbours {
+  /** The first sentence of the turn after `sentence`'s; undefined after the last turn. */
+  openingOfNext(sentence: ScoredSentence): ScoredSentence | undefined
+  /** The last sentence of the turn before `sentence`'s; undefined before the first turn. */
+  closingOfPrevious(sentence: ScoredSentence): ScoredSentence | undefined
+}
+
+/**
+ * Follows ranked candidates with the turns that make them readable, each as a `'neighbour'` candidate right behind
+ * it with its score:
+ * - a question ("What did you paint?") with the opening of the next turn: a question matches a request's words as
+ *   well as its answer does, but only the answer carries the fact; and each of the first `REPLY_LEADS` relevant
+ *   candidates likewise, when the next turn is another speaker's (a reply, not the same speaker's next note);
+ * - a short reply that opens its turn ("Yes, the second option is fine.") with the closing sentence of the turn
+ *   before when that turn is another speaker's, the one it answers: alone it says nothing a reader can use.
+ * A neighbour is one more candidate for the packer, so the budget is measured exactly; it is skipped if it does not
+ * fit or was already offered, and only a turn adjacent in the same conversation counts.
+ */
+export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: TurnNeighbours): Generator<ScoredSentence> {
+  let relevant = 0
   for (const candidate of ranked) {
     yield candidate
-    if (!isQuestion(candidate.text)) continue
-    const answer = answerOf(candidate)
-    if (answer && answer.conversationId === candidate.conversationId && answer.turn === candidate.turn + 1) {
-      yield { ...answer, score: candidate.score, reason: 'neighbour' }
+    if (candidate.reason !== 'relevant') continue
+    const lead = relevant++ < REPLY_LEADS
+    const question = isQuestion(candidate.text)
+    if (lead || question) {
+      const answer = turns.openingOfNext(candidate)
+      if (answer && isAdjacent(candidate, answer, 1) && (question || answer.role !== candidate.role)) yield { ...answer, score: candidate.score, reason: 'neighbour' }
+    }
+    if (isShortReply(candidate)) {
+      const asked = turns.closingOfPrevious(candidate)
+      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role) yield { ...asked, score: candidate.score, reason: 'neighbour' }
     }
   }
 }
@@ -24,4 +52,13 @@ export function* withAnswerNeighbours(
 /** A sentence that asks: ends with a question mark (closing quotes and brackets allowed). */
 export function isQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/.test(text)
+}
+
+/** The first sentence of its turn, with at most `SHORT_REPLY_TERMS` content words. */
+export function isShortReply(sentence: Pick<ScoredSentence, 'index' | 'text'>): boolean {
+  return sentence.index === 0 && contentTermCount(sentence.text) <= SHORT_REPLY_TERMS
+}
+
+function isAdjacent(candidate: ScoredSentence, other: ScoredSentence, step: 1 | -1): boolean {
+  return other.conversationId === candidate.conversationId && other.turn === candidate.turn + step
 }

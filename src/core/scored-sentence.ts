@@ -6,4 +6,8 @@ export interface ScoredSentence extends Sentence {
   turn: number
   score: number
   reason: ContextItem['reason']
+  /** Why a ranked candidate is there (`ContextItem.ranks`, `.fused`, `.query`); absent for the others. */
+  ranks?: ContextItem['ranks']
+  fused?: number
+  query?: number
 }

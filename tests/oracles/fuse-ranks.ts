@@ -15,32 +15,33 @@ interface Tally {
 }
 
 /**
- * Reciprocal rank fusion: score(key) = Σ over lists of 1 / (k + rank), rank 1-based. A key repeated within one
- * list counts only at its first (best) rank there. Sorted by score descending; ties broken by the best rank the
- * key reached in any list, then by first appearance (lists scanned in order, each from its top). `k` defaults
- * to the engine's `RRF_K`.
+ * Reciprocal rank fusion: score(key) = Σ over lists of weight × 1 / (k + rank), rank 1-based, weight 1 unless
+ * `weights[list]` gives one per key. A key repeated within one list counts only at its first (best) rank there.
+ * Sorted by score descending; ties broken by the best rank the key reached in any list, then by first appearance
+ * (lists scanned in order, each from its top). `k` defaults to the engine's `RRF_K`.
  */
-export function fuseRanks<K>(rankings: readonly (readonly K[])[], k = RRF_K): FusedRank<K>[] {
+export function fuseRanks<K>(rankings: readonly (readonly K[])[], k = RRF_K, weights: readonly (((key: K) => number) | undefined)[] = []): FusedRank<K>[] {
   if (!(k >= 0) || !Number.isFinite(k)) {
     throw new SiftError('INVALID_INPUT', `fuseRanks: k must be a finite number ≥ 0, got ${k}.`)
   }
   const tallies = new Map<K, Tally>()
   let seen = 0
-  for (const ranking of rankings) {
+  rankings.forEach((ranking, list) => {
     const inThisList = new Set<K>()
     ranking.forEach((key, position) => {
       if (inThisList.has(key)) return
       inThisList.add(key)
       const rank = position + 1
+      const share = (weights[list]?.(key) ?? 1) / (k + rank)
       const tally = tallies.get(key)
       if (tally) {
-        tally.score += 1 / (k + rank)
+        tally.score += share
         tally.bestRank = Math.min(tally.bestRank, rank)
       } else {
-        tallies.set(key, { score: 1 / (k + rank), bestRank: rank, firstSeen: seen++ })
+        tallies.set(key, { score: share, bestRank: rank, firstSeen: seen++ })
       }
     })
-  }
+  })
   return [...tallies]
     .sort(([, a], [, b]) => b.score - a.score || a.bestRank - b.bestRank || a.firstSeen - b.firstSeen)
     .map(([key, { score }]) => ({ key, score }))

@@ -9,7 +9,7 @@ import type { Backend, Context, ContextItem } from '../../src/types'
 import type { ContextRequest } from '../input/context-request'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
-import { openingOfNextTurn, positionalCandidates, rankCandidates, scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+import { closingOfPreviousTurn, openingOfNextTurn, positionalCandidates, rankCandidates, scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -42,7 +42,8 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
     if (strategy === 'head' || strategy === 'tail') {
       packed = packBudget(positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position'), { budget, pinned })
     } else {
-      const answered = withAnswerNeighbours(distinctSentences(rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources)), (question) => openingOfNextTurn(catalog, question))
+      const turns = { openingOfNext: (sentence: ScoredSentence) => openingOfNextTurn(catalog, sentence), closingOfPrevious: (sentence: ScoredSentence) => closingOfPreviousTurn(catalog, sentence) }
+      const answered = withAnswerNeighbours(distinctSentences(rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources)), turns)
       const relevant = followUpdates ? withLaterUpdates(answered, (sentence) => laterOnSameSubject(sentence, sources)) : answered
       packed = packBudget(adaptiveStop ? untilRelevanceCliff(relevant, () => (cliff = true)) : relevant, { budget, pinned })
     }
@@ -98,6 +99,10 @@ function sidsInTimeOrder(scope: CatalogScope): readonly number[] {
   return scope.reordered ? scope.messages.flatMap((message) => message.sids) : scope.sids
 }
 
-function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }: ScoredSentence): ContextItem {
-  return { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }
+function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason, ranks, fused, query }: ScoredSentence): ContextItem {
+  const item: ContextItem = { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }
+  if (ranks !== undefined) item.ranks = ranks
+  if (fused !== undefined) item.fused = fused
+  if (query !== undefined) item.query = query
+  return item
 }

@@ -7,6 +7,7 @@ export interface CatalogMessage {
   id: string
   seq: number
   conversationId: string
+  role: string
   /** Epoch milliseconds: with `seq`, its place in time order. */
   timestamp: number
   chars: number
@@ -24,6 +25,8 @@ export interface CatalogScope {
   chars: number
   /** Whether a message ever arrived dated before one already in the scope: until then `sids` is in time order too. */
   reordered: boolean
+  /** How many of the scope's messages each role has: who speaks in it (a request may name them). */
+  roles: Map<string, number>
 }
 
 /**
@@ -58,8 +61,8 @@ export class SentenceCatalog {
     for (const message of messages) {
       const sentences = sentencesOf(message)
       const conversation = this.conversation(message.conversationId)
-      const { id, seq, conversationId, timestamp } = message
-      const entry: CatalogMessage = { id, seq, conversationId, timestamp, chars: message.content.length, sids: sentences.map((s) => s.sid), turn: conversation.messages.length }
+      const { id, seq, conversationId, role, timestamp } = message
+      const entry: CatalogMessage = { id, seq, conversationId, role, timestamp, chars: message.content.length, sids: sentences.map((s) => s.sid), turn: conversation.messages.length }
       this.messages.set(message.id, entry)
       for (const sentence of sentences) {
         if (this.sentences[sentence.sid] === undefined) this.sentenceTotal++
@@ -71,6 +74,7 @@ export class SentenceCatalog {
         if (last !== undefined && compareTimeOrder(last, entry) > 0) outOfOrder.add(scope)
         scope.messages.push(entry)
         scope.chars += entry.chars
+        scope.roles.set(role, (scope.roles.get(role) ?? 0) + 1)
         for (const sid of entry.sids) scope.sids.push(sid)
       }
     }
@@ -98,6 +102,8 @@ export class SentenceCatalog {
       scope.messages = scope.messages.filter((m) => !goneIds.has(m.id))
       scope.sids = scope.sids.filter((sid) => !goneSids.has(sid))
       scope.chars = scope.messages.reduce((sum, m) => sum + m.chars, 0)
+      scope.roles = new Map()
+      for (const m of scope.messages) scope.roles.set(m.role, (scope.roles.get(m.role) ?? 0) + 1)
       if (scope !== this.all) scope.messages.forEach((m, turn) => (m.turn = turn))
       if (scope !== this.all && scope.messages.length === 0) this.conversations.delete(conversationId)
     }
@@ -146,7 +152,7 @@ export class SentenceCatalog {
 }
 
 function emptyScope(): CatalogScope {
-  return { messages: [], sids: [], chars: 0, reordered: false }
+  return { messages: [], sids: [], chars: 0, reordered: false, roles: new Map() }
 }
 
 /** How many of the ascending `values` are > limit: e.g. the sentences above a watermark. */

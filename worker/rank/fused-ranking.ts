@@ -1,19 +1,25 @@
 import { RRF_K } from '../../src/core/reciprocal-rank-fusion'
 import type { DenseRanking } from './dense-ranking'
-import type { RankedList } from './ranked-list'
-import type { ScoredSid } from '../index/scored-sid'
+import type { RankedList, RankedSid } from './ranked-list'
 
-interface FusedEntry extends ScoredSid {
+interface FusedEntry extends RankedSid {
   bestRank: number
   firstSeen: number
 }
 
 /**
- * Exactly `fuseRanks([full dense ranking, lexical hits])`, produced lazily: only the lexical hits need their dense
- * rank (counted in one pass, `DenseRanking.ranksOf`); every other sentence's fused score is 1 / (60 + its dense
- * rank), which falls with the rank, so the fused list is a merge of the dense order (lexical hits skipped) with the
- * lexical hits sorted by fused score. Ties break as in `fuseRanks`: best rank in either list, then first
- * appearance (the dense list is read first, so a sentence with a vector first appears at its dense rank).
+ * What a lexical hit's reciprocal rank is multiplied by (0–1), given its sid and its dense rank (1-based; undefined
+ * when it has no vector): `lexicalShare` in `hybrid`. The dense rank always counts in full.
+ */
+export type LexicalWeight = (sid: number, denseRank: number | undefined) => number
+
+/**
+ * Exactly a weighted `fuseRanks([full dense ranking, lexical hits])` — score = 1 / (60 + dense rank) + weight × 1 /
+ * (60 + lexical rank) — produced lazily: only the lexical hits need their dense rank (counted in one pass,
+ * `DenseRanking.ranksOf`); every other sentence's fused score is 1 / (60 + its dense rank), which falls with the
+ * rank, so the fused list is a merge of the dense order (lexical hits skipped) with the lexical hits sorted by fused
+ * score. Ties break as in `fuseRanks`: best rank in either list, then first appearance (the dense list is read
+ * first, so a sentence with a vector first appears at its dense rank). Each entry carries its rank in each list.
  */
 export class FusedRanking implements RankedList {
   private readonly lexicalEntries: FusedEntry[]
@@ -25,7 +31,11 @@ export class FusedRanking implements RankedList {
   private nextDense = 0
   private readonly denseRankCache = new Map<number, number>()
 
-  constructor(private readonly dense: DenseRanking | undefined, lexical: readonly { sid: number }[]) {
+  constructor(
+    private readonly dense: DenseRanking | undefined,
+    lexical: readonly { sid: number }[],
+    weightOf: LexicalWeight = () => 1,
+  ) {
     const hits: { sid: number; rank: number; position: number }[] = []
     const inList = new Set<number>()
     lexical.forEach(({ sid }, i) => {
@@ -37,16 +47,20 @@ export class FusedRanking implements RankedList {
     let lexicalOnly = 0
     const count = dense?.length ?? 0
     this.lexicalEntries = hits.map(({ sid, rank, position }) => {
-      if (position < 0) return { sid, score: 1 / (RRF_K + rank), bestRank: rank, firstSeen: count + lexicalOnly++ }
+      if (position < 0) {
+        const score = weightOf(sid, undefined) / (RRF_K + rank)
+        return { sid, score, ranks: { lexical: rank }, bestRank: rank, firstSeen: count + lexicalOnly++ }
+      }
       this.lexicalPositions.add(position)
       const denseRank = denseRanks.get(position)! + 1
-      return { sid, score: 1 / (RRF_K + denseRank) + 1 / (RRF_K + rank), bestRank: Math.min(denseRank, rank), firstSeen: denseRank - 1 }
+      const score = 1 / (RRF_K + denseRank) + weightOf(sid, denseRank) / (RRF_K + rank)
+      return { sid, score, ranks: { lexical: rank, dense: denseRank }, bestRank: Math.min(denseRank, rank), firstSeen: denseRank - 1 }
     })
     this.lexicalEntries.sort(compareFused)
     for (const entry of this.lexicalEntries) this.lexicalAt.set(entry.sid, entry)
   }
 
-  at(position: number): ScoredSid | undefined {
+  at(position: number): RankedSid | undefined {
     while (this.merged.length <= position) {
       const entry = this.mergeNext()
       if (!entry) return undefined
@@ -85,7 +99,7 @@ export class FusedRanking implements RankedList {
       if (position < 0) return undefined
       if (!this.lexicalPositions.has(position)) {
         const rank = this.nextDense + 1
-        return { sid: dense.scores.sids[position], score: 1 / (RRF_K + rank), bestRank: rank, firstSeen: rank - 1 }
+        return { sid: dense.scores.sids[position], score: 1 / (RRF_K + rank), ranks: { dense: rank }, bestRank: rank, firstSeen: rank - 1 }
       }
       this.nextDense++
     }

@@ -1,12 +1,14 @@
 import { penaltyForContentTerms, shortSentencePenalty } from '../../src/core/short-sentence-penalty'
+import { speakerNameTerms, withoutSpeakerNames } from '../../src/core/speaker-names'
+import { lexicalShare } from '../../src/core/lexical-share'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { ContextItem } from '../../src/types'
 import { DenseRanking } from './dense-ranking'
-import { FusedRanking } from './fused-ranking'
+import { FusedRanking, type LexicalWeight } from './fused-ranking'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import { ProbedDenseRanking } from './probed-dense-ranking'
-import { listOf, type RankedList } from './ranked-list'
-import type { SentenceCatalog } from '../index/sentence-catalog'
+import { listOf, type RankedList, type RankedSid } from './ranked-list'
+import type { CatalogScope, SentenceCatalog } from '../index/sentence-catalog'
 import type { VectorIndex } from '../index/vector/vector-index'
 
 export interface RankingSources {
@@ -47,12 +49,7 @@ export function* rankCandidates(
   sources: RankingSources,
 ): Generator<ScoredSentence> {
   const filter = { conversationId }
-  const penaltyOf = (sid: number): number => {
-    const terms = sources.lexical.contentTermCountOf(sid)
-    if (terms !== undefined) return penaltyForContentTerms(terms)
-    const sentence = sources.catalog.get(sid)
-    return sentence ? shortSentencePenalty(sentence.text) : 0
-  }
+  const penaltyOf = sentencePenalty(sources)
   const denseRanking = (query: RankingQuery): DenseRanking | undefined =>
     query.vector && sources.vectors ? new DenseRanking(sources.vectors.scan(query.vector, filter, penaltyOf)) : undefined
   // Only unfiltered: a conversation's rows are a small share of the lists, and its exact scan is cheap enough.
@@ -63,21 +60,57 @@ export function* rankCandidates(
   const rankings: RankedList[] = queries.map((query) => {
     if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
     if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
-    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter, HYBRID_LEXICAL_DEPTH))
+    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter, HYBRID_LEXICAL_DEPTH), lexicalWeight(query, conversationId, sources))
   })
   const seen = new Set<number>()
   for (let position = 0; ; position++) {
     let more = false
-    for (const ranking of rankings) {
+    for (const [query, ranking] of rankings.entries()) {
       const hit = ranking.at(position)
       if (!hit) continue
       more = true
       if (seen.has(hit.sid)) continue
       seen.add(hit.sid)
       const candidate = scoredSentence(sources.catalog, hit.sid, rankings.length === 1 ? hit.score : bestScore(rankings, hit.sid), 'relevant')
-      if (candidate) yield candidate
+      if (candidate) yield explained(candidate, strategy, hit, position, query)
     }
     if (!more) return
+  }
+}
+
+/**
+ * How much each lexical hit of `query` counts in `hybrid` (`lexicalShare`): by the share of the query's words it
+ * covers and the history's vocabulary reaches, the speakers' names left out (they say whose sentence, not what
+ * about), and by its dense rank.
+ */
+function lexicalWeight(query: RankingQuery, conversationId: string | undefined, sources: RankingSources): LexicalWeight {
+  const speakers = speakerNameTerms(sources.catalog.scope(conversationId).roles.keys())
+  const coverage = sources.lexical.termCoverage(query.text, { conversationId }, speakers)
+  return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank)
+}
+
+/** A ranked candidate with why it is there: its rank in each ranking, its fused score (`hybrid`) and the query that found it. */
+function explained(candidate: ScoredSentence, strategy: 'dense' | 'lexical' | 'hybrid', hit: RankedSid, position: number, query: number): ScoredSentence {
+  if (strategy === 'hybrid') {
+    candidate.ranks = hit.ranks
+    candidate.fused = hit.score
+  } else candidate.ranks = strategy === 'lexical' ? { lexical: position + 1 } : { dense: position + 1 }
+  candidate.query = query
+  return candidate
+}
+
+/** The texts to embed for the dense ranking of `queries` in `scope`: each without the names of the scope's speakers (`withoutSpeakerNames`). */
+export function denseQueryTexts(queries: readonly string[], scope: Pick<CatalogScope, 'roles'>): string[] {
+  return queries.map((query) => withoutSpeakerNames(query, scope.roles.keys()))
+}
+
+/** The short-sentence penalty of a sid's sentence, from the content words the lexical index counted when it has them. */
+export function sentencePenalty(sources: Pick<RankingSources, 'catalog' | 'lexical'>): (sid: number) => number {
+  return (sid) => {
+    const terms = sources.lexical.contentTermCountOf(sid)
+    if (terms !== undefined) return penaltyForContentTerms(terms)
+    const sentence = sources.catalog.get(sid)
+    return sentence ? shortSentencePenalty(sentence.text) : 0
   }
 }
 
@@ -108,4 +141,10 @@ export function scoredSentence(catalog: SentenceCatalog, sid: number, score: num
 export function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
   const next = catalog.scope(sentence.conversationId).messages[sentence.turn + 1]
   return next && next.sids.length > 0 ? scoredSentence(catalog, next.sids[0], 0, 'neighbour') : undefined
+}
+
+/** The last sentence of the turn before `sentence`'s, in its conversation; undefined before the first turn. */
+export function closingOfPreviousTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
+  const previous = sentence.turn > 0 ? catalog.scope(sentence.conversationId).messages[sentence.turn - 1] : undefined
+  return previous && previous.sids.length > 0 ? scoredSentence(catalog, previous.sids[previous.sids.length - 1], 0, 'neighbour') : undefined
 }

@@ -1,0 +1,48 @@
+// How often a context holds a superseded statement without the one that revised it, on a synthetic history of
+// revised facts (`bench/synthetic-updates.ts`): per strategy and budget, with and without `followUpdates`.
+//   npx tsx bench/update-recall.ts [--budgets 2000,8000] [--conversations 6] [--facts 8] [--gap 400]
+import { parseArgs } from 'node:util'
+import { createMemory } from '../src/node'
+import type { Strategy } from '../src/types'
+import { DEFAULT_EMBEDDING_CACHE_DIR } from '../scripts/embedding-cache-dir'
+import { syntheticUpdates } from './synthetic-updates'
+
+const { values } = parseArgs({ options: { budgets: { type: 'string', default: '2000,8000' }, conversations: { type: 'string', default: '6' }, facts: { type: 'string', default: '8' }, gap: { type: 'string', default: '400' } } })
+const budgets = values.budgets.split(',').map(Number)
+const modes: { label: string; strategy: Strategy; followUpdates: boolean }[] = [
+  { label: 'lexical', strategy: 'lexical', followUpdates: false },
+  { label: 'dense', strategy: 'dense', followUpdates: false },
+  { label: 'hybrid', strategy: 'hybrid', followUpdates: false },
+  { label: 'hybrid + followUpdates', strategy: 'hybrid', followUpdates: true },
+]
+const histories = syntheticUpdates({ conversations: Number(values.conversations), factsPerConversation: Number(values.facts), gapTurns: Number(values.gap) })
+const tally = new Map<string, { newer: number; staleOnly: number; both: number; n: number; chars: number }>()
+for (const history of histories) {
+  const memory = await createMemory({ name: `update-recall-${history.conversationId}`, embeddingCacheDir: DEFAULT_EMBEDDING_CACHE_DIR })
+  try {
+    await memory.add(history.messages)
+    await memory.indexed()
+    for (const { question, newer, stale } of history.cases) {
+      for (const mode of modes) {
+        for (const budget of budgets) {
+          const ctx = await memory.buildContext(question, { conversationId: history.conversationId, strategy: mode.strategy, followUpdates: mode.followUpdates, budget })
+          const ids = new Set(ctx.items.map((item) => item.messageId))
+          const key = `${mode.label} @${budget}`
+          const t = tally.get(key) ?? { newer: 0, staleOnly: 0, both: 0, n: 0, chars: 0 }
+          t.n++
+          t.chars += ctx.stats.used
+          if (ids.has(newer)) t.newer++
+          if (ids.has(stale) && !ids.has(newer)) t.staleOnly++
+          if (ids.has(stale) && ids.has(newer)) t.both++
+          tally.set(key, t)
+        }
+      }
+    }
+  } finally {
+    await memory.close()
+  }
+}
+const pct = (x: number, n: number) => `${((100 * x) / n).toFixed(1)}%`
+console.log(`${histories.length} conversations, ${histories.reduce((s, h) => s + h.cases.length, 0)} revised facts`)
+console.log('mode @budget | newer in context | stale without newer | both | mean chars')
+for (const [key, t] of tally) console.log(`${key} | ${pct(t.newer, t.n)} | ${pct(t.staleOnly, t.n)} | ${pct(t.both, t.n)} | ${Math.round(t.chars / t.n)}`)

@@ -1,0 +1,56 @@
+import { STOP_WORDS, queryTerm } from './english-terms'
+
+/**
+ * Roles every chat has: words that may well be what a request is about ("the user settings", "the system prompt")
+ * rather than the name of someone in the history.
+ */
+const GENERIC_ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'system'])
+
+const WORD = /[\p{L}\p{N}]+/gu
+const HAS_WORD = /[\p{L}\p{N}]/u
+/** A word with an optional possessive ending ("Melanie's", "Melanie’s"). */
+const WORD_WITH_POSSESSIVE = /([\p{L}\p{N}]+)(?:['’]s)?/gu
+
+/** The lowercase words that name the given speakers (roles), leaving out the generic roles and stop words. */
+export function speakerNameWords(speakers: Iterable<string>): Set<string> {
+  const words = new Set<string>()
+  for (const speaker of speakers) {
+    const lower = speaker.toLowerCase()
+    if (GENERIC_ROLES.has(lower)) continue
+    for (const [word] of lower.matchAll(WORD)) if (!STOP_WORDS.has(word)) words.add(word)
+  }
+  return words
+}
+
+/** `speakerNameWords` as the lexical index's query terms (stemmed), to leave out of what a request's words cover. */
+export function speakerNameTerms(speakers: Iterable<string>): Set<string> {
+  const terms = new Set<string>()
+  for (const word of speakerNameWords(speakers)) {
+    const term = queryTerm(word)
+    if (term !== null) terms.add(term)
+  }
+  return terms
+}
+
+/**
+ * `text` with the words that name a speaker of the history removed (with their possessive), for the dense ranking:
+ * "What did Melanie paint?" is embedded as "What did paint?". The speaker's name says whose sentences to look at,
+ * not what they are about, yet it dominates a small sentence model's embedding of a short question: every line
+ * that addresses that person by name ("Wow, Melanie, that's amazing!") then looks closer to the question than
+ * the sentence that answers it. Who is asked about still counts in `hybrid` through the lexical ranking, where
+ * the speaker is a field of its own. Speakers named by a generic role (user, assistant, system) are left alone.
+ * Returns `text` itself when it names no speaker, or when nothing but names would be left.
+ */
+export function withoutSpeakerNames(text: string, speakers: Iterable<string>): string {
+  const names = speakerNameWords(speakers)
+  if (names.size === 0) return text
+  let removed = false
+  const kept = text.replace(WORD_WITH_POSSESSIVE, (whole, word: string) => {
+    if (!names.has(word.toLowerCase())) return whole
+    removed = true
+    return ''
+  })
+  if (!removed) return text
+  const tidied = kept.replace(/\s+/g, ' ').trim()
+  return HAS_WORD.test(tidied) ? tidied : text
+}

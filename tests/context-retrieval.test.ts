@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemory, type Memory, type MessageInput } from '../src/node'
+
+const DAY = 86_400_000
+const START = Date.UTC(2024, 2, 1)
+
+/** Turns of a chat about one subject, none of them about `avoid`. */
+function renovationTurns(count: number): string[] {
+  const topics = ['the kitchen tiles', 'the oak worktop', 'the extractor hood', 'the plumber’s quote', 'the cabinet handles', 'the floor levelling', 'the sink position', 'the lighting plan']
+  return Array.from({ length: count }, (_, i) =>
+    i % 2 === 0
+      ? `For the renovation I keep going back and forth on ${topics[(i / 2) % topics.length]}, option ${Math.floor(i / 2) + 1}.`
+      : `Noted: ${topics[((i - 1) / 2) % topics.length]} option ${Math.floor(i / 2) + 1} fits the budget if the installer starts on time.`,
+  )
+}
+
+describe('buildContext retrieval', () => {
+  let memory: Memory
+  beforeAll(async () => {
+    memory = await createMemory({ name: 'context-retrieval' })
+  })
+  afterAll(() => memory?.close())
+
+  it('a goal shift to something mentioned only in passing long ago: recentTurns keep the last turns and retrieval brings the early mention', async () => {
+    const conversationId = 'goal-shift'
+    const early = 'By the way, my sister’s wedding in Porto is on 14 June, so I must book flights at some point.'
+    const turns = [early, ...renovationTurns(80)]
+    const messages: MessageInput[] = turns.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content, conversationId, timestamp: START + i * DAY }))
+    await memory.add(messages)
+    await memory.indexed()
+    const shift = 'Let’s leave the renovation for now: which flights do I need for my sister’s wedding?'
+    await memory.add({ role: 'user', content: shift, conversationId, timestamp: START + turns.length * DAY })
+    await memory.indexed()
+    for (const strategy of ['hybrid', 'dense', 'lexical'] as const) {
+      const ctx = await memory.buildContext(shift, { conversationId, strategy, recentTurns: 4, budget: 2000 })
+      expect(ctx.items.filter((item) => item.reason === 'recent').map((item) => item.text)).toContain(shift)
+      const recalled = ctx.items.find((item) => item.text === early)
+      expect(recalled?.reason, strategy).toBe('relevant')
+    }
+    // Worded unlike the early mention, the request still finds it through the dense ranking in the default strategy.
+    const indirect = 'Forget the house for a moment: what about getting to that family marriage abroad?'
+    const ctx = await memory.buildContext(indirect, { conversationId, recentTurns: 4, budget: 2000 })
+    expect(ctx.items.map((item) => item.text)).toContain(early)
+  })
+
+  it('leaves speakers’ names out of what the dense ranking embeds, so lines addressing a speaker do not crowd out what the speaker said', async () => {
+    const conversationId = 'names'
+    const lines: [string, string][] = [
+      ['Caroline', 'Wow, Melanie, that is amazing!'],
+      ['Melanie', 'I painted a sunrise over the lake last summer.'],
+      ['Caroline', 'Thanks, Melanie!'],
+      ['Caroline', 'Melanie, you are so kind.'],
+      ['Melanie', 'The kids loved the museum trip.'],
+      ['Caroline', 'Good to hear from you, Melanie.'],
+      ['Caroline', 'Oh Melanie, I agree.'],
+      ['Melanie', 'We are thinking about going camping next month.'],
+    ]
+    await memory.add(lines.map(([role, content], i) => ({ role, content, conversationId, timestamp: START + i * DAY })))
+    await memory.indexed()
+    const ctx = await memory.buildContext('What did Melanie paint?', { conversationId, strategy: 'dense', budget: 10_000 })
+    expect(ctx.items.find((item) => item.ranks?.dense === 1)?.text).toBe('I painted a sunrise over the lake last summer.')
+  })
+
+  it('says why each relevant item is there: its ranks, its fused score in hybrid, and which query found it', async () => {
+    const conversationId = 'why'
+    await memory.add(
+      ['I adopted a beagle called Rufus.', 'Rufus hates the vacuum cleaner.', 'The weather was grey and wet all week in town.', 'My train was late again.'].map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, conversationId, timestamp: START + i * DAY })),
+    )
+    await memory.indexed()
+    const hybrid = await memory.buildContext('What is my dog called?', { conversationId, queries: ['vacuum cleaner'], budget: 10_000 })
+    expect(hybrid.items.some((item) => item.reason === 'relevant')).toBe(true)
+    for (const item of hybrid.items) {
+      if (item.reason !== 'relevant') {
+        expect([item.ranks, item.fused, item.query]).toEqual([undefined, undefined, undefined])
+        continue
+      }
+      expect(item.ranks?.dense).toBeGreaterThanOrEqual(1)
+      expect(item.fused).toBeGreaterThan(0)
+      expect([0, 1]).toContain(item.query)
+    }
+    const lexical = await memory.buildContext('weather', { conversationId, strategy: 'lexical', queries: ['vacuum'], budget: 10_000 })
+    const why = (text: string) => lexical.items.filter((item) => item.text === text).map((item) => [item.reason, item.ranks, item.fused, item.query])
+    expect(why('The weather was grey and wet all week in town.')).toEqual([['relevant', { lexical: 1 }, undefined, 0]])
+    expect(why('Rufus hates the vacuum cleaner.')).toEqual([['relevant', { lexical: 1 }, undefined, 1]])
+    expect(why('My train was late again.')).toEqual([['neighbour', undefined, undefined, undefined]])
+  })
+})
