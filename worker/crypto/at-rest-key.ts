@@ -1,15 +1,10 @@
 import { SiftError } from '../../src/errors'
+import { keyFromPassphrase, PBKDF2_ITERATIONS } from './passphrase-key'
 import { RecordCipher } from './record-cipher'
 
 /** Where an encrypted memory's key comes from (`MemoryOptions.passphrase` or `.key`, validated). */
 export type AtRestKey = { passphrase: string } | { key: CryptoKey }
 
-/**
- * PBKDF2-HMAC-SHA-256 iterations for a new passphrase: OWASP's 2023 minimum for this hash. Anyone holding a copy of
- * the database can try passphrases offline, and each try costs them this many hashes; it costs an open about as much,
- * once. Stored with the salt, so a later change of this value still opens memories made before it.
- */
-export const PBKDF2_ITERATIONS = 600_000
 const SALT_BYTES = 16
 
 /** What the key check seals: opening it proves the key before anything else is read. */
@@ -65,11 +60,6 @@ export async function unlockEncryption(record: unknown, source: AtRestKey | unde
     throw new SiftError('WRONG_KEY', `That ${'key' in source ? 'key' : 'passphrase'} does not open the memory "${name}", which is encrypted with a ${kind}. Nothing was read or changed; pass the right one.`)
   }
   return cipher
-}
-
-async function keyFromPassphrase(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
-  const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase), 'PBKDF2', false, ['deriveKey'])
-  return crypto.subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
 }
 
 function isEncryptionRecord(value: unknown): value is EncryptionRecord {

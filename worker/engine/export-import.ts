@@ -1,7 +1,7 @@
 import type { EncryptedSiftExport, SiftExport } from '../../src/types'
 import { toExportOptions } from '../input/export-options'
 import { EXPORT_FORMAT, EXPORT_VERSION, readDecryptedExport, readImportData, type ImportBatch } from '../input/import-data'
-import { openWithPassphrase, sealWithPassphrase } from '../util/passphrase-box'
+import { openWithPassphrase, sealWithPassphrase } from '../crypto/passphrase-box'
 import type { EngineStore } from './open-parts'
 
 /**

@@ -1,6 +1,6 @@
 import { SiftError } from '../../src/errors'
 import type { ImportOptions } from '../../src/types'
-import { isBase64, type PassphraseBox } from '../util/passphrase-box'
+import { isBase64, type PassphraseBox } from '../crypto/passphrase-box'
 import { describe, toValidMessage, type ValidMessage } from './message-input'
 
 /** `SiftExport.format`: what marks an object as a Sift export. */

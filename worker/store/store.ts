@@ -8,6 +8,7 @@ import { clearVectors, keptRows, liveSids, putBlocks, removeVectors, deleteBlock
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
 import type { CoarseListsRecord, LexicalSnapshot, SavedIndexes, StoreState } from './records'
 import { assertSchemaNotNewer } from './installed-schema'
+import { toStorageError } from './storage-error'
 import { isMessageRecord, isStoreState, messageSids } from './record-check'
 import { reencryptStore } from './reencrypt-store'
 import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
@@ -112,7 +113,7 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
       if (unlocked?.newRecord && !created) await reencryptStore(db, undefined, { cipher: unlocked.cipher, record: unlocked.newRecord })
     } catch (error) {
       db.close()
-      throw toSiftError(error, `open the database "${name}"`)
+      throw toStorageError(error, `open the database "${name}"`)
     }
     return new SiftStore<Saved>(db, stateRebuilt, unlocked?.cipher)
   }
@@ -363,7 +364,7 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     try {
       return await work()
     } catch (error) {
-      throw this.superseded ?? toSiftError(error, what)
+      throw this.superseded ?? toStorageError(error, what)
     }
   }
 }
@@ -392,17 +393,4 @@ async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Pro
   if ('conversationId' in selector) return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
   if ('after' in selector) return db.messages.where('timestamp').above(new Date(selector.after).getTime()).primaryKeys()
   return db.messages.where('timestamp').below(new Date(selector.before).getTime()).primaryKeys()
-}
-
-function toSiftError(error: unknown, what: string): SiftError {
-  if (error instanceof SiftError) return error
-  const names = [(error as { name?: string })?.name, (error as { inner?: { name?: string } })?.inner?.name]
-  if (names.includes('QuotaExceededError')) {
-    return new SiftError('QUOTA_EXCEEDED', `Browser storage is full, so Sift could not ${what}. Free space with memory.forget(...) or ask the user to allow more storage.`, { cause: error })
-  }
-  if (names.includes('ConstraintError')) {
-    // Ids are checked before anything is added, so this is a stored record in the way of a new one: damaged data, not the caller's ids.
-    return new SiftError('STORAGE_FAILED', `Could not ${what}: a stored record is in the way (${(error as Error)?.message ?? String(error)}). Nothing was stored. If this persists, the database is damaged: delete it (indexedDB.deleteDatabase with the memory's name) to start over.`, { cause: error })
-  }
-  return new SiftError('STORAGE_FAILED', `IndexedDB failed to ${what}: ${(error as Error)?.message ?? String(error)}`, { cause: error })
 }

@@ -1,14 +1,10 @@
 import { SiftError } from '../../src/errors'
 import type { EncryptedSiftExport } from '../../src/types'
+import { keyFromPassphrase, PBKDF2_ITERATIONS } from './passphrase-key'
 
 /** A text sealed with a passphrase: the `encrypted` part of an `EncryptedSiftExport`. */
 export type PassphraseBox = EncryptedSiftExport['encrypted']
 
-/**
- * PBKDF2 iterations for a new box: the floor OWASP gives for PBKDF2-HMAC-SHA-256, since the passphrase is all that
- * guards a copied file against offline guessing.
- */
-export const BOX_ITERATIONS = 600_000
 const SALT_BYTES = 16
 /** AES-GCM's standard nonce size; a fresh random one per box, so one passphrase may seal many files. */
 const IV_BYTES = 12
@@ -17,9 +13,9 @@ const IV_BYTES = 12
 export async function sealWithPassphrase(text: string, passphrase: string): Promise<PassphraseBox> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES))
-  const key = await deriveKey(passphrase, salt, BOX_ITERATIONS)
+  const key = await keyFromPassphrase(passphrase, salt, PBKDF2_ITERATIONS)
   const data = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(text)))
-  return { kdf: 'PBKDF2-SHA-256', iterations: BOX_ITERATIONS, salt: toBase64(salt), iv: toBase64(iv), data: toBase64(data) }
+  return { kdf: 'PBKDF2-SHA-256', iterations: PBKDF2_ITERATIONS, salt: toBase64(salt), iv: toBase64(iv), data: toBase64(data) }
 }
 
 /**
@@ -27,7 +23,7 @@ export async function sealWithPassphrase(text: string, passphrase: string): Prom
  * count). A wrong passphrase and altered data look the same to AES-GCM: both fail its tag check, with `WRONG_KEY`.
  */
 export async function openWithPassphrase(box: PassphraseBox, passphrase: string): Promise<string> {
-  const key = await deriveKey(passphrase, fromBase64(box.salt), box.iterations)
+  const key = await keyFromPassphrase(passphrase, fromBase64(box.salt), box.iterations)
   let plain: ArrayBuffer
   try {
     plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(box.iv) }, key, fromBase64(box.data))
@@ -35,11 +31,6 @@ export async function openWithPassphrase(box: PassphraseBox, passphrase: string)
     throw new SiftError('WRONG_KEY', 'The passphrase does not open this encrypted export (or the file was altered). Check the passphrase and try again; nothing was stored.', { cause: error })
   }
   return new TextDecoder().decode(plain)
-}
-
-async function deriveKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
-  const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase), 'PBKDF2', false, ['deriveKey'])
-  return crypto.subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
 }
 
 /** Standard base64 of `bytes`, built in chunks: one `String.fromCharCode` call per byte would be slow on a large export. */
