@@ -1,11 +1,10 @@
 import { SiftError } from '../../src/errors'
-import { keyFromPassphrase, PBKDF2_ITERATIONS } from './passphrase-key'
+import { keyFromPassphrase, newSalt, PBKDF2_ITERATIONS } from './passphrase-key'
 import { RecordCipher } from './record-cipher'
 
 /** Where an encrypted memory's key comes from (`MemoryOptions.passphrase` or `.key`, validated). */
 export type AtRestKey = { passphrase: string } | { key: CryptoKey }
 
-const SALT_BYTES = 16
 
 /** What the key check seals: opening it proves the key before anything else is read. */
 const KEY_CHECK = 'sift-memory key check'
@@ -30,7 +29,7 @@ export async function newEncryption(source: AtRestKey): Promise<{ cipher: Record
   let record: Omit<EncryptionRecord, 'check'>
   let key: CryptoKey
   if ('passphrase' in source) {
-    const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
+    const salt = newSalt()
     record = { key: 'encryption', kdf: 'PBKDF2-SHA-256', salt, iterations: PBKDF2_ITERATIONS }
     key = await keyFromPassphrase(source.passphrase, salt, PBKDF2_ITERATIONS)
   } else {

@@ -1,17 +1,16 @@
 import { SiftError } from '../../src/errors'
 import type { EncryptedSiftExport } from '../../src/types'
-import { keyFromPassphrase, PBKDF2_ITERATIONS } from './passphrase-key'
+import { keyFromPassphrase, newSalt, PBKDF2_ITERATIONS } from './passphrase-key'
 
 /** A text sealed with a passphrase: the `encrypted` part of an `EncryptedSiftExport`. */
 export type PassphraseBox = EncryptedSiftExport['encrypted']
 
-const SALT_BYTES = 16
 /** AES-GCM's standard nonce size; a fresh random one per box, so one passphrase may seal many files. */
 const IV_BYTES = 12
 
 /** Encrypts `text` (UTF-8) with AES-GCM under a key derived from `passphrase`. WebCrypto: browsers, workers, Node ≥ 20. */
 export async function sealWithPassphrase(text: string, passphrase: string): Promise<PassphraseBox> {
-  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
+  const salt = newSalt()
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES))
   const key = await keyFromPassphrase(passphrase, salt, PBKDF2_ITERATIONS)
   const data = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(text)))

@@ -6,6 +6,11 @@
  */
 export const PBKDF2_ITERATIONS = 600_000
 
+/** A fresh random salt for a new passphrase's key: 16 bytes, so no two keys share one. */
+export function newSalt(): Uint8Array<ArrayBuffer> {
+  return crypto.getRandomValues(new Uint8Array(16))
+}
+
 /** The AES-GCM key `passphrase` gives with `salt` and `iterations` (PBKDF2-SHA-256), usable only to encrypt and decrypt. */
 export async function keyFromPassphrase(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
   const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase), 'PBKDF2', false, ['deriveKey'])

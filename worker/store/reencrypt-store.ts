@@ -1,3 +1,4 @@
+import type { Table } from 'dexie'
 import type { EncryptionRecord } from '../crypto/at-rest-key'
 import type { RecordCipher } from '../crypto/record-cipher'
 import { putBlockRecords } from './block-records'
@@ -19,6 +20,25 @@ import { isFloatBlock, joinResiduals, toInt8Block, type FloatVectorBlock, type V
  */
 export async function reencryptStore(db: SiftDatabase, from: RecordCipher | undefined, to: { cipher: RecordCipher; record: EncryptionRecord }): Promise<void> {
   const tables = [db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists]
+  const { before, messages, blocks, lexical, coarseLists } = await readAndSeal(db, tables, from, to.cipher)
+  await db.transaction('rw', tables, async () => {
+    const [state, messageCount, blockCount] = await Promise.all([db.meta.get('state'), db.messages.count(), db.vectorBlocks.count()])
+    if (!sameState(state, before.state) || messageCount !== before.messages || blockCount !== before.blocks) throw changedMeanwhile('encrypt the memory with the new key')
+    await db.messages.bulkPut(messages as unknown as MessageRecord[])
+    await db.vectorBlocks.clear()
+    await db.vectorResiduals.clear()
+    await putBlockRecords(db, blocks)
+    await (lexical ? db.lexicalSnapshots.put(lexical as unknown as LexicalSnapshot) : db.lexicalSnapshots.delete('lexical'))
+    await (coarseLists ? db.coarseLists.put(coarseLists as CoarseListsRecord) : db.coarseLists.delete('vectors'))
+    await db.table('meta').put(to.record)
+  })
+}
+
+/**
+ * Every record read, opened and sealed with `cipher`, and what the write must find unchanged. A function of its own
+ * so that the records as read and as opened can be collected before the write: only the sealed copies are kept.
+ */
+async function readAndSeal(db: SiftDatabase, tables: Table[], from: RecordCipher | undefined, cipher: RecordCipher) {
   const raw = await db.transaction('r', tables, async () => {
     const [state, messages, blocks, residuals, lexical, coarseLists] = await Promise.all([
       db.meta.get('state'),
@@ -30,7 +50,7 @@ export async function reencryptStore(db: SiftDatabase, from: RecordCipher | unde
     ])
     return { state: state!, messages, blocks, residuals, lexical, coarseLists }
   })
-  const { cipher } = to
+  const before = { state: raw.state, messages: raw.messages.length, blocks: raw.blocks.length }
   const plain = await openAll(from, raw)
   const [messages, blocks, lexical, coarseLists] = await Promise.all([
     Promise.all(plain.messages.map((message) => sealMessage(cipher, message))),
@@ -38,17 +58,7 @@ export async function reencryptStore(db: SiftDatabase, from: RecordCipher | unde
     plain.lexical && sealLexicalSnapshot(cipher, plain.lexical),
     plain.coarseLists && sealCoarseLists(cipher, plain.coarseLists),
   ])
-  await db.transaction('rw', tables, async () => {
-    const [state, messageCount, blockCount] = await Promise.all([db.meta.get('state'), db.messages.count(), db.vectorBlocks.count()])
-    if (!sameState(state, raw.state) || messageCount !== raw.messages.length || blockCount !== raw.blocks.length) throw changedMeanwhile('encrypt the memory with the new key')
-    await db.messages.bulkPut(messages as unknown as MessageRecord[])
-    await db.vectorBlocks.clear()
-    await db.vectorResiduals.clear()
-    await putBlockRecords(db, blocks)
-    await (lexical ? db.lexicalSnapshots.put(lexical as unknown as LexicalSnapshot) : db.lexicalSnapshots.delete('lexical'))
-    await (coarseLists ? db.coarseLists.put(coarseLists as CoarseListsRecord) : db.coarseLists.delete('vectors'))
-    await db.table('meta').put(to.record)
-  })
+  return { before, messages, blocks, lexical, coarseLists }
 }
 
 /** The records `raw` holds, plain: opened with `from`, or as stored without it (float32 blocks quantised on the way). */

@@ -39,7 +39,14 @@ export async function readSealedContents<Lexical, Lists extends object>(
   const opening = await db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, db.coarseLists, async () => {
     // Requests run in the order issued.
     const state = db.meta.get('state')
-    const texts = Promise.all([db.messages.toArray(), db.lexicalSnapshots.get('lexical')]).then(([messages, lexical]) => Promise.all([openMessages(cipher, messages), openLexicalSnapshot<Lexical>(cipher, lexical)]))
+    // Handed over as soon as they are open, while the blocks are still being read: the transaction only resolves once
+    // every request is done.
+    const texts = Promise.all([db.messages.toArray(), db.lexicalSnapshots.get('lexical')])
+      .then(([messages, lexical]) => Promise.all([openMessages(cipher, messages), openLexicalSnapshot<Lexical>(cipher, lexical)]))
+      .then((opened) => {
+        onTexts?.(opened[0].messages, opened[1])
+        return opened
+      })
     const blocks = db.vectorBlocks.toArray().then((records) => Promise.all((records as unknown as SealedVectorBlock[]).map((record) => openBlock(cipher, record))))
     const coarseLists = db.coarseLists.get('vectors').then((record) => openCoarseLists<Lists>(cipher, record))
     // Awaited after the transaction; until then a failure must not count as unhandled.
@@ -47,7 +54,6 @@ export async function readSealedContents<Lexical, Lists extends object>(
     return { state: (await state)!, texts, blocks, coarseLists }
   })
   const [{ messages, skipped }, lexical] = await opening.texts
-  onTexts?.(messages, lexical)
   return { state: opening.state, messages, skippedMessages: skipped, blocks: await opening.blocks, lexical, coarseLists: await opening.coarseLists }
 }
 

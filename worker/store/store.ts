@@ -15,7 +15,7 @@ import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
 import { openMessages, sealCoarseLists, sealLexicalSnapshot, sealMessageContent, toSealedMessageRecord } from './sealed-records'
 import { appendSealedVectors, prepareSealedRemoval, readSealedContents, readSealedResiduals } from './sealed-store'
-import { unlockStore } from './unlock-store'
+import { readKeyCheck, unlockStore } from './unlock-store'
 import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
 import { appendToBlocks, isFloatBlock, splitResiduals, toInt8Block } from './vector-block'
 
@@ -308,17 +308,12 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
   }
 
   /**
-   * Seals every record with a key from `next` (a passphrase gets a new salt) in one transaction, the key check with
-   * them: the memory opens with the new key from then on, and only with it. A plain memory is encrypted so. The caller
-   * must keep other writes out meanwhile (the engine's write queue).
-   */
-  /**
    * Checks `key` as open would, reading only the key check: `WRONG_KEY` unless it opens this encrypted memory, or,
    * for a plain one, unless there is none (a key cannot encrypt a memory another tab already has open in clear).
    */
   async checkKey(key: AtRestKey | undefined): Promise<void> {
     const { db } = this
-    const record: unknown = await this.run('read the key check', () => db.transaction('r', db.meta, () => db.table('meta').get('encryption')))
+    const record = await this.run('read the key check', () => readKeyCheck(db))
     if (record !== undefined) {
       await unlockEncryption(record, key, db.name)
       return
@@ -328,6 +323,11 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     }
   }
 
+  /**
+   * Seals every record with a key from `next` (a passphrase gets a new salt) in one transaction, the key check with
+   * them: the memory opens with the new key from then on, and only with it. A plain memory is encrypted so. The caller
+   * must keep other writes out meanwhile (the engine's write queue).
+   */
   async changeKey(next: AtRestKey): Promise<void> {
     const { db, cipher } = this
     await this.run('encrypt the memory with the new key', async () => {

@@ -15,9 +15,14 @@ export interface Unlocked {
  * `undefined` without a key, else a new key check to write. Reads only.
  */
 export async function unlockStore(db: SiftDatabase, name: string, key: AtRestKey | undefined): Promise<Unlocked | undefined> {
-  const record: unknown = await db.transaction('r', db.meta, () => db.table('meta').get('encryption'))
+  const record = await readKeyCheck(db)
   if (record !== undefined) return { cipher: await unlockEncryption(record, key, name) }
   if (!key) return undefined
   const { cipher, record: newRecord } = await newEncryption(key)
   return { cipher, newRecord }
+}
+
+/** The memory's key check (the `meta` row `encryption`) as stored, `undefined` for a plain memory. */
+export function readKeyCheck(db: SiftDatabase): Promise<unknown> {
+  return db.transaction('r', db.meta, () => db.table('meta').get('encryption'))
 }
