@@ -23,7 +23,12 @@ import { onnxRuntimeFiles } from '../worker/embed/onnx-runtime-files'
  */
 export function siftMemory(): Plugin {
   let files: Promise<Map<string, string>> | undefined
-  const servedFiles = () => (files ??= listServedFiles())
+  // A listing that failed is tried again on the next request rather than kept.
+  const servedFiles = () =>
+    (files ??= listServedFiles().catch((error: unknown) => {
+      files = undefined
+      throw error
+    }))
   return {
     name: 'sift-memory',
     configureServer(server) {
@@ -34,7 +39,8 @@ export function siftMemory(): Plugin {
             if (!file) return next()
             return sendFile(file, request, response, server.config.server.headers ?? {})
           })
-          .catch(next)
+          // Only Sift's own paths fail with it: the app's pages are served whatever happened to the listing.
+          .catch((error: unknown) => (/^\/(?:models|ort)\//.test(servedPath(request.url ?? '/', server.config.base)) ? next(error) : next()))
       })
     },
     async generateBundle() {

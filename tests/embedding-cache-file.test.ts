@@ -48,6 +48,18 @@ describe('the Node embedding cache file', () => {
     expect(Array.from(reopened.get('My dog is Biscuit.')!)).toEqual(Array.from(vector(5)))
   })
 
+  it('forgets a text whose flush is still writing: the forget waits for it, then rewrites the file without the text', async () => {
+    const directory = freshDirectory()
+    const cache = await openEmbeddingCacheFile(directory, FINGERPRINT)
+    cache.set('kept', vector(1))
+    cache.set('secret', vector(2))
+    const flushing = cache.flush()
+    await Promise.all([flushing, cache.forget(['secret'])])
+    expect(cacheFile(directory).length).toBe(HEADER + RECORD)
+    expect(cacheFile(directory).includes(keyOf('secret'))).toBe(false)
+    expect(cacheFile(directory).includes(keyOf('kept'))).toBe(true)
+  })
+
   it('forgets a text set but not yet flushed without it ever reaching the file', async () => {
     const directory = freshDirectory()
     const cache = await openEmbeddingCacheFile(directory, FINGERPRINT)

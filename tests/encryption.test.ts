@@ -7,7 +7,7 @@ import { createMemory, splitSentences, type Memory, type NodeMemoryOptions } fro
 import type { AtRestKey } from '../worker/crypto/at-rest-key'
 import type { MessageRecord } from '../worker/store/message-record'
 import { SiftStore } from '../worker/store/store'
-import { dumpRaw, openRaw } from './raw-database'
+import { dumpRaw, getAllRaw, openRaw } from './raw-database'
 
 const history = [
   { id: 'm1', conversationId: 'travel', role: 'user', content: 'My grandmother keeps a xylophone in her houseboat near Zanzibar.' },
@@ -57,16 +57,7 @@ async function contexts(memory: Memory): Promise<string[]> {
   return texts
 }
 
-async function rawRecords(indexedDB: IDBFactory, name: string, store: string): Promise<unknown[]> {
-  const db = await openRaw(indexedDB as unknown as globalThis.IDBFactory, name)
-  const records = await new Promise<unknown[]>((resolve, reject) => {
-    const request = db.transaction(store, 'readonly').objectStore(store).getAll()
-    request.onsuccess = () => resolve(request.result)
-    request.onerror = () => reject(request.error)
-  })
-  db.close()
-  return records
-}
+const rawRecords = (indexedDB: IDBFactory, name: string, store: string) => getAllRaw(indexedDB as unknown as globalThis.IDBFactory, name, store)
 
 const dump = (indexedDB: IDBFactory, name: string) => dumpRaw(indexedDB as unknown as globalThis.IDBFactory, name)
 

@@ -24,6 +24,8 @@ describe('forgetRequestTopic', () => {
     ['So I went to the market', 'an opening filler without a request'],
     ['forget it', 'a request without a topic'],
     ['Forget that.', 'a request pointing at nothing named'],
+    ['Forget what I said', 'a pointer to what was said, without a topic'],
+    ['forget everything I told you', 'a pointer to everything told, without a topic'],
   ])('gives %j back as it is (%s)', (request) => {
     expect(forgetRequestTopic(request)).toBe(request.trim())
   })

@@ -122,12 +122,16 @@ describe('forget leaves nothing behind', () => {
     await embedding
     expect(await engine.forget({ id: 'secret-message' })).toBe(1)
     release()
+    // The control: a request's embedding is cached under its text, so the key checked below is one that would be there.
+    await engine.buildContext('my brother moved to Madrid', { strategy: 'dense' })
     await engine.findForgettable('Please forget that my sister moved to Lisbon')
     await engine.indexed()
     await engine.close()
     const cache = readFileSync(join(embeddingCacheDir, readdirSync(embeddingCacheDir)[0]))
     expect(cache.includes(cacheKey(SECRET))).toBe(false)
+    expect(cache.includes(cacheKey('my brother moved to Madrid'))).toBe(true)
     expect(cache.includes(cacheKey('my sister moved to Lisbon'))).toBe(false)
+    expect(cache.includes(cacheKey('Please forget that my sister moved to Lisbon'))).toBe(false)
     expect(cache.includes(cacheKey(kept[0].content))).toBe(true)
   })
 })

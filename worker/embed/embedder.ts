@@ -11,9 +11,8 @@ export interface EmbedderOptions extends ModelOptions {
 }
 
 /**
- * Most texts per model call. Larger batches amortise the per-call overhead (on WASM, 45.5 / 95.1 / 162.2
- * sentences/s at batch 1 / 8 / 32: `npm run bench:perf`, BENCHMARKS.md), but hold the model longer, so a request
- * embedding its query waits behind the batch.
+ * Most texts per model call. Larger batches amortise the per-call overhead (BENCHMARKS.md, embedding throughput by
+ * batch size), but hold the model longer, so a request embedding its query waits behind the batch.
  */
 const MAX_BATCH = 32
 

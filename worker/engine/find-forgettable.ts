@@ -18,9 +18,10 @@ export interface RankedMessage {
 const WHY_WORDS = 5
 
 /**
- * The messages whose sentences rank best for `request.topic`, best first, at most `request.limit`: ranked as a
- * `hybrid` context ranks (BM25 fused by reciprocal rank with the dense ranking, short sentences penalised), or by BM25
- * alone without `vector` or before any sentence has one. A message ranks by its best sentence; the sentences it
+ * The messages whose sentences rank best for `request.topic`, best first, at most `request.limit`: BM25 fused by
+ * reciprocal rank with the dense ranking, short sentences penalised, with equal weights (a context's per-hit lexical
+ * weight, `lexicalWeight`, is tuned for questions, not for the statement a user asks to forget), or by BM25 alone
+ * without `vector` or before any sentence has one. A message ranks by its best sentence; the sentences it
  * carries are those ranked before the list was full.
  */
 export function rankForgettable(request: ForgettableRequest, vector: Float32Array | undefined, sources: RankingSources): RankedMessage[] {
@@ -28,9 +29,7 @@ export function rankForgettable(request: ForgettableRequest, vector: Float32Arra
   const lexical = sources.lexical.search(request.topic, filter, HYBRID_LEXICAL_DEPTH)
   const dense = vector && sources.vectors ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources))) : undefined
   const ranking: RankedList = dense ? new FusedRanking(dense, lexical) : listOf(lexical)
-  const lexicalRanks = new Map(lexical.map((hit, i) => [hit.sid, i + 1]))
   const messages = new Map<string, RankedMessage>()
-  const ranked: { sid: number; sentence: ForgettableSentence }[] = []
   for (let position = 0; ; position++) {
     const hit = ranking.at(position)
     if (!hit) break
@@ -42,16 +41,15 @@ export function rankForgettable(request: ForgettableRequest, vector: Float32Arra
       message = { messageId: found.messageId, score: hit.score, sentences: [] }
       messages.set(found.messageId, message)
     }
-    const lexicalRank = lexicalRanks.get(hit.sid)
-    const sentence: ForgettableSentence = { text: found.text, start: found.start, end: found.end, score: hit.score, ...(lexicalRank !== undefined && { lexicalRank }) }
-    message.sentences.push(sentence)
-    ranked.push({ sid: hit.sid, sentence })
-  }
-  if (dense) {
-    const positions = ranked.map(({ sid }) => dense.scores.positionOf(sid))
-    const ranks = dense.ranksOf(positions.filter((p) => p >= 0))
-    ranked.forEach(({ sentence }, i) => {
-      if (positions[i] >= 0) sentence.denseRank = ranks.get(positions[i])! + 1
+    // The fused ranking says each hit's rank in both lists; BM25's own list is its order.
+    const ranks = dense ? hit.ranks : { lexical: position + 1 }
+    message.sentences.push({
+      text: found.text,
+      start: found.start,
+      end: found.end,
+      score: hit.score,
+      ...(ranks?.lexical !== undefined && { lexicalRank: ranks.lexical }),
+      ...(ranks?.dense !== undefined && { denseRank: ranks.dense }),
     })
   }
   return [...messages.values()]

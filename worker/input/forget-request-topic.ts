@@ -6,7 +6,7 @@ const ASKING = /^(?:(?:can|could|would|will)\s+you\s+|i(?:\s+(?:want|need|would\
 const FORGET = /^(?:forget|delete|remove|erase|unlearn|stop\s+remembering|(?:don['’]?t|do\s+not|no\s+longer)\s+remember)\b\s*/i
 /** What is to be forgotten, before the topic: "everything I told you about", "the fact that", "what I said about". */
 const POINTER =
-  /^(?:(?:everything|anything|all|what|the\s+(?:fact|part|bit|thing|message|messages|stuff))\s+)?(?:(?:that|where|when)\s+)?(?:i\s+(?:said|told\s+you|mentioned|wrote|shared)\s+)?(?:(?:about|that|where|regarding|on|of)\s+)?/i
+  /^(?:(?:everything|anything|all|what|the\s+(?:fact|part|bit|thing|message|messages|stuff))\s+)?(?:(?:that|where|when)\s+)?(?:i\s+(?:said|told\s+you|mentioned|wrote|shared)(?:\s+|$))?(?:(?:about|that|where|regarding|on|of)\s+)?/i
 /** Trailing politeness and punctuation: "…, please.", "…!" */
 const CLOSING = /(?:[\s,]+(?:please|pls|thanks|thank\s+you))?[\s.!?,;:]*$/i
 

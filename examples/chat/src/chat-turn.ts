@@ -17,13 +17,13 @@ const SYSTEM_PROMPT =
   'given before the recent turns; use them when they help, and say so when they do not answer the question.'
 
 /**
- * One exchange: the context for `request` built from the whole stored history, the request stored, the chat request
- * sent with that context and the `recent` turns (not the whole history), and the reply stored.
+ * One exchange: the context for `request` built from the whole stored history, the chat request sent with that
+ * context and the `recent` turns (not the whole history), then the request and its reply stored together, so a
+ * request that got no answer is not remembered.
  */
 export async function chatTurn(memory: Memory, endpoint: ChatEndpoint, recent: Turn[], request: string, budget: number): Promise<string> {
   // Built before the request is stored, so that it does not find the request itself.
   const context = await memory.buildContext(request, { budget })
-  await memory.add({ role: 'user', content: request })
   // Prompt caching: a provider reuses the longest prefix an earlier request shared. Only the system prompt is the
   // same in every request, so it comes first and never changes; the context changes with every request, so it
   // follows in a message of its own (inside the system prompt it would break the shared prefix every time); the
@@ -41,6 +41,9 @@ export async function chatTurn(memory: Memory, endpoint: ChatEndpoint, recent: T
   })
   if (!response.ok) throw new Error(`${endpoint.url} answered ${response.status}: ${await response.text()}`)
   const reply: string = (await response.json()).choices[0].message.content
-  await memory.add({ role: 'assistant', content: reply })
+  await memory.add([
+    { role: 'user', content: request },
+    { role: 'assistant', content: reply },
+  ])
   return reply
 }

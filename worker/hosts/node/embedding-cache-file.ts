@@ -29,6 +29,14 @@ export async function openEmbeddingCacheFile(directory: string, fingerprint: str
   }
   let unsaved = new Map<string, Float32Array>()
   const keyOf = (text: string) => sha256(`${fingerprint}\u0000${text}`).toString('hex')
+  // The file's writes one at a time, in call order: a forget that came while a flush was writing would otherwise
+  // rewrite the file before that flush appended the forgotten text's record to it.
+  let io: Promise<void> = Promise.resolve()
+  const inTurn = (work: () => Promise<void>): Promise<void> => {
+    const run = io.then(work)
+    io = run.catch(() => undefined)
+    return run
+  }
   return {
     get: (text) => vectors.get(keyOf(text)),
     set(text, vector) {
@@ -38,35 +46,38 @@ export async function openEmbeddingCacheFile(directory: string, fingerprint: str
       vectors.set(key, vector)
       unsaved.set(key, vector)
     },
-    async flush() {
-      if (unsaved.size === 0 || dim === undefined) return
-      const pending = unsaved
-      unsaved = new Map()
-      const chunks: Buffer[] = []
-      for (const [key, vector] of pending) chunks.push(Buffer.from(key, 'hex'), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
-      await mkdir(directory, { recursive: true })
-      const file = await open(path, 'a')
-      try {
-        // Asked of the file rather than remembered: `clear` (of this or another memory sharing the folder) may have deleted it.
-        if ((await file.stat()).size === 0) chunks.unshift(header(dim))
-        await file.write(Buffer.concat(chunks))
-      } finally {
-        await file.close()
-      }
-    },
-    async forget(texts) {
+    flush: () =>
+      inTurn(async () => {
+        if (unsaved.size === 0 || dim === undefined) return
+        const pending = unsaved
+        unsaved = new Map()
+        const chunks: Buffer[] = []
+        for (const [key, vector] of pending) chunks.push(Buffer.from(key, 'hex'), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
+        await mkdir(directory, { recursive: true })
+        const file = await open(path, 'a')
+        try {
+          // Asked of the file rather than remembered: `clear` (of this or another memory sharing the folder) may have deleted it.
+          if ((await file.stat()).size === 0) chunks.unshift(header(dim))
+          await file.write(Buffer.concat(chunks))
+        } finally {
+          await file.close()
+        }
+      }),
+    forget(texts) {
       const keys = new Set(texts.map(keyOf))
-      let written = false
-      for (const key of keys) {
-        if (vectors.delete(key) && !unsaved.delete(key)) written = true
-      }
-      if (written) await rewriteWithout(path, keys)
+      const known = [...keys].filter((key) => vectors.delete(key))
+      return inTurn(async () => {
+        // A key still unsaved never reached the file; one a flush took has, by now.
+        let onDisk = false
+        for (const key of known) if (!unsaved.delete(key)) onDisk = true
+        if (onDisk) await rewriteWithout(path, keys)
+      })
     },
-    async clear() {
+    clear() {
       vectors.clear()
       unsaved.clear()
       dim = undefined
-      await rm(path, { force: true })
+      return inTurn(() => rm(path, { force: true }))
     },
   }
 }
