@@ -1,3 +1,4 @@
+import { isLocomoHistory, locomoSamples, parseHistory, qualifiedConversation } from '../scripts/locomo-format'
 import type { MessageInput } from '../src/types'
 
 /** One conversation found in a file, ready for `memory.import` (ids, conversation and timestamps decided here). */
@@ -27,10 +28,8 @@ export function readHistoryFile(text: string): HistoryFile {
     throw new Error(`The file is not JSON (${(error as Error).message}). Choose a LoCoMo file, a [{role, content}] array, a ChatGPT conversations.json or a Sift export.`)
   }
   if (isRecord(data) && data.format === 'sift-memory') return { kind: 'importable', format: 'sift-export', data, messages: Array.isArray(data.messages) ? data.messages.length : 0 }
+  if (isLocomoHistory(data)) return { kind: 'conversations', format: 'locomo', conversations: locomoConversations(data) }
   const items = Array.isArray(data) ? data : [data]
-  if (items.length > 0 && items.every((item) => isRecord(item) && isRecord(item.conversation))) {
-    return { kind: 'conversations', format: 'locomo', conversations: items.map(locomoConversation) }
-  }
   if (items.length > 0 && items.every((item) => isRecord(item) && isRecord(item.mapping))) {
     const conversations = items.map(chatGptConversation).filter((conversation) => conversation.messages.length > 0)
     if (conversations.length === 0) throw new Error('This ChatGPT export has no conversation with text messages.')
@@ -46,48 +45,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
-
-/** A LoCoMo session date ("1:56 pm on 8 May, 2023", read as UTC) in epoch milliseconds; undefined when unreadable. */
-export function parseLocomoDate(text: string): number | undefined {
-  const match = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})\s*$/i.exec(text)
-  if (!match) return undefined
-  const [, hour, minute, meridiem, day, monthName, year] = match
-  const month = MONTHS.indexOf(monthName.slice(0, 3).toLowerCase())
-  if (month < 0) return undefined
-  return Date.UTC(Number(year), month, Number(day), (Number(hour) % 12) + (meridiem.toLowerCase() === 'pm' ? 12 : 0), Number(minute))
-}
-
 /**
- * A LoCoMo sample's turns: the speaker's name as the role, the turn's dia_id qualified by the sample
- * (`conv-26/D1:3`, unique across samples), an image turn's caption appended as LoCoMo's own prompts do, and the
- * session's date plus one second per turn (a session without a readable date follows the previous one).
+ * A LoCoMo file's conversations as the recall benchmark reads them (scripts/locomo-format.ts: speakers as roles,
+ * captions appended, session dates plus a second per turn), with each dia_id qualified by its sample
+ * (`conv-26/D1:3`) since the demo's memory can hold several conversations; named after the sample and its speakers.
  */
-function locomoConversation(sample: unknown, index: number): FileConversation {
-  const { sample_id, conversation } = sample as { sample_id?: unknown; conversation: Record<string, unknown> }
-  const id = typeof sample_id === 'string' ? sample_id : `locomo-${index + 1}`
-  const sessions = Object.keys(conversation)
-    .map((key) => /^session_(\d+)$/.exec(key))
-    .filter((match): match is RegExpExecArray => match !== null && Array.isArray(conversation[match[0]]))
-    .map((match) => Number(match[1]))
-    .sort((a, b) => a - b)
-  const messages: MessageInput[] = []
-  let next = 0
-  for (const session of sessions) {
-    const dateText = conversation[`session_${session}_date_time`]
-    const start = (typeof dateText === 'string' ? parseLocomoDate(dateText) : undefined) ?? next
-    const turns = conversation[`session_${session}`] as Record<string, unknown>[]
-    turns.forEach((turn, turnIndex) => {
-      if (!isRecord(turn) || typeof turn.text !== 'string') return
-      const caption = typeof turn.blip_caption === 'string' ? ` [shared ${turn.blip_caption}]` : ''
-      const diaId = typeof turn.dia_id === 'string' ? turn.dia_id : `D${session}:${turnIndex + 1}`
-      const role = typeof turn.speaker === 'string' && turn.speaker.trim() !== '' ? turn.speaker : 'speaker'
-      messages.push({ id: `${id}/${diaId}`, conversationId: id, role, content: turn.text + caption, timestamp: start + turnIndex * 1000 })
-      next = start + (turnIndex + 1) * 1000
-    })
-  }
-  const speakers = [conversation.speaker_a, conversation.speaker_b].filter((name) => typeof name === 'string').join(' & ')
-  return { title: `${id}${speakers ? `: ${speakers}` : ''} (${messages.length} turns)`, messages }
+function locomoConversations(data: unknown): FileConversation[] {
+  const samples = locomoSamples(data)
+  return parseHistory(data).conversations.map((conversation, index) => {
+    const { speaker_a, speaker_b } = samples[index].conversation
+    const speakers = [speaker_a, speaker_b].filter((name) => typeof name === 'string').join(' & ')
+    const messages = qualifiedConversation(conversation)
+    return { title: `${conversation.id}${speakers ? `: ${speakers}` : ''} (${messages.length} turns)`, messages }
+  })
 }
 
 interface ChatGptNode {

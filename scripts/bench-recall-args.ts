@@ -18,7 +18,7 @@ export interface BenchRecallArgs {
   /** Questions per conversation (the first N answerable ones): for quick runs, not for reported numbers. */
   limitQuestions?: number
   cache?: string
-  /** LoCoMo image turns: append the photo's caption (default) or drop it; see `scripts/locomo.ts`. */
+  /** LoCoMo image turns: append the photo's caption (default) or drop it; see `scripts/locomo-format.ts`. */
   images: 'caption' | 'omit'
   /** Build every context with `adaptiveStop: true` (stop at a relevance cliff). */
   adaptiveStop: boolean

@@ -2,7 +2,8 @@ import { isSiftError } from '../src/errors'
 import type { BuildContextOptions, Memory, Strategy } from '../src/types'
 import { CONTEXT_USAGE, UsageError, parseContextArgs, type ContextArgs } from './context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
-import { qualifiedMessages, readHistory, type LoadedHistory } from './locomo'
+import { readHistory } from './locomo'
+import { qualifiedMessages, type LoadedHistory } from './locomo-format'
 
 async function loadHistory(args: ContextArgs): Promise<LoadedHistory> {
   try {

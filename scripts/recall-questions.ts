@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { contentTerms } from '../src/core/later-updates'
-import type { EvidenceQuestion, LoadedConversation } from './locomo'
+import type { EvidenceQuestion, LoadedConversation } from './locomo-format'
 
 /**
  * A question set asked instead of LoCoMo's own (`npm run bench:recall -- --questions FILE`): the conversations stay

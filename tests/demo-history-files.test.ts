@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { parseLocomoDate, readHistoryFile, splitLongMessage } from '../demo/history-files'
-import { qualifiedMessages, readHistory } from '../scripts/locomo'
+import { readHistoryFile, splitLongMessage } from '../demo/history-files'
+import { readHistory } from '../scripts/locomo'
+import { parseHistory, qualifiedConversation, qualifiedMessages } from '../scripts/locomo-format'
 
 const locomo = {
   sample_id: 'conv-x',
@@ -56,6 +57,25 @@ describe('readHistoryFile', () => {
     expect(readHistoryFile(JSON.stringify(locomo))).toEqual(file)
   })
 
+  it('reads a LoCoMo sample as the benchmark does where the demo once differed: its id, dates, turns without text', () => {
+    const sample = {
+      conversation: {
+        session_1_date_time: '8 May 2023',
+        session_1: [{ speaker: 'Ann', text: 'Hello.' }, { speaker: 'Bo', blip_caption: 'a photo of a dog' }, 'not a turn', { dia_id: 'D1:4', text: 'Who?' }],
+      },
+    }
+    const file = readHistoryFile(JSON.stringify(sample))
+    if (file.kind !== 'conversations') throw new Error(`expected conversations, got ${file.kind}`)
+    const start = Date.UTC(2023, 4, 8)
+    const benchmark = parseHistory(sample).conversations[0]
+    expect(file.conversations).toEqual([{ title: 'sample-1 (3 turns)', messages: qualifiedConversation(benchmark) }])
+    expect(file.conversations[0].messages).toEqual([
+      { id: 'sample-1/D1:1', conversationId: 'sample-1', role: 'Ann', content: 'Hello.', timestamp: start },
+      { id: 'sample-1/D1:2', conversationId: 'sample-1', role: 'Bo', content: ' [shared a photo of a dog]', timestamp: start + 1000 },
+      { id: 'sample-1/D1:4', conversationId: 'sample-1', role: 'speaker', content: 'Who?', timestamp: start + 3000 },
+    ])
+  })
+
   it('reads a ChatGPT chat as the branch ending at current_node, visible user and assistant text only', () => {
     const file = readHistoryFile(JSON.stringify([chat(), chat({ title: 'Empty', mapping: { x: { parent: null, message: null } }, current_node: 'x' })]))
     expect(file.kind === 'conversations' && file.format).toBe('chatgpt')
@@ -84,15 +104,6 @@ describe('readHistoryFile', () => {
     for (const data of [[], {}, [{ role: 'user' }], 'text', [{ mapping: { x: { parent: null, message: null } } }]]) {
       expect(() => readHistoryFile(JSON.stringify(data))).toThrow(/LoCoMo|ChatGPT/)
     }
-  })
-})
-
-describe('parseLocomoDate', () => {
-  it('reads LoCoMo session dates as UTC, and nothing else', () => {
-    expect(parseLocomoDate('12:09 am on 13 June, 2023')).toBe(Date.UTC(2023, 5, 13, 0, 9))
-    expect(parseLocomoDate('1:56 pm on 8 May 2023')).toBe(Date.UTC(2023, 4, 8, 13, 56))
-    expect(parseLocomoDate('8 May 2023')).toBeUndefined()
-    expect(parseLocomoDate('1:56 pm on 8 Smarch, 2023')).toBeUndefined()
   })
 })
 

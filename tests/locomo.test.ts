@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { parseHistory, parseSessionDate, qualifiedMessages, readHistory, splitEvidence } from '../scripts/locomo'
+import { readHistory } from '../scripts/locomo'
+import { parseHistory, parseSessionDate, qualifiedMessages, splitEvidence } from '../scripts/locomo-format'
 
 // The project's benchmark data sits beside the checkout (../shared), here and in CI.
 const LOCOMO = fileURLToPath(new URL('../../shared/data/locomo10.json', import.meta.url))
@@ -85,6 +87,33 @@ describe('parseHistory (LoCoMo)', () => {
 
   it('omits captions on request', () => {
     expect(parseHistory([sample], { images: 'omit' }).conversations[0].messages[1].content).toBe('Look at this.')
+  })
+})
+
+describe('parseHistory (malformed LoCoMo)', () => {
+  it('skips turns that are not objects, names speakerless turns "speaker", numbers turns without a dia_id, and says so', () => {
+    const history = parseHistory({
+      sample_id: 'conv-y',
+      conversation: {
+        session_1_date_time: '1:56 pm on 8 May, 2023',
+        session_1: [null, { speaker: ' ', dia_id: 7, text: 'No one.' }, { speaker: 'Ann' }],
+      },
+      qa: [null, { question: 'Q', answer: 'a', evidence: ['D1:2'], category: 4 }],
+    })
+    const start = Date.UTC(2023, 4, 8, 13, 56)
+    expect(history.conversations[0].messages).toEqual([
+      { id: 'D1:2', role: 'speaker', content: 'No one.', conversationId: 'conv-y', timestamp: start + 1000 },
+      { id: 'D1:3', role: 'Ann', content: '', conversationId: 'conv-y', timestamp: start + 2000 },
+    ])
+    expect(history.conversations[0].questions.map((q) => q.evidence)).toEqual([['D1:2']])
+    expect(history.warnings).toEqual(['conv-y: turn 1 of session 1 is not an object; skipped', 'conv-y: turn D1:2 has no speaker; read as "speaker"'])
+  })
+})
+
+describe('the parser module', () => {
+  it('imports nothing, so the demo page can bundle it for the browser', async () => {
+    const source = await readFile(fileURLToPath(new URL('../scripts/locomo-format.ts', import.meta.url)), 'utf8')
+    expect(source).not.toMatch(/^\s*import\b|\bimport\(|\brequire\(/m)
   })
 })
 

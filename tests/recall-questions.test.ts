@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseBenchRecallArgs } from '../scripts/bench-recall-args'
-import type { LoadedConversation } from '../scripts/locomo'
+import type { LoadedConversation } from '../scripts/locomo-format'
 import { readQuestionSet, sharedContentTerms, withQuestionSet, type QuestionSetEntry } from '../scripts/recall-questions'
 
 const conversation = (id: string, turns: string[]): LoadedConversation => ({
