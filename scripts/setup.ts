@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { onnxRuntimeFiles } from '../worker/embed/onnx-runtime-files'
+import { ONNX_RUNTIME_FILE_NAMES } from '../worker/embed/onnx-runtime-files'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -20,7 +20,7 @@ export function setUp(): void {
 }
 
 /**
- * ONNX Runtime's loader and wasm for the WASM-only and the WebGPU paths (the pairs `onnxRuntimeFiles` names), from
+ * ONNX Runtime's loader and wasm for the WASM-only and the WebGPU paths (`ONNX_RUNTIME_FILE_NAMES`), from
  * the onnxruntime-web this package depends on, so that the demo serves them from its own origin, as an app does with
  * `sift-memory/vite`. Its other builds are never loaded, and a copy left from an earlier setup is removed so the demo
  * does not ship it.
@@ -29,7 +29,7 @@ function copyOnnxRuntimeFiles(): void {
   const require = createRequire(join(root, 'package.json'))
   const to = join(root, 'public/ort')
   mkdirSync(to, { recursive: true })
-  const names = new Set([...Object.values(onnxRuntimeFiles('', ['wasm'])), ...Object.values(onnxRuntimeFiles('', ['webgpu']))])
+  const names = new Set(ONNX_RUNTIME_FILE_NAMES)
   let copied = 0
   for (const name of names) {
     const from = require.resolve(`onnxruntime-web/${name}`)

@@ -1,26 +1,11 @@
 // A small static file server for the built demo (`npm run demo`, e2e). It sends the cross-origin isolation
-// headers ONNX Runtime needs for SharedArrayBuffer (multi-threaded WASM), a strict Content-Security-Policy, and exact
-// MIME types for .wasm/.mjs.
-import { createReadStream } from 'node:fs'
+// headers ONNX Runtime needs for SharedArrayBuffer (multi-threaded WASM) and a strict Content-Security-Policy; the
+// files themselves (exact MIME types for .wasm/.mjs, validators) go as `sift-memory/vite` sends them in an app.
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, join, normalize, sep } from 'node:path'
-
-const mimeTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.onnx': 'application/octet-stream',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-}
+import { join, normalize, sep } from 'node:path'
+import { sendStaticFile } from '../src/send-static-file'
 
 /**
  * The Content-Security-Policy the demo (and every browser test) runs under, the strictest Sift works with (README,
@@ -69,31 +54,15 @@ function filePathFor(root: string, urlPath: string): string | undefined {
 export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
   const root = normalize(options.root)
   const server: Server = createServer(async (request, response) => {
+    for (const [name, value] of Object.entries(isolationHeaders)) response.setHeader(name, value)
     const path = filePathFor(root, request.url ?? '/')
     const info = path ? await stat(path).catch(() => undefined) : undefined
     if (!path || !info?.isFile()) {
-      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...isolationHeaders })
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
       response.end('Not found')
       return
     }
-    // A validator, as any production server sends: with 'no-cache' the browser still asks every time, but a 304
-    // keeps its cached copy — and Chromium's cache of compiled WebAssembly (ONNX Runtime's 14–28 MB module), which
-    // otherwise is compiled afresh, in the background and on every core, at each page load.
-    const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`
-    const cacheHeaders = { 'Cache-Control': 'no-cache', ETag: etag, 'Last-Modified': info.mtime.toUTCString() }
-    if (request.headers['if-none-match'] === etag) {
-      response.writeHead(304, { ...cacheHeaders, ...isolationHeaders })
-      response.end()
-      return
-    }
-    response.writeHead(200, {
-      'Content-Type': mimeTypes[extname(path).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': info.size,
-      ...cacheHeaders,
-      ...isolationHeaders,
-    })
-    if (request.method === 'HEAD') response.end()
-    else createReadStream(path).pipe(response)
+    sendStaticFile(path, info, request, response)
   })
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {

@@ -1,13 +1,12 @@
 // `sift-memory/vite`: the one step an app needs for Sift's static files. Node-only (it runs in Vite's process),
 // kept apart from the browser entry.
-import { createReadStream } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
-import { extname, join, relative, sep } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
-import { onnxRuntimeFiles } from '../worker/embed/onnx-runtime-files'
+import { ONNX_RUNTIME_FILE_NAMES } from '../worker/embed/onnx-runtime-files'
+import { sendStaticFile } from './send-static-file'
 
 /**
  * Serves (`vite dev`) and emits (`vite build`) the files the browser entry fetches at run time from the app's own
@@ -34,10 +33,12 @@ export function siftMemory(): Plugin {
     configureServer(server) {
       server.middlewares.use((request, response, next) => {
         void servedFiles()
-          .then((served) => {
+          .then(async (served) => {
             const file = served.get(servedPath(request.url ?? '/', server.config.base))
             if (!file) return next()
-            return sendFile(file, request, response, server.config.server.headers ?? {})
+            const info = await stat(file)
+            for (const [name, value] of Object.entries(server.config.server.headers ?? {})) if (value !== undefined) response.setHeader(name, value)
+            sendStaticFile(file, info, request, response)
           })
           // Only Sift's own paths fail with it: the app's pages are served whatever happened to the listing.
           .catch((error: unknown) => (/^\/(?:models|ort)\//.test(servedPath(request.url ?? '/', server.config.base)) ? next(error) : next()))
@@ -64,9 +65,7 @@ async function listServedFiles(): Promise<Map<string, string>> {
   }
   // Resolved from this package, so the files are those of the onnxruntime-web version its bundled JavaScript expects.
   const require = createRequire(new URL('package.json', packageRoot))
-  for (const backends of [['wasm'], ['webgpu']] as const) {
-    for (const name of Object.values(onnxRuntimeFiles('', backends))) served.set(`/ort/${name}`, require.resolve(`onnxruntime-web/${name}`))
-  }
+  for (const name of ONNX_RUNTIME_FILE_NAMES) served.set(`/ort/${name}`, require.resolve(`onnxruntime-web/${name}`))
   return served
 }
 
@@ -79,33 +78,4 @@ function servedPath(url: string, base: string): string {
     return ''
   }
   return base !== '/' && path.startsWith(base) ? `/${path.slice(base.length)}` : path
-}
-
-const contentTypes: Record<string, string> = {
-  '.json': 'application/json; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  // Streaming compilation, and Chromium's cache of the compiled module, need the exact type.
-  '.wasm': 'application/wasm',
-}
-
-/**
- * A validator (ETag, Last-Modified) as a production server sends: the browser then keeps the model and ONNX Runtime
- * files, and its compiled copy of the WebAssembly, between page loads instead of downloading and compiling them again.
- */
-async function sendFile(file: string, request: IncomingMessage, response: ServerResponse, headers: Record<string, unknown>): Promise<void> {
-  const info = await stat(file)
-  const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) response.setHeader(name, value as string)
-  response.setHeader('Cache-Control', 'no-cache')
-  response.setHeader('ETag', etag)
-  response.setHeader('Last-Modified', info.mtime.toUTCString())
-  if (request.headers['if-none-match'] === etag) {
-    response.statusCode = 304
-    response.end()
-    return
-  }
-  response.setHeader('Content-Type', contentTypes[extname(file)] ?? 'application/octet-stream')
-  response.setHeader('Content-Length', info.size)
-  if (request.method === 'HEAD') response.end()
-  else createReadStream(file).pipe(response)
 }
