@@ -28,11 +28,14 @@ export interface BuildContextOptions {
    */
   adaptiveStop?: boolean
   /**
-   * Follow each retrieved sentence with the newest later sentence by the same speaker on the same subject (half its
-   * content words shared, something new said; `reason: 'update'`), so a superseded value ("I moved to Porto") comes
-   * with what replaced it ("we moved to Lisbon"). Default false: the same-subject test is lexical and loose, and on
-   * LoCoMo (few updates) the extra sentences cost recall (BENCHMARKS.md, opt-in options); turn it on
-   * when histories revise facts often. Ignored by head, tail and full.
+   * Follow each query's best match with a later sentence by the same speaker that supersedes it
+   * (`reason: 'update'`), and mark the older one (`ContextItem.supersededBy`, ` [may be updated below]` in `text`), so a
+   * superseded value ("I drive a Polo") comes with what replaced it ("Sold the Polo, picked up a Kia") and the
+   * reader can tell which stands. Same subject means close in meaning (the stored sentence vectors); of the closest
+   * later statements the newest wins. Default false: the test cannot tell whose fact a sentence states, so the
+   * speaker's account of someone else's fact on the subject can be followed and marked too, and the extra lines
+   * take budget from evidence (BENCHMARKS.md, "Updates"); turn it on when histories revise facts often. Sentences
+   * not embedded yet are not followed. Ignored by head, tail and full.
    */
   followUpdates?: boolean
 }
@@ -70,6 +73,13 @@ export interface ContextItem {
   fused?: number
   /** Which query found it: 0 the request, i the i-th of `BuildContextOptions.queries`. Set for `'relevant'` items. */
   query?: number
+  /**
+   * `followUpdates` only: the id of a later message by the same speaker, also in this context, that supersedes
+   * this sentence (close in meaning, said later: "Sold the Polo, picked up a Kia" after "I drive a Polo"). `text`
+   * then carries ` [may be updated below]` after the sentence. A guess from similarity of meaning, not a verdict: someone
+   * else's fact on the same subject told by the same speaker ("My neighbour drives a Clio") can be marked too.
+   */
+  supersededBy?: string
 }
 
 /** An item's rank in each ranking that holds it (1-based): BM25 over words, and similarity of meaning. */

@@ -1,8 +1,7 @@
+import { isQuestion } from './answer-neighbours'
 import { queryTerm } from './english-terms'
+import { compareTimeOrder } from './render-context'
 import type { ScoredSentence } from './scored-sentence'
-
-/** Share of the smaller sentence's content terms the two must have in common to be on the same subject. */
-const UPDATE_OVERLAP = 0.5
 
 /** Stemmed content terms of `text` (stop words dropped). */
 export function contentTerms(text: string): Set<string> {
@@ -14,39 +13,97 @@ export function contentTerms(text: string): Set<string> {
   return terms
 }
 
-/**
- * Whether `later` plausibly restates `earlier` with a new value ("I moved to Porto." → "We moved to Lisbon
- * last week."): at least `UPDATE_OVERLAP` of the smaller one's content terms are shared, and `later` says
- * something `earlier` did not (a term of its own). A plain repetition is not an update.
- */
-export function isLikelyUpdate(earlier: string, later: string): boolean {
-  const a = contentTerms(earlier)
-  const b = contentTerms(later)
-  if (a.size === 0 || b.size === 0) return false
-  let shared = 0
-  for (const term of a) if (b.has(term)) shared++
-  return shared > 0 && shared >= UPDATE_OVERLAP * Math.min(a.size, b.size) && shared < b.size
+/** A sentence said after another one, with how close the two are in meaning (cosine of their stored vectors). */
+export interface LaterStatement {
+  sentence: ScoredSentence
+  similarity: number
 }
 
 /**
- * Follows each relevance-ranked candidate with the latest later sentence that updates it, as an `'update'`
- * candidate with its score: a context holding "I moved to Porto" should also hold the later "we moved to Lisbon",
- * so a reader (helped by the rendered dates) can tell which is current. `laterOf` returns later sentences of the
- * same conversation and speaker that may be on the same subject (e.g. lexical hits of its text); only those passing
- * `isLikelyUpdate` count, and the newest one wins.
+ * Cosine of their stored vectors two sentences need to be taken as on the same subject: low enough for a revision
+ * worded anew ("I drive a Polo" → "Sold the Polo at last, picked up a Kia") with the shipped model, so it also
+ * admits near-repeats and other statements on the subject, which `UPDATE_RIVALS` and the newest-wins rule sort out
+ * as far as meaning can (BENCHMARKS.md, "Updates").
+ */
+export const SAME_SUBJECT_SIMILARITY = 0.45
+
+/**
+ * How many of the closest later statements compete, the newest of them winning. The closest one alone is often not
+ * the revision but someone else's fact on the same subject said in the same words ("My neighbour drives a Clio"),
+ * which is closer in meaning to "I drive a Polo" than the "Sold the Polo, picked up a Kia" that replaced it.
+ */
+export const UPDATE_RIVALS = 2
+
+/**
+ * Which later statement supersedes `earlier`, if any: among `later`, those by the same speaker in the same
+ * conversation, later in time (`compareTimeOrder`) and at least `SAME_SUBJECT_SIMILARITY` close in meaning, the
+ * `UPDATE_RIVALS` closest compete and the newest of them wins — the newest statement on a subject is the one
+ * that stands. Ties in similarity go to the newer statement. Questions (`isQuestion`) take no part on either
+ * side: they state no value to replace or be replaced, and a speaker's questions on one subject read alike.
+ * Undefined when none qualifies.
+ */
+export function supersedingStatement(earlier: ScoredSentence, later: Iterable<LaterStatement>): ScoredSentence | undefined {
+  if (isQuestion(earlier.text)) return undefined
+  const rivals: LaterStatement[] = []
+  for (const statement of later) {
+    const { sentence, similarity } = statement
+    if (sentence.conversationId !== earlier.conversationId || sentence.role !== earlier.role || isQuestion(sentence.text)) continue
+    if (!(similarity >= SAME_SUBJECT_SIMILARITY) || compareTimeOrder(sentence, earlier) <= 0 || sentence.sid === earlier.sid) continue
+    rivals.push(statement)
+  }
+  rivals.sort((a, b) => b.similarity - a.similarity || compareTimeOrder(b.sentence, a.sentence))
+  let newest: ScoredSentence | undefined
+  for (const { sentence } of rivals.slice(0, UPDATE_RIVALS)) if (newest === undefined || compareTimeOrder(sentence, newest) > 0) newest = sentence
+  return newest
+}
+
+/**
+ * Relevance-ranked candidates looked at for a later update, per query: its best match, the statement the query is
+ * most about. Lower ones rarely matter to it, and each lookup may bring a line (and a mark) that takes budget from
+ * evidence: on LoCoMo most looked-up sentences have a later one close enough (BENCHMARKS.md, "Updates").
+ */
+export const UPDATE_LOOKUPS = 1
+
+/**
+ * Follows each of the first `lookups` relevance-ranked candidates of each query (`ScoredSentence.query`, 0 when
+ * unset) that a later statement supersedes (`supersedingStatement` over `laterOf(candidate)`) with that statement,
+ * as an `'update'` candidate with the candidate's score, and marks the candidate `supersededBy` the statement's
+ * message: a context holding "I drive a Polo" then also holds the later "Sold the Polo, picked up a Kia", and says
+ * which stands. The mark is rendered with the candidate's text, so the packer measures it; drop it when the
+ * statement does not make it into the context (`withMarksResolved`).
  */
 export function* withLaterUpdates(
   ranked: Iterable<ScoredSentence>,
-  laterOf: (sentence: ScoredSentence) => Iterable<ScoredSentence>,
+  laterOf: (sentence: ScoredSentence) => Iterable<LaterStatement>,
+  lookups = UPDATE_LOOKUPS,
 ): Generator<ScoredSentence> {
+  const looked = new Map<number, number>()
   for (const candidate of ranked) {
-    yield candidate
-    if (candidate.reason !== 'relevant') continue
-    let latest: ScoredSentence | undefined
-    for (const other of laterOf(candidate)) {
-      const later = other.conversationId === candidate.conversationId && other.role === candidate.role && other.seq > candidate.seq
-      if (later && (latest === undefined || other.seq > latest.seq) && isLikelyUpdate(candidate.text, other.text)) latest = other
+    const query = candidate.query ?? 0
+    const lookup = candidate.reason === 'relevant' && (looked.get(query) ?? 0) < lookups
+    if (lookup) looked.set(query, (looked.get(query) ?? 0) + 1)
+    const newer = lookup ? supersedingStatement(candidate, laterOf(candidate)) : undefined
+    if (newer === undefined) {
+      yield candidate
+      continue
     }
-    if (latest) yield { ...latest, score: candidate.score, reason: 'update' }
+    yield { ...candidate, supersededBy: newer.messageId }
+    yield { ...newer, score: candidate.score, reason: 'update' }
   }
+}
+
+/**
+ * `items` with every `supersededBy` whose message has no sentence among them removed: a mark the reader could not
+ * check against the newer statement would only say that something, somewhere, changed. Returns `items` itself when
+ * every mark stands.
+ */
+export function withMarksResolved(items: readonly ScoredSentence[]): readonly ScoredSentence[] {
+  const messages = new Set(items.map((item) => item.messageId))
+  if (items.every((item) => item.supersededBy === undefined || messages.has(item.supersededBy))) return items
+  return items.map((item) => {
+    if (item.supersededBy === undefined || messages.has(item.supersededBy)) return item
+    const unmarked = { ...item }
+    delete unmarked.supersededBy
+    return unmarked
+  })
 }

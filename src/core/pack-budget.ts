@@ -5,6 +5,7 @@ import {
   lineLabel,
   lineSeparator,
   renderContext,
+  renderedSentence,
   sentenceSeparator,
   type RenderOptions,
 } from './render-context'
@@ -131,14 +132,14 @@ class PackedText {
     const next: ScoredSentence | undefined = this.items[at]
     const nextInLine = next !== undefined && next.seq === item.seq
     if (previous !== undefined && previous.seq === item.seq) {
-      let delta = sentenceSeparator(previous, item).length + item.text.length
+      let delta = sentenceSeparator(previous, item).length + renderedSentence(item).length
       if (nextInLine) delta += sentenceSeparator(item, next).length - sentenceSeparator(previous, next).length
       return delta
     }
     // Joining an existing line at its front: the line keeps its label (same message, same role and date).
-    if (nextInLine) return item.text.length + sentenceSeparator(item, next).length
+    if (nextInLine) return renderedSentence(item).length + sentenceSeparator(item, next).length
     const previousDate = previous === undefined ? undefined : this.dates[at - 1]
-    let delta = lineLabel(item.role, date, previousDate).length + item.text.length
+    let delta = lineLabel(item.role, date, previousDate).length + renderedSentence(item).length
     if (previous !== undefined) delta += lineSeparator(previous, item).length
     if (next !== undefined) {
       const nextDate = this.dates[at]

@@ -12,6 +12,12 @@ export interface RenderOptions {
 export const SENTENCE_JOIN = ' '
 /** Joins two sentences of one message with something left out between them. */
 const SENTENCE_GAP = ' […] '
+/**
+ * Follows a sentence a later statement by the same speaker superseded (`ScoredSentence.supersededBy`): short, and
+ * a hint rather than a verdict, since the same-subject test that set it can be wrong; the reader weighs it beside
+ * the dates and the newer line itself.
+ */
+export const SUPERSEDED_MARK = ' [may be updated below]'
 /** Joins two message lines that were consecutive turns of one conversation. */
 const LINE_JOIN = '\n'
 /** Joins two message lines with turns left out between them (or from different conversations). */
@@ -64,6 +70,11 @@ export function compareTimestamps(a: number, b: number): number {
   return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : Number.isNaN(b) ? 1 : 0
 }
 
+/** A sentence as rendered: its text, then `SUPERSEDED_MARK` when a later statement superseded it. */
+export function renderedSentence(item: ScoredSentence): string {
+  return item.supersededBy === undefined ? item.text : item.text + SUPERSEDED_MARK
+}
+
 /** What goes between two sentences of the same message line. */
 export function sentenceSeparator(previous: ScoredSentence, next: ScoredSentence): string {
   return next.index === previous.index + 1 ? SENTENCE_JOIN : SENTENCE_GAP
@@ -91,8 +102,9 @@ export function lineDate(item: ScoredSentence, options: RenderOptions): string {
  * Items in any order → text in chronological order (`compareChronological`: by timestamp, then `seq`, then `index`;
  * conversations interleave by time).
  * One line per message: `${role}: ${body}`, or `${role} (8 May 2023): ${body}` when the date changed. Within a
- * message, adjacent sentences are joined by ' ', others by ' […] '. Between two lines: '\n' when the second is
- * the next turn of the same conversation, else '\n[…]\n'. No items → ''.
+ * message, adjacent sentences are joined by ' ', others by ' […] '; a superseded sentence is followed by
+ * `SUPERSEDED_MARK`. Between two lines: '\n' when the second is the next turn of the same conversation, else
+ * '\n[…]\n'. No items → ''.
  */
 export function renderContext(items: readonly ScoredSentence[], options: RenderOptions = {}): string {
   const sorted = [...items].sort(compareChronological)
@@ -101,11 +113,11 @@ export function renderContext(items: readonly ScoredSentence[], options: RenderO
   let previousDate: string | undefined
   for (const item of sorted) {
     if (previous && previous.seq === item.seq) {
-      text += sentenceSeparator(previous, item) + item.text
+      text += sentenceSeparator(previous, item) + renderedSentence(item)
     } else {
       const date = lineDate(item, options)
       if (previous) text += lineSeparator(previous, item)
-      text += lineLabel(item.role, date, previousDate) + item.text
+      text += lineLabel(item.role, date, previousDate) + renderedSentence(item)
       previousDate = date
     }
     previous = item

@@ -10,4 +10,9 @@ export interface ScoredSentence extends Sentence {
   ranks?: ContextItem['ranks']
   fused?: number
   query?: number
+  /**
+   * The message id of a later statement by the same speaker that supersedes this one (`ContextItem.supersededBy`):
+   * rendered as a mark after the sentence (`SUPERSEDED_MARK`).
+   */
+  supersededBy?: string
 }

@@ -3,13 +3,13 @@ import { renderContext } from '../../src/core/render-context'
 import { withAnswerNeighbours } from '../../src/core/answer-neighbours'
 import { distinctSentences } from '../../src/core/distinct-sentences'
 import { untilRelevanceCliff } from '../../src/core/relevance-cliff'
-import { withLaterUpdates } from '../../src/core/later-updates'
+import { withLaterUpdates, withMarksResolved } from '../../src/core/later-updates'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../../src/types'
 import type { ContextRequest } from '../input/context-request'
-import type { LexicalIndex } from '../index/lexical/lexical-index'
+import { laterStatementsOf } from './later-statements'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
-import { closingOfPreviousTurn, openingOfNextTurn, positionalCandidates, rankCandidates, scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+import { closingOfPreviousTurn, openingOfNextTurn, positionalCandidates, rankCandidates, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -44,8 +44,9 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
     } else {
       const turns = { openingOfNext: (sentence: ScoredSentence) => openingOfNextTurn(catalog, sentence), closingOfPrevious: (sentence: ScoredSentence) => closingOfPreviousTurn(catalog, sentence) }
       const answered = withAnswerNeighbours(distinctSentences(rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources)), turns)
-      const relevant = followUpdates ? withLaterUpdates(answered, (sentence) => laterOnSameSubject(sentence, sources)) : answered
+      const relevant = followUpdates ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources)) : answered
       packed = packBudget(adaptiveStop ? untilRelevanceCliff(relevant, () => (cliff = true)) : relevant, { budget, pinned })
+      if (followUpdates) packed = withResolvedMarks(packed)
     }
   }
   return {
@@ -71,25 +72,15 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
 }
 
 /**
- * Sentences after `sentence` in its conversation sharing its content terms, best BM25 first (at most
- * `UPDATE_CANDIDATES`). Memoised per sentence until the lexical index changes: a search per ranked
- * candidate would otherwise dominate the cost of building a context.
+ * `packed` without the marks whose newer statement did not make it in (`withMarksResolved`), re-rendered when one
+ * went: the packer measured each mark with its sentence, so dropping one only shortens the text.
  */
-function laterOnSameSubject(sentence: ScoredSentence, { lexical, catalog }: RankingSources): ScoredSentence[] {
-  let memo = laterMemo.get(lexical)
-  if (memo === undefined || memo.revision !== lexical.revision) laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
-  let sids = memo.later.get(sentence.sid)
-  if (sids === undefined) {
-    const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => hit.sid > sentence.sid)
-    memo.later.set(sentence.sid, (sids = hits.slice(0, UPDATE_CANDIDATES).map((hit) => hit.sid)))
-  }
-  return sids.flatMap((sid) => scoredSentence(catalog, sid, 0, 'update') ?? [])
+function withResolvedMarks(packed: PackResult): PackResult {
+  const items = withMarksResolved(packed.items)
+  if (items === packed.items) return packed
+  const text = renderContext(items)
+  return { ...packed, items: [...items], text, used: text.length }
 }
-
-const laterMemo = new WeakMap<LexicalIndex, { revision: number; later: Map<number, number[]> }>()
-
-/** Later sentences looked at per ranked one: the update, if any, shares its subject words and ranks near the top. */
-const UPDATE_CANDIDATES = 20
 
 /**
  * The scope's sids in its messages' time order: `scope.sids` itself while no message arrived out of time order (it
@@ -99,10 +90,11 @@ function sidsInTimeOrder(scope: CatalogScope): readonly number[] {
   return scope.reordered ? scope.messages.flatMap((message) => message.sids) : scope.sids
 }
 
-function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason, ranks, fused, query }: ScoredSentence): ContextItem {
+function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason, ranks, fused, query, supersededBy }: ScoredSentence): ContextItem {
   const item: ContextItem = { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }
   if (ranks !== undefined) item.ranks = ranks
   if (fused !== undefined) item.fused = fused
   if (query !== undefined) item.query = query
+  if (supersededBy !== undefined) item.supersededBy = supersededBy
   return item
 }

@@ -48,6 +48,12 @@ export class VectorIndex {
     return this.rows.rowOf(sid) !== undefined
   }
 
+  /** The vector of `sid`'s row as stored (codes plus residuals, so close to unit length); undefined when it has none. */
+  vectorOf(sid: number): Float32Array | undefined {
+    const row = this.rows.rowOf(sid)
+    return row === undefined ? undefined : this.rows.rowVector(row, new Float32Array(this.dim))
+  }
+
   /**
    * Adds stored blocks of rows (any record that holds `SentenceVectors`, such as the store's vector blocks);
    * `conversationOf` tells each sid's conversation (rows whose sentence is unknown are skipped).

@@ -1,0 +1,68 @@
+import type { LaterStatement } from '../../src/core/later-updates'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
+import type { LexicalIndex } from '../index/lexical/lexical-index'
+import { scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+
+/**
+ * Sentences nearest each query in meaning offered as later statements of every looked-up candidate: a revision of
+ * a fact the request asks about is about the request too, even when worded so unlike it ("Sold the Polo, picked up
+ * a Kia" for "What car do I drive?") that it ranks too low to be packed on its own.
+ */
+const REQUEST_NEIGHBOURS = 100
+
+/** Later sentences sharing the candidate's words (BM25 of its text) also offered: those the request's own ranking missed. */
+const LEXICAL_NEIGHBOURS = 20
+
+/**
+ * For `followUpdates`: a function giving, for a ranked sentence, the sentences that may supersede it — by the same
+ * speaker in the same conversation, from the request's nearest sentences in meaning and the sentence's nearest in
+ * words — each with its cosine to the sentence from the stored vectors. A sentence without a vector (not embedded
+ * yet) gets none. The request's neighbours are searched once, at the first lookup; vectors are read once per request.
+ */
+export function laterStatementsOf(queries: readonly RankingQuery[], conversationId: string | undefined, sources: RankingSources): (sentence: ScoredSentence) => LaterStatement[] {
+  const { vectors, catalog } = sources
+  if (vectors === undefined) return () => []
+  const read = new Map<number, Float32Array | undefined>()
+  const vectorOf = (sid: number) => {
+    if (!read.has(sid)) read.set(sid, vectors.vectorOf(sid))
+    return read.get(sid)
+  }
+  let nearRequest: number[] | undefined
+  return (sentence) => {
+    const own = vectorOf(sentence.sid)
+    if (own === undefined) return []
+    nearRequest ??= queries.flatMap((query) => (query.vector ? vectors.search(query.vector, REQUEST_NEIGHBOURS, { conversationId }).map((hit) => hit.sid) : []))
+    const statements: LaterStatement[] = []
+    for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical)])) {
+      const later = sid === sentence.sid ? undefined : scoredSentence(catalog, sid, 0, 'update')
+      if (later === undefined || later.conversationId !== sentence.conversationId || later.role !== sentence.role) continue
+      const vector = vectorOf(sid)
+      if (vector !== undefined) statements.push({ sentence: later, similarity: dot(own, vector) })
+    }
+    return statements
+  }
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i]
+  return sum
+}
+
+/**
+ * Sentences added after `sentence` in its conversation that share its content terms, best BM25 first (at most
+ * `LEXICAL_NEIGHBOURS`). Memoised per sentence until the lexical index changes: a search per looked-up candidate
+ * would otherwise be repeated by every request that ranks it.
+ */
+function laterInWords(sentence: ScoredSentence, lexical: LexicalIndex): number[] {
+  let memo = laterMemo.get(lexical)
+  if (memo === undefined || memo.revision !== lexical.revision) laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
+  let sids = memo.later.get(sentence.sid)
+  if (sids === undefined) {
+    const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => hit.sid > sentence.sid)
+    memo.later.set(sentence.sid, (sids = hits.slice(0, LEXICAL_NEIGHBOURS).map((hit) => hit.sid)))
+  }
+  return sids
+}
+
+const laterMemo = new WeakMap<LexicalIndex, { revision: number; later: Map<number, number[]> }>()
