@@ -18,6 +18,7 @@ function describeItem(item: RankedItem): string {
   if (item.ranks?.lexical !== undefined) parts.push(`lexical #${item.ranks.lexical}`)
   if (item.ranks?.dense !== undefined) parts.push(`dense #${item.ranks.dense}`)
   if (item.query !== undefined && item.query > 0) parts.push(`extra query ${item.query}`)
+  if (item.supersededBy !== undefined) parts.push(`may be updated by ${item.supersededBy}`)
   return parts.join(' · ')
 }
 
