@@ -1,4 +1,5 @@
 import { SiftError } from './errors'
+import { revivedError, serializedError, type SerializedError } from './error-transfer'
 import type { EngineConnection } from './memory'
 import { RELAYED_METHODS, SCHEMA_VERSION, type RelayedMethod } from './protocol'
 import type { IndexProgress, MemoryOptions } from './types'
@@ -15,7 +16,7 @@ type TabMessage =
   | { type: 'who' }
   | { type: 'leader'; worker: string }
   | { type: 'call'; id: string; method: RelayedMethod; args: unknown[] }
-  | { type: 'result'; id: string; value?: unknown; error?: { code?: string; name?: string; message: string } }
+  | { type: 'result'; id: string; value?: unknown; error?: SerializedError }
   | { type: 'progress'; progress: IndexProgress }
 
 /**
@@ -172,7 +173,7 @@ export class TabElection {
         const waiting = this.pending.get(message.id)
         if (!waiting) return
         this.pending.delete(message.id)
-        if (message.error) waiting.reject(revive(message.error))
+        if (message.error) waiting.reject(revivedError(message.error))
         else waiting.resolve(message.value)
         return
       }
@@ -194,8 +195,7 @@ export class TabElection {
       const value = await (connection.remote[method] as (...args: unknown[]) => Promise<unknown>)(...args)
       answer = { type: 'result', id, value }
     } catch (error) {
-      const { code, name, message } = error as { code?: string; name?: string; message?: string }
-      answer = { type: 'result', id, error: { code, name, message: message ?? String(error) } }
+      answer = { type: 'result', id, error: serializedError(error) }
     }
     this.post(answer)
   }
@@ -210,12 +210,4 @@ function forwardTo(connection: EngineConnection): EngineConnection['remote'] {
   const remote = connection.remote as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
   const methods = [...RELAYED_METHODS, 'open', 'close'] as const
   return Object.fromEntries(methods.map((method) => [method, (...args: unknown[]) => remote[method](...args)])) as unknown as EngineConnection['remote']
-}
-
-/** A relayed error as the caller would have had it from its own worker: a `SiftError` when it was one. */
-function revive({ code, name, message }: { code?: string; name?: string; message: string }): Error {
-  if (code) return new SiftError(code as SiftError['code'], message)
-  const error = new Error(message)
-  if (name) error.name = name
-  return error
 }
