@@ -46,6 +46,23 @@ describe.each([
     expect(first.context.items.length).toBeGreaterThan(0)
     expect(first.context.text).toContain('rabies booster')
 
+    // hybrid's stand-ins in the browser: the word vectors are fetched from the page's origin, and a request worded
+    // unlike its answer ("enrol in ceramics" for "signed up for a pottery class") finds it lexically too.
+    const answerRanks = await page.evaluate(async (device) => {
+      const memory = await window.sift.createMemory({ name: 'e2e-stand-ins', device })
+      await memory.add(
+        ['I finally signed up for a pottery class at the community studio.', 'The weather has been awful all week.', 'We watched a documentary about octopuses.'].map(
+          (content) => ({ role: 'user', content }),
+        ),
+      )
+      await memory.indexed()
+      const context = await memory.buildContext('When did she enrol in ceramics lessons?', { budget: 2000 })
+      await memory.close()
+      return context.items.find((item) => item.text.includes('pottery'))?.ranks
+    }, device)
+    expect(answerRanks?.lexical, 'the answer is a lexical hit through a stand-in').toBeDefined()
+    expect(requests.some((url) => url.includes('/models/word-vectors/en-20k.bin')), 'the word vectors were fetched').toBe(true)
+
     expect(requests.some((url) => url.includes('/models/use-lite/')), 'the model download was recorded').toBe(true)
     expect(requests.some((url) => url.includes('/ort/') && url.endsWith('.wasm')), 'the ORT wasm download was recorded').toBe(true)
     expect(foreignRequests(requests, baseUrl)).toEqual([])

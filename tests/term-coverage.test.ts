@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { queryTerm } from '../src/core/english-terms'
+import { STAND_IN_CREDIT } from '../src/core/query-expansion'
 import type { Sentence } from '../src/types'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 import { tokenize } from '../worker/index/lexical/bm25-index'
@@ -46,6 +47,22 @@ describe('LexicalIndex.termCoverage', () => {
     expect(coverage.coverageOf(2)).toBe(coverage.coverageOf(1))
     expect(coverage.coverageOf(4)).toBe(0)
     expect(coverage.reach).toBe(1)
+  })
+
+  it('a term no sentence holds counts at STAND_IN_CREDIT for sentences holding a stand-in for it; reach stays as it was', () => {
+    const query = 'Where did Ann adopt her dachshund?'
+    const plain = index.termCoverage(query, undefined, new Set(['ann']))
+    const widened = index.termCoverage(query, undefined, new Set(['ann']), [{ word: 'dachshund', standIns: ['puppy', 'cats'] }])
+    expect(widened.reach).toBe(plain.reach)
+    const idf = (df: number) => Math.log(1 + (sentences.length - df + 0.5) / (df + 0.5))
+    const total = idf(2) + idf(0) // adopt (sentences 1 and 5), dachshund (none)
+    // Sentence 1 holds "adopted" and the stand-in "puppy"; sentence 2 shares its turn; 5 holds "adopted" and "cats".
+    expect(widened.coverageOf(1)).toBeCloseTo((idf(2) + STAND_IN_CREDIT * idf(0)) / total, 12)
+    expect(widened.coverageOf(2)).toBeCloseTo(widened.coverageOf(1), 12)
+    expect(widened.coverageOf(5)).toBeCloseTo((idf(2) + STAND_IN_CREDIT * idf(0)) / total, 12)
+    expect(plain.coverageOf(1)).toBeCloseTo(idf(2) / total, 12)
+    // A stand-in for a word the history does use changes nothing: that word is matched as it is.
+    expect(index.termCoverage('puppy', undefined, new Set(), [{ word: 'puppy', standIns: ['shelter'] }]).coverageOf(3)).toBe(0)
   })
 
   it('lowers reach by the weight of terms no sentence holds, and keeps to the conversation', () => {

@@ -1,3 +1,5 @@
+import type { WordVectors } from '../../src/core/query-expansion'
+import { loadWordVectors } from '../embed/word-vectors'
 import { SiftError } from '../../src/errors'
 import type { AtRestKey } from '../crypto/at-rest-key'
 import type { MemoryOptions, OpenRepairs } from '../../src/types'
@@ -51,6 +53,8 @@ export interface OpenedParts {
   storage: EngineHost['storage']
   /** `MemoryOptions.passphrase` or `.key`, validated: the memory is encrypted with it. */
   atRestKey: AtRestKey | undefined
+  /** The word vectors `hybrid` widens requests with, loading since open began; undefined when they cannot be read. */
+  wordVectors: Promise<WordVectors | undefined>
 }
 
 /**
@@ -83,10 +87,12 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
     reading.then(({ store }) => store.close(), () => undefined)
     throw error
   }
+  const localModelPath = options.localModelPath ?? host.localModelPath
+  const wordVectors = loadWordVectors(host, localModelPath)
   const embedder = new Embedder({
     model,
     embedding,
-    localModelPath: options.localModelPath ?? host.localModelPath,
+    localModelPath,
     allowRemoteModels: !!options.allowRemoteModels,
     wasmPaths: host.wasmPaths,
     wasmThreads: host.wasmThreads,
@@ -113,6 +119,7 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       strictRanking,
       storage: host.storage,
       atRestKey,
+      wordVectors,
       repairedAtOpen: store.stateRebuilt || contents.skippedMessages.length > 0 ? { skippedMessages: contents.skippedMessages, stateRebuilt: store.stateRebuilt } : undefined,
     }
   } catch (error) {

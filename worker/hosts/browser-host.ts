@@ -27,6 +27,12 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     // The model in a worker of its own: its load overlaps reading the store at open, and a batch of sentences
     // being embedded no longer holds up a request's ranking.
     startModel: modelInWorker,
+    readModelFile: async (localModelPath, path) => {
+      const url = new URL(path, new URL(localModelPath.endsWith('/') ? localModelPath : `${localModelPath}/`, self.location.href))
+      const response = await fetch(url)
+      if (!response.ok) throw new Error(`${url.href} answered ${response.status}`)
+      return response.arrayBuffer()
+    },
     storage: async () => {
       const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([navigator.storage.estimate(), navigator.storage.persisted()])
       return { usage, quota, persisted }

@@ -1,5 +1,6 @@
 import { penaltyForContentTerms, shortSentencePenalty } from '../../src/core/short-sentence-penalty'
-import { speakerNameTerms, withoutSpeakerNames } from '../../src/core/speaker-names'
+import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from '../../src/core/speaker-names'
+import { requestExpansions, type Expansion, type WordVectors } from '../../src/core/query-expansion'
 import { lexicalShare } from '../../src/core/lexical-share'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { ContextItem } from '../../src/types'
@@ -16,6 +17,8 @@ export interface RankingSources {
   /** Absent until the first vector exists. */
   vectors: VectorIndex | undefined
   lexical: LexicalIndex
+  /** For `hybrid`: word vectors to widen the request's unused words with (`requestExpansions`); absent, no widening. */
+  wordVectors?: WordVectors
 }
 
 /** One query: its text (lexical) and its embedding (dense; absent for lexical-only ranking). */
@@ -60,7 +63,8 @@ export function* rankCandidates(
   const rankings: RankedList[] = queries.map((query) => {
     if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
     if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
-    return new FusedRanking(denseRanking(query), sources.lexical.search(query.text, filter, HYBRID_LEXICAL_DEPTH), lexicalWeight(query, conversationId, sources))
+    const lexicalQuery = widened(query, conversationId, sources)
+    return new FusedRanking(denseRanking(query), sources.lexical.search(lexicalQuery.text, filter, HYBRID_LEXICAL_DEPTH), lexicalWeight(query, conversationId, sources, lexicalQuery.expansions))
   })
   const seen = new Set<number>()
   for (let position = 0; ; position++) {
@@ -79,13 +83,25 @@ export function* rankCandidates(
 }
 
 /**
+ * `hybrid`'s lexical query: the request's text plus stand-ins for its words the history never uses
+ * (`requestExpansions`), and those expansions, which the lexical share counts at a discount. No stand-ins without word
+ * vectors, or without a dense ranking to fuse with (a request ranked lexically because the model failed).
+ */
+function widened(query: RankingQuery, conversationId: string | undefined, sources: RankingSources): { text: string; expansions: Expansion[] } {
+  if (!sources.wordVectors || !query.vector) return { text: query.text, expansions: [] }
+  const names = speakerNameWords(sources.catalog.scope(conversationId).roles.keys())
+  const expansions = requestExpansions(query.text, sources.wordVectors, (term) => sources.lexical.usesTerm(term), names)
+  return { text: [query.text, ...expansions.flatMap((expansion) => expansion.standIns)].join(' '), expansions }
+}
+
+/**
  * How much each lexical hit of `query` counts in `hybrid` (`lexicalShare`): by the share of the query's words it
  * covers and the history's vocabulary reaches, the speakers' names left out (they say whose sentence, not what
  * about), and by its dense rank.
  */
-function lexicalWeight(query: RankingQuery, conversationId: string | undefined, sources: RankingSources): LexicalWeight {
+function lexicalWeight(query: RankingQuery, conversationId: string | undefined, sources: RankingSources, expansions: readonly Expansion[] = []): LexicalWeight {
   const speakers = speakerNameTerms(sources.catalog.scope(conversationId).roles.keys())
-  const coverage = sources.lexical.termCoverage(query.text, { conversationId }, speakers)
+  const coverage = sources.lexical.termCoverage(query.text, { conversationId }, speakers, expansions)
   return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank)
 }
 

@@ -1,4 +1,5 @@
 import { indexTerm, queryTerm } from '../../../src/core/english-terms'
+import { STAND_IN_CREDIT, type Expansion } from '../../../src/core/query-expansion'
 import { contentTermCount } from '../../../src/core/short-sentence-penalty'
 import type { Sentence } from '../../../src/types'
 import { grownArray } from '../../util/grown-array'
@@ -189,9 +190,15 @@ export class LexicalIndex {
    * (`lexicalShare`). Each content term of the query (stemmed; `ignored` terms, e.g. speakers' names, left out)
    * weighs its idf over sentence texts. `reach`: the share of that weight carried by terms some sentence's text
    * holds (a term the history never uses can only be found by meaning). `coverageOf(sid)`: the share carried by
-   * terms the sentence's own text or its turn's text holds (0 for a sentence matched by its speaker alone).
+   * terms the sentence's own text or its turn's text holds (0 for a sentence matched by its speaker alone); a term no
+   * sentence holds counts, at `STAND_IN_CREDIT`, for sentences holding one of its `expansions`' stand-ins.
    */
-  termCoverage(query: string, filter: { conversationId?: string } | undefined, ignored: ReadonlySet<string>): TermCoverage {
+  termCoverage(query: string, filter: { conversationId?: string } | undefined, ignored: ReadonlySet<string>, expansions: readonly Expansion[] = []): TermCoverage {
+    const standInsOf = new Map<string, string[]>()
+    for (const { word, standIns } of expansions) {
+      const term = queryTerm(word)
+      if (term !== null) standInsOf.set(term, standIns.map(queryTerm).filter((standIn): standIn is string => standIn !== null))
+    }
     const group = this.groupOf(filter?.conversationId)
     const terms = [...new Set(queryTerms(query))].filter((term) => !ignored.has(term))
     // By sid: idf weight covered, and the last term that counted it (a sentence and its turn may both hold a term).
@@ -204,22 +211,32 @@ export class LexicalIndex {
       const df = this.sentences.documentFrequency(term, 0)
       const idf = Math.log(1 + (documents - df + 0.5) / (df + 0.5))
       total += idf
-      if (df === 0 || group === null) return
-      known += idf
+      if (group === null) return
+      // A term the history never uses counts, at STAND_IN_CREDIT, for the sentences holding a stand-in for it; it still
+      // adds nothing to `reach`: whether those stand-ins mean the same is a guess.
+      const weight = df === 0 ? idf * STAND_IN_CREDIT : idf
       const count = (sid: number) => {
         if (sid >= covered.length || countedFor[sid] === t) return
         countedFor[sid] = t
-        covered[sid] += idf
+        covered[sid] += weight
       }
-      this.sentences.forEachKeyWith(term, 0, group, count)
-      this.turns.forEachKeyWith(term, 0, group, (key) => {
-        for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) count(this.members[at])
-      })
+      if (df > 0) known += idf
+      for (const held of df === 0 ? (standInsOf.get(term) ?? []) : [term]) {
+        this.sentences.forEachKeyWith(held, 0, group, count)
+        this.turns.forEachKeyWith(held, 0, group, (key) => {
+          for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) count(this.members[at])
+        })
+      }
     })
     return {
       reach: total > 0 ? known / total : 1,
       coverageOf: (sid) => (total > 0 && sid < covered.length ? covered[sid] / total : 0),
     }
+  }
+
+  /** Whether some sentence's text holds `term` (a query term: stemmed). */
+  usesTerm(term: string): boolean {
+    return this.sentences.documentFrequency(term, 0) > 0
   }
 
   /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
