@@ -46,7 +46,7 @@ describe.each([
     expect(first.context.items.length).toBeGreaterThan(0)
     expect(first.context.text).toContain('rabies booster')
 
-    // hybrid's stand-ins in the browser: the word vectors are fetched from the page's origin, and a request worded
+    // hybrid's stand-ins in the browser: the word-neighbour table is fetched from the page's origin, and a request worded
     // unlike its answer ("enrol in ceramics" for "signed up for a pottery class") finds it lexically too.
     const answerRanks = await page.evaluate(async (device) => {
       const memory = await window.sift.createMemory({ name: 'e2e-stand-ins', device })
@@ -61,7 +61,7 @@ describe.each([
       return context.items.find((item) => item.text.includes('pottery'))?.ranks
     }, device)
     expect(answerRanks?.lexical, 'the answer is a lexical hit through a stand-in').toBeDefined()
-    expect(requests.some((url) => url.includes('/models/word-vectors/en-20k.bin')), 'the word vectors were fetched').toBe(true)
+    expect(requests.some((url) => url.includes('/models/word-neighbours/en-20k.bin')), 'the word-neighbour table was fetched').toBe(true)
 
     expect(requests.some((url) => url.includes('/models/use-lite/')), 'the model download was recorded').toBe(true)
     expect(requests.some((url) => url.includes('/ort/') && url.endsWith('.wasm')), 'the ORT wasm download was recorded').toBe(true)

@@ -75,13 +75,13 @@ afterAll(async () => {
 })
 
 describe('the packed package', () => {
-  test('ships the built library, the int8 model and the word vectors with their licence only, within 40 MB unpacked', () => {
+  test('ships the built library, the int8 model and the word-neighbour table with its licence only, within 40 MB unpacked', () => {
     console.log(`[package] tarball ${(packed.size / MB).toFixed(1)} MB, unpacked ${(packed.unpackedSize / MB).toFixed(1)} MB, ${packed.files.length} files`)
     expect(packed.unpackedSize).toBeLessThanOrEqual(40 * MB)
     expect(packed.files).toEqual(
-      expect.arrayContaining(['public/models/use-lite/onnx/model_quantized.onnx', 'dist/THIRD_PARTY_LICENSES.md', 'public/models/word-vectors/en-20k.bin', 'public/models/word-vectors/LICENSE']),
+      expect.arrayContaining(['public/models/use-lite/onnx/model_quantized.onnx', 'dist/THIRD_PARTY_LICENSES.md', 'public/models/word-neighbours/en-20k.bin', 'public/models/word-neighbours/LICENSE']),
     )
-    expect(packed.files.filter((file) => !/^(dist\/|public\/models\/(use-lite|word-vectors)\/|package\.json$|README\.md$)/.test(file))).toEqual([])
+    expect(packed.files.filter((file) => !/^(dist\/|public\/models\/(use-lite|word-neighbours)\/|package\.json$|README\.md$)/.test(file))).toEqual([])
     expect(packed.files.some((file) => file.endsWith('/model.onnx') || file.startsWith('public/ort/'))).toBe(false)
   })
 

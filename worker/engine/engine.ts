@@ -1,4 +1,4 @@
-import type { WordVectors } from '../../src/core/query-expansion'
+import type { WordNeighbours } from '../../src/core/query-expansion'
 import { SiftError } from '../../src/errors'
 import { modelFilesMissingAtOpen, requestEmbeddingError } from './model-failure'
 import type { BuildContextOptions, Context, EncryptedSiftExport, KeyChange, ExportOptions, FindForgettableOptions, ForgetSelector, ForgettableMatch, ImportOptions, ImportResult, MemoryOptions, MemoryStats, MessageInput, MessagePage, MessagesOptions, OpenRepairs, SiftExport } from '../../src/types'
@@ -50,7 +50,7 @@ export class Engine {
   private cache: EmbeddingCache | undefined
   private catalog!: SentenceCatalog
   private lexical!: LexicalIndex
-  private wordVectors!: Promise<WordVectors | undefined>
+  private wordNeighbours!: Promise<WordNeighbours | undefined>
   private repairedAtOpen: OpenRepairs | undefined
   /** The memory's passphrase or key (`changeKey` replaces it), which `clear` creates the new database with. */
   private atRestKey: AtRestKey | undefined
@@ -155,11 +155,11 @@ export class Engine {
         degraded = failure.message
       }
     }
-    const wordVectors = parsed.strategy === 'hybrid' ? await this.wordVectors : undefined
+    const wordNeighbours = parsed.strategy === 'hybrid' ? await this.wordNeighbours : undefined
     const queryMs = performance.now() - startedAt
     this.assertOpen()
     const { background } = this
-    const context = assembleContext(parsed, queries, { catalog: this.catalog, vectors: background.vectors, lexical: this.lexical, wordVectors }, {
+    const context = assembleContext(parsed, queries, { catalog: this.catalog, vectors: background.vectors, lexical: this.lexical, wordNeighbours }, {
       backend: this.embedder.backend,
       embeddedThrough: background.embeddedThrough,
       startedAt,
@@ -314,7 +314,7 @@ export class Engine {
     this.lexical = parts.lexical
     this.repairedAtOpen = parts.repairedAtOpen
     this.atRestKey = parts.atRestKey
-    this.wordVectors = parts.wordVectors
+    this.wordNeighbours = parts.wordNeighbours
     this.indexing = new BackgroundIndexing({ ...parts, writes: this.writes, onProgress: this.onProgress })
     // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
     parts.store.onSuperseded = () => this.indexing.abandon()

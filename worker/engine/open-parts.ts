@@ -1,5 +1,5 @@
-import type { WordVectors } from '../../src/core/query-expansion'
-import { loadWordVectors } from '../embed/word-vectors'
+import type { WordNeighbours } from '../../src/core/query-expansion'
+import { loadWordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { AtRestKey } from '../crypto/at-rest-key'
 import type { MemoryOptions, OpenRepairs } from '../../src/types'
@@ -53,8 +53,8 @@ export interface OpenedParts {
   storage: EngineHost['storage']
   /** `MemoryOptions.passphrase` or `.key`, validated: the memory is encrypted with it. */
   atRestKey: AtRestKey | undefined
-  /** The word vectors `hybrid` widens requests with, loading since open began; undefined when they cannot be read. */
-  wordVectors: Promise<WordVectors | undefined>
+  /** The word-neighbour table `hybrid` takes stand-ins from, loading since open began; undefined when they cannot be read. */
+  wordNeighbours: Promise<WordNeighbours | undefined>
 }
 
 /**
@@ -88,7 +88,7 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
     throw error
   }
   const localModelPath = options.localModelPath ?? host.localModelPath
-  const wordVectors = loadWordVectors(host, localModelPath)
+  const wordNeighbours = loadWordNeighbours(host, localModelPath)
   const embedder = new Embedder({
     model,
     embedding,
@@ -119,7 +119,7 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       strictRanking,
       storage: host.storage,
       atRestKey,
-      wordVectors,
+      wordNeighbours,
       repairedAtOpen: store.stateRebuilt || contents.skippedMessages.length > 0 ? { skippedMessages: contents.skippedMessages, stateRebuilt: store.stateRebuilt } : undefined,
     }
   } catch (error) {

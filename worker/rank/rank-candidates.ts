@@ -1,6 +1,6 @@
 import { penaltyForContentTerms, shortSentencePenalty } from '../../src/core/short-sentence-penalty'
 import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from '../../src/core/speaker-names'
-import { requestExpansions, type Expansion, type WordVectors } from '../../src/core/query-expansion'
+import { requestExpansions, type Expansion, type WordNeighbours } from '../../src/core/query-expansion'
 import { lexicalShare } from '../../src/core/lexical-share'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { ContextItem } from '../../src/types'
@@ -17,8 +17,8 @@ export interface RankingSources {
   /** Absent until the first vector exists. */
   vectors: VectorIndex | undefined
   lexical: LexicalIndex
-  /** For `hybrid`: word vectors to widen the request's unused words with (`requestExpansions`); absent, no widening. */
-  wordVectors?: WordVectors
+  /** For `hybrid`: the word-neighbour table to take stand-ins for the request's unused words from (`requestExpansions`); absent, no widening. */
+  wordNeighbours?: WordNeighbours
 }
 
 /** One query: its text (lexical) and its embedding (dense; absent for lexical-only ranking). */
@@ -88,9 +88,9 @@ export function* rankCandidates(
  * vectors, or without a dense ranking to fuse with (a request ranked lexically because the model failed).
  */
 function widened(query: RankingQuery, conversationId: string | undefined, sources: RankingSources): { text: string; expansions: Expansion[] } {
-  if (!sources.wordVectors || !query.vector) return { text: query.text, expansions: [] }
+  if (!sources.wordNeighbours || !query.vector) return { text: query.text, expansions: [] }
   const names = speakerNameWords(sources.catalog.scope(conversationId).roles.keys())
-  const expansions = requestExpansions(query.text, sources.wordVectors, (term) => sources.lexical.usesTerm(term), names)
+  const expansions = requestExpansions(query.text, sources.wordNeighbours, (term) => sources.lexical.usesTerm(term), names)
   return { text: [query.text, ...expansions.flatMap((expansion) => expansion.standIns)].join(' '), expansions }
 }
 

@@ -19,15 +19,15 @@ const history: MessageInput[] = [
 // Worded unlike the answer: "enrol" and "ceramics" are words this history never uses; "lessons" is one it uses elsewhere.
 const request = 'When did she enrol in ceramics lessons?'
 
-describe('hybrid widens a request’s unused words with the word vectors', () => {
-  const modelsWithoutVectors = mkdtempSync(join(tmpdir(), 'sift-no-word-vectors-'))
+describe('hybrid widens a request’s unused words with the word-neighbour table', () => {
+  const modelsWithoutVectors = mkdtempSync(join(tmpdir(), 'sift-no-word-neighbours-'))
   let widened: Memory
   let plain: Memory
   beforeAll(async () => {
-    // The same model files, but no word-vector file beside them: the memory must work as before the widening existed.
+    // The same model files, but no word-neighbour table beside them: the memory must work as before the widening existed.
     cpSync(fileURLToPath(new URL('../public/models/use-lite', import.meta.url)), join(modelsWithoutVectors, 'use-lite'), { recursive: true })
-    widened = await createMemory({ name: 'word-vectors-widened' })
-    plain = await createMemory({ name: 'word-vectors-plain', localModelPath: modelsWithoutVectors })
+    widened = await createMemory({ name: 'word-neighbours-widened' })
+    plain = await createMemory({ name: 'word-neighbours-plain', localModelPath: modelsWithoutVectors })
     for (const memory of [widened, plain]) {
       await memory.add(history)
       await memory.indexed()
@@ -47,7 +47,7 @@ describe('hybrid widens a request’s unused words with the word vectors', () =>
     expect(item?.ranks?.dense).toBeDefined()
   })
 
-  it('without the word-vector file the context is built as before: the answer is found by meaning only', async () => {
+  it('without the word-neighbour table the context is built as before: the answer is found by meaning only', async () => {
     const ctx = await plain.buildContext(request, { conversationId, budget: 4000 })
     expect(ctx.stats.ranking).toBe('hybrid')
     const item = ctx.items.find((i) => i.text === answer)

@@ -1,0 +1,28 @@
+// What finding stand-ins costs (src/core/query-expansion.ts): reading the shipped word-neighbour table at open, and
+// `requestExpansions` for requests whose words the history never uses, asked twice. The history's vocabulary is
+// simulated: every other word of the table is "used".
+//   npx tsx bench/stand-in-cost.ts
+import { readFileSync } from 'node:fs'
+import { queryTerm } from '../src/core/english-terms'
+import { decodeWordNeighbours, requestExpansions } from '../src/core/query-expansion'
+import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+
+const file = readFileSync(new URL(`../public/models/${WORD_NEIGHBOURS_FILE}`, import.meta.url))
+let started = performance.now()
+const vectors = decodeWordNeighbours(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer)
+console.log(`decode ${file.length} bytes, ${vectors.words.length} words: ${(performance.now() - started).toFixed(1)} ms`)
+const used = new Set(vectors.words.filter((_, i) => i % 2 === 0).map((word) => queryTerm(word)))
+const historyUses = (term: string) => used.has(term)
+// Requests of four words the "history" does not use (odd rows), from the middle of the frequency list.
+const unused = vectors.words.filter((word, i) => i % 2 === 1 && i > 2000 && word.length > 3 && queryTerm(word) !== null && !used.has(queryTerm(word)!))
+const requests = Array.from({ length: 100 }, (_, r) => unused.slice(r * 4, r * 4 + 4).join(' '))
+for (const round of ['first', 'again']) {
+  const times: number[] = []
+  for (const request of requests) {
+    started = performance.now()
+    requestExpansions(request, vectors, historyUses)
+    times.push(performance.now() - started)
+  }
+  times.sort((a, b) => a - b)
+  console.log(`${round}: 100 requests of 4 unused words, p50 ${times[50].toFixed(2)} ms, p95 ${times[95].toFixed(2)} ms`)
+}
