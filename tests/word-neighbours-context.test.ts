@@ -1,9 +1,11 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory, type MessageInput } from '../src/node'
+import { loadWordNeighbours } from '../worker/embed/word-neighbours'
 
 const conversationId = 'studio'
 const answer = 'I finally signed up for a pottery class at the community studio.'
@@ -60,5 +62,22 @@ describe('hybrid widens a request’s unused words with the word-neighbour table
     const ctx = await widened.buildContext(request, { conversationId, strategy: 'lexical', budget: 4000 })
     expect(ctx.items.some((i) => i.ranks?.lexical !== undefined)).toBe(true)
     expect(ctx.items.find((i) => i.text === answer)?.ranks?.lexical).toBeUndefined()
+  })
+})
+
+describe('loadWordNeighbours', () => {
+  it('gives up on a file that never arrives, so hybrid requests are not held up', async () => {
+    const never = { readModelFile: () => new Promise<ArrayBuffer>(() => undefined) }
+    await expect(loadWordNeighbours(never, '/models/', 20)).resolves.toBeUndefined()
+  })
+
+  it('gives undefined for a file that is not a table, and the table for the shipped file', async () => {
+    await expect(loadWordNeighbours({ readModelFile: async () => new ArrayBuffer(64) }, '/models/')).resolves.toBeUndefined()
+    const shipped = fileURLToPath(new URL('../public/models/', import.meta.url))
+    const read = async (root: string, path: string) => {
+      const bytes = await readFile(join(root, path))
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+    }
+    expect((await loadWordNeighbours({ readModelFile: read }, shipped))?.words.length).toBe(20_000)
   })
 })

@@ -5,13 +5,24 @@ import type { EngineHost } from '../hosts/engine-host'
 export const WORD_NEIGHBOURS_FILE = 'word-neighbours/en-20k.bin'
 
 /**
- * The word-neighbour table `hybrid` takes stand-ins for a request's unused words from, or undefined when the file
- * cannot be read: contexts are then built without stand-ins, exactly as before they existed, rather than failing.
+ * How long the table may take to arrive: `hybrid` requests wait for it, so a server that never answers must not hold
+ * them up for good (the same bound as the check that the model's files are served).
  */
-export async function loadWordNeighbours(host: Pick<EngineHost, 'readModelFile'>, localModelPath: string): Promise<WordNeighbours | undefined> {
+const READ_TIMEOUT_MS = 10_000
+
+/**
+ * The word-neighbour table `hybrid` takes stand-ins for a request's unused words from, or undefined when the file
+ * cannot be read in time: contexts are then built without stand-ins, exactly as before they existed, rather than failing.
+ */
+export async function loadWordNeighbours(host: Pick<EngineHost, 'readModelFile'>, localModelPath: string, timeoutMs = READ_TIMEOUT_MS): Promise<WordNeighbours | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, timeoutMs, undefined)))
   try {
-    return decodeWordNeighbours(await host.readModelFile(localModelPath, WORD_NEIGHBOURS_FILE))
+    const bytes = await Promise.race([host.readModelFile(localModelPath, WORD_NEIGHBOURS_FILE), timedOut])
+    return bytes === undefined ? undefined : decodeWordNeighbours(bytes)
   } catch {
     return undefined
+  } finally {
+    clearTimeout(timer)
   }
 }
