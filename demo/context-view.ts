@@ -2,17 +2,11 @@ import type { Context, ContextItem } from '../src/types'
 import { contextSegments } from './context-lines'
 import { definitionRows, formatCount, formatShare, make } from './dom'
 
-/**
- * A context item with the ranks some strategies report: its 1-based rank in each ranking and which query (0 the
- * request, then `queries`) brought it in. Optional: shown when the library sends them.
- */
-type RankedItem = ContextItem & { ranks?: { lexical?: number; dense?: number }; query?: number }
-
 /** Where a click on a context line or item leads: the picked sentence's place in the history. */
 type RevealHandler = (messageId: string, start: number) => void
 
 /** "relevant · score 0.0312 · lexical #3 · dense #7": why an item is in the context, for people to judge. */
-function describeItem(item: RankedItem): string {
+function describeItem(item: ContextItem): string {
   const parts: string[] = [item.reason]
   if (item.score !== 0) parts.push(`score ${item.score.toPrecision(3)}`)
   if (item.ranks?.lexical !== undefined) parts.push(`lexical #${item.ranks.lexical}`)
@@ -62,7 +56,7 @@ export function createContextView(parts: { text: HTMLPreElement; stats: HTMLDLis
     return link
   }
 
-  function itemEntry(item: RankedItem): HTMLLIElement {
+  function itemEntry(item: ContextItem): HTMLLIElement {
     const entry = make('li', `item item-${item.reason}`)
     const button = make('button', 'item-link')
     button.type = 'button'

@@ -43,6 +43,6 @@ export function modelFiles(options: ModelOptions, base: string): ModelFile[] {
 }
 
 /** transformers.js joins `localModelPath` and the model id with a slash whether or not the path ends with one. */
-function withTrailingSlash(path: string): string {
+export function withTrailingSlash(path: string): string {
   return path.endsWith('/') ? path : `${path}/`
 }

@@ -1,6 +1,7 @@
 import type { MemoryOptions } from '../../src/types'
 import type { BackendChoice, EngineHost } from './engine-host'
 import { modelInWorker } from '../rpc/model-in-worker'
+import { withTrailingSlash } from '../embed/model-files'
 
 /** The parts of a WebGPU adapter's `info` that tell a real GPU from a software one. */
 interface GpuAdapterInfo {
@@ -28,7 +29,7 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     // being embedded no longer holds up a request's ranking.
     startModel: modelInWorker,
     readModelFile: async (localModelPath, path) => {
-      const url = new URL(path, new URL(localModelPath.endsWith('/') ? localModelPath : `${localModelPath}/`, self.location.href))
+      const url = new URL(path, new URL(withTrailingSlash(localModelPath), self.location.href))
       const response = await fetch(url)
       if (!response.ok) throw new Error(`${url.href} answered ${response.status}`)
       return response.arrayBuffer()
