@@ -1,3 +1,4 @@
+import { SUPERSEDED_MARK } from '../src/core/render-context'
 import type { ContextItem } from '../src/types'
 
 /** A piece of a context's text: a message line with the items it renders, or what lies between lines (`[…]`, newlines). */
@@ -24,6 +25,8 @@ export function contextSegments(text: string, items: readonly ContextItem[]): Co
       const at = text.indexOf(item.text, end)
       if (at < 0) break
       end = at + item.text.length
+      // A superseded sentence is rendered with its mark after it, which belongs to its line even when it ends the line.
+      if (item.supersededBy !== undefined && text.startsWith(SUPERSEDED_MARK, end)) end += SUPERSEDED_MARK.length
     }
     // The line starts after the last newline before its first sentence: labels ("user (8 May 2026): ") hold none.
     const lineStart = Math.max(cursor, text.lastIndexOf('\n', first - 1) + 1)

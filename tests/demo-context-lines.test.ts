@@ -3,7 +3,8 @@ import { IDBFactory } from 'fake-indexeddb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contextSegments } from '../demo/context-lines'
 import { sampleConversation } from '../demo/sample-conversation'
-import { createMemory, type BuildContextOptions, type Context, type Memory } from '../src/node'
+import { SUPERSEDED_MARK } from '../src/core/render-context'
+import { createMemory, type BuildContextOptions, type Context, type ContextItem, type Memory } from '../src/node'
 
 let memory: Memory
 beforeAll(async () => {
@@ -31,6 +32,10 @@ function expectLines(context: Context): void {
       const at = line.text.indexOf(item.text, from)
       expect(at).toBeGreaterThan(from - 1)
       from = at + item.text.length
+      if (item.supersededBy !== undefined) {
+        expect(line.text.startsWith(SUPERSEDED_MARK, from)).toBe(true)
+        from += SUPERSEDED_MARK.length
+      }
     }
     expect(line.text.length).toBe(from)
   }
@@ -49,6 +54,18 @@ describe('contextSegments', () => {
     const context = await memory.buildContext(request, options)
     expect(context.items.length).toBeGreaterThan(0)
     expectLines(context)
+  })
+
+  it('keeps a superseded sentence\'s mark in its line when the sentence ends the line', () => {
+    const item = (seq: number, text: string): ContextItem => ({ messageId: `m${seq}`, conversationId: 'c', seq, role: 'user', text, score: 1, start: 0, end: text.length, timestamp: 0, reason: 'relevant' })
+    const stale = { ...item(1, 'I drive a Polo.'), supersededBy: 'm2' }
+    const newer = item(2, 'Sold the Polo.')
+    const text = `user: I drive a Polo.${SUPERSEDED_MARK}\n[…]\nuser: Sold the Polo.`
+    expect(contextSegments(text, [stale, newer])).toEqual([
+      { text: `user: I drive a Polo.${SUPERSEDED_MARK}`, items: [stale] },
+      { text: '\n[…]\n' },
+      { text: 'user: Sold the Polo.', items: [newer] },
+    ])
   })
 
   it('gives an empty context no segment, and a text it cannot match back as one plain segment', () => {
