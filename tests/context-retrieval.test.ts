@@ -84,4 +84,44 @@ describe('buildContext retrieval', () => {
     expect(why('Rufus hates the vacuum cleaner.')).toEqual([['relevant', { lexical: 1 }, undefined, 1]])
     expect(why('My train was late again.')).toEqual([['neighbour', undefined, undefined, undefined]])
   })
+  it('spends a small budget on one sentence from each matching passage before the rest of any one of them', async () => {
+    const conversationId = 'passages'
+    const long = [
+      'Our hiking trip in the Alps started in Chamonix.',
+      'The hiking trails in the Alps were steep and rocky.',
+      'Hiking in the Alps every morning was tiring.',
+      'We finished the last hiking stage in the Alps early.',
+    ].join(' ')
+    const other = 'My brother Tom joined me for the hiking in the Alps.'
+    const filler = renovationTurns(12)
+    const turns = [long, ...filler.slice(0, 6), other, ...filler.slice(6)]
+    // One speaker's notes: no turn is a reply, so no answer neighbour takes budget.
+    await memory.add(turns.map((content, i) => ({ role: 'user', content, conversationId, timestamp: START + i * DAY })))
+    await memory.indexed()
+    for (const strategy of ['lexical', 'dense', 'hybrid'] as const) {
+      const ctx = await memory.buildContext('Who went hiking in the Alps?', { conversationId, strategy, budget: 180 })
+      const texts = ctx.items.map((item) => item.text)
+      expect(texts, strategy).toContain(other)
+      expect(texts.filter((text) => long.includes(text)), strategy).toHaveLength(1)
+    }
+  })
+  it('with adaptiveStop, a sentence held back for its passage still comes when the ranking put it above the cliff', async () => {
+    const conversationId = 'passages-cliff'
+    const turns = [
+      'The bakery tax return is due in April. The bakery tax return needs every receipt from the ovens.',
+      ...renovationTurns(10),
+      'Filing the bakery tax return early avoids a fine.',
+      'A tax question came up at work.',
+      'The bakery on the corner sells rye bread.',
+      'I should return the library books.',
+      'Tax season is stressful.',
+    ]
+    await memory.add(turns.map((content, i) => ({ role: 'user', content, conversationId, timestamp: START + i * DAY })))
+    await memory.indexed()
+    const ctx = await memory.buildContext('bakery tax return', { conversationId, strategy: 'lexical', adaptiveStop: true, budget: 10_000 })
+    expect(ctx.stats.stoppedBy).toBe('cliff')
+    const texts = ctx.items.map((item) => item.text)
+    expect(texts).toContain('The bakery tax return is due in April.')
+    expect(texts).toContain('The bakery tax return needs every receipt from the ovens.')
+  })
 })

@@ -2,6 +2,7 @@ import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
 import { withAnswerNeighbours } from '../../src/core/answer-neighbours'
 import { distinctSentences } from '../../src/core/distinct-sentences'
+import { spreadOverPassages } from '../../src/core/passage-spread'
 import { untilRelevanceCliff } from '../../src/core/relevance-cliff'
 import { withLaterUpdates, withMarksResolved } from '../../src/core/later-updates'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
@@ -43,9 +44,13 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
       packed = packBudget(positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position'), { budget, pinned })
     } else {
       const turns = { openingOfNext: (sentence: ScoredSentence) => openingOfNextTurn(catalog, sentence), closingOfPrevious: (sentence: ScoredSentence) => closingOfPreviousTurn(catalog, sentence) }
-      const answered = withAnswerNeighbours(distinctSentences(rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources)), turns)
+      const ranked = rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources)
+      // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
+      // for later is still one the ranking put above the cliff.
+      const aboveCliff = adaptiveStop ? untilRelevanceCliff(ranked, () => (cliff = true)) : ranked
+      const answered = withAnswerNeighbours(distinctSentences(spreadOverPassages(aboveCliff)), turns)
       const relevant = followUpdates ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources)) : answered
-      packed = packBudget(adaptiveStop ? untilRelevanceCliff(relevant, () => (cliff = true)) : relevant, { budget, pinned })
+      packed = packBudget(relevant, { budget, pinned })
       if (followUpdates) packed = withResolvedMarks(packed)
     }
   }
