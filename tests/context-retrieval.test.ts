@@ -124,4 +124,17 @@ describe('buildContext retrieval', () => {
     expect(texts).toContain('The bakery tax return is due in April.')
     expect(texts).toContain('The bakery tax return needs every receipt from the ovens.')
   })
+  it('a repeat held back for its text does not hold back the rest of its passage', async () => {
+    const conversationId = 'passages-repeat'
+    const fact = 'We moved to a house by the beach in Malibu last year.'
+    const turns = [
+      'I love the beach!',
+      ...Array.from({ length: 8 }, (_, i) => `The beach volleyball match on channel ${i + 1} was fun.`),
+      `I love the beach! ${fact}`,
+    ]
+    await memory.add(turns.map((content, i) => ({ role: 'user', content, conversationId, timestamp: START + i * DAY })))
+    await memory.indexed()
+    const ctx = await memory.buildContext('Which beach do I love?', { conversationId, strategy: 'lexical', budget: 200 })
+    expect(ctx.items.map((item) => item.text)).toContain(fact)
+  })
 })

@@ -48,7 +48,8 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
       // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
       // for later is still one the ranking put above the cliff.
       const aboveCliff = adaptiveStop ? untilRelevanceCliff(ranked, () => (cliff = true)) : ranked
-      const answered = withAnswerNeighbours(distinctSentences(spreadOverPassages(aboveCliff)), turns)
+      // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
+      const answered = withAnswerNeighbours(spreadOverPassages(distinctSentences(aboveCliff)), turns)
       const relevant = followUpdates ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources)) : answered
       packed = packBudget(relevant, { budget, pinned })
       if (followUpdates) packed = withResolvedMarks(packed)
