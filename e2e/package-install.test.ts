@@ -56,6 +56,8 @@ const HISTORY = [
 const QUESTION = 'What is the name of my dog?'
 /** The turns the page sends verbatim (examples/chat/src/main.ts, RECENT_TURNS). */
 const RECENT_TURNS = 6
+/** The turns the page shows again after a reload (examples/chat/src/main.ts, SHOWN_TURNS). */
+const SHOWN_TURNS = 50
 
 let workDir: string
 let packed: PackedPackage
@@ -147,8 +149,10 @@ async function chatThrough(url: string): Promise<ChatRun> {
       const origin = new URL(request.url()).origin
       if (origin !== url && origin !== new URL(llm.url).origin && !request.url().startsWith('data:')) foreign.push(request.url())
     })
+    // The first visit only: the reload at the end fetches again.
+    let firstVisit = true
     context.on('requestfinished', async (request) => {
-      if (!request.url().startsWith(url)) return
+      if (!firstVisit || !request.url().startsWith(url)) return
       const sizes = await request.sizes()
       const path = new URL(request.url()).pathname
       transferred.set(path, (transferred.get(path) ?? 0) + sizes.responseBodySize + sizes.responseHeadersSize)
@@ -172,6 +176,13 @@ async function chatThrough(url: string): Promise<ChatRun> {
       await page.locator('#turns li[data-role=assistant]').nth(index).waitFor({ timeout: 60_000 })
     }
     expect(await page.locator('#turns li[data-role=error]').count()).toBe(0)
+    // After a reload the page shows the last stored turns again, oldest first (read newest first).
+    const shown = await page.locator('#turns li').allTextContents()
+    expect(shown.length).toBeGreaterThan(SHOWN_TURNS)
+    firstVisit = false
+    await page.reload()
+    await page.locator('#status', { hasText: 'all indexed' }).waitFor({ timeout: 60_000 })
+    expect(await page.locator('#turns li').allTextContents()).toEqual(shown.slice(-SHOWN_TURNS))
     return { requests: llm.requests.slice(firstRequest), transferred, problems, workers, foreign }
   } finally {
     await browser.close()

@@ -12,12 +12,22 @@ export type ForgetSelector =
   | { before: number | string | Date }
   | { after: number | string | Date }
 
-/** What `memory.messages` lists: one page of the stored messages in `seq` order (the order they were added). */
+/**
+ * What `memory.messages` lists: one page of the stored messages in `seq` order (the order they were added), oldest
+ * first, or newest first with `newestFirst`.
+ */
 export interface MessagesOptions {
   /** Only this conversation's messages. Default: every conversation. */
   conversationId?: string
   /** Cursor: only messages with a `seq` above this one (the previous page's `next`). Default 0: from the first. */
   after?: number
+  /** Cursor: only messages with a `seq` below this one (the previous page's `next` with `newestFirst`). Default: up to the last. */
+  before?: number
+  /**
+   * The page holds the newest messages in range, newest first, and `next` is passed as `before`: what a chat shows
+   * after a reload, its last turns, without reading the whole history. Default false: the oldest first.
+   */
+  newestFirst?: boolean
   /**
    * Messages per page, 1 to 1,000. Default 100: a page is read from the database and sent to the page in one
    * message, so a larger one holds the engine longer and a smaller one takes more calls to list a long history.
@@ -27,9 +37,9 @@ export interface MessagesOptions {
 
 /** One page of `memory.messages`. */
 export interface MessagePage {
-  /** In `seq` order, each with its full stored content. */
+  /** In `seq` order (descending with `newestFirst`), each with its full stored content. */
   messages: StoredMessage[]
-  /** Pass it as `after` for the next page; absent on the last page. */
+  /** Pass it as `after` for the next page (as `before` with `newestFirst`); absent on the last page. */
   next?: number
 }
 

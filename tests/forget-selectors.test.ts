@@ -11,15 +11,15 @@ async function codeOf(call: () => Promise<unknown>): Promise<string> {
   return (error as SiftError).code
 }
 
-/** Every page of `memory.messages(options)`, following `next` until it is absent. */
+/** Every page of `memory.messages(options)`, following `next` (as `after`, or as `before` with `newestFirst`) until it is absent. */
 async function allPages(memory: Memory, options: MessagesOptions): Promise<MessagePage[]> {
   const pages: MessagePage[] = []
-  let { after } = options
+  let cursor = options.newestFirst ? options.before : options.after
   do {
-    const page = await memory.messages({ ...options, after })
+    const page = await memory.messages({ ...options, ...(options.newestFirst ? { before: cursor } : { after: cursor }) })
     pages.push(page)
-    after = page.next
-  } while (after !== undefined)
+    cursor = page.next
+  } while (cursor !== undefined)
   return pages
 }
 
@@ -77,6 +77,28 @@ describe('messages()', () => {
     await memory.close()
   })
 
+  it('pages newest first with newestFirst, `next` passed as `before`, within after and before, per conversation too', async () => {
+    const memory = await createMemory({ name: 'pages-newest', indexedDB: new IDBFactory() })
+    await memory.add(contents.map((content, i) => ({ role: 'user', content, id: `n${i}`, conversationId: `c${i % 3}`, timestamp: T0 + i })))
+    const ids = contents.map((_, i) => `n${i}`)
+    const latest = await memory.messages({ newestFirst: true, limit: 4 })
+    expect(idsOf(latest.messages)).toEqual(['n22', 'n21', 'n20', 'n19'])
+    expect(latest.next).toBe(20)
+    expect(latest.messages[0]).toEqual({ id: 'n22', seq: 23, role: 'user', content: contents[22], conversationId: 'c1', timestamp: T0 + 22 })
+    const pages = await allPages(memory, { newestFirst: true, limit: 5 })
+    expect(pages.map((p) => p.messages.length)).toEqual([5, 5, 5, 5, 3])
+    expect(idsOf(pages.flatMap((p) => p.messages))).toEqual([...ids].reverse())
+    expect(pages.at(-1)!.next).toBeUndefined()
+    const c2 = (await allPages(memory, { conversationId: 'c2', newestFirst: true, limit: 3 })).flatMap((p) => p.messages)
+    expect(idsOf(c2)).toEqual(['n20', 'n17', 'n14', 'n11', 'n8', 'n5', 'n2'])
+    // Both bounds: seqs 6 to 10 (ids n5 to n9), oldest first and newest first.
+    expect(idsOf((await memory.messages({ after: 5, before: 11 })).messages)).toEqual(['n5', 'n6', 'n7', 'n8', 'n9'])
+    expect(idsOf((await allPages(memory, { after: 5, before: 11, newestFirst: true, limit: 2 })).flatMap((p) => p.messages))).toEqual(['n9', 'n8', 'n7', 'n6', 'n5'])
+    expect(await memory.messages({ before: 1 })).toEqual({ messages: [] })
+    expect(await memory.messages({ after: 10, before: 5, newestFirst: true })).toEqual({ messages: [] })
+    await memory.close()
+  })
+
   it('keeps seq order in a history added out of time order', async () => {
     const memory = await createMemory({ name: 'pages-out-of-order', indexedDB: new IDBFactory() })
     // Newest first, as an import of a history listed latest-first would add it.
@@ -86,12 +108,15 @@ describe('messages()', () => {
     expect(idsOf(listed)).toEqual([...contents.map((_, i) => `n${i}`), 'late'])
     const c0 = (await allPages(memory, { conversationId: 'c0', limit: 5 })).flatMap((p) => p.messages)
     expect(idsOf(c0)).toEqual([...contents.map((_, i) => `n${i}`).filter((_, i) => i % 2 === 0), 'late'])
+    const newest = (await allPages(memory, { newestFirst: true, limit: 4 })).flatMap((p) => p.messages)
+    expect(idsOf(newest)).toEqual([...listed].reverse().map((m) => m.id))
+    expect(idsOf((await memory.messages({ conversationId: 'c0', newestFirst: true, limit: 2 })).messages)).toEqual(['late', 'n22'])
     await memory.close()
   })
 
   it('refuses bad options with INVALID_INPUT', async () => {
     const memory = await createMemory({ name: 'pages-bad', indexedDB: new IDBFactory() })
-    for (const options of [{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { limit: '5' }, { after: -1 }, { after: 1.5 }, { conversationId: 7 }, 'all']) {
+    for (const options of [{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { limit: '5' }, { after: -1 }, { after: 1.5 }, { before: 0 }, { before: 2.5 }, { before: '9' }, { newestFirst: 'yes' }, { newestFirst: 1 }, { conversationId: 7 }, 'all']) {
       expect(await codeOf(() => memory.messages(options as never)), JSON.stringify(options)).toBe('INVALID_INPUT')
     }
     expect(await memory.messages({ limit: 1000 })).toEqual({ messages: [] })

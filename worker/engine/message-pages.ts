@@ -7,31 +7,44 @@ import type { MessagesRequest } from '../input/messages-request'
  * contents from the store (`read`), which has the whole text (the catalog only has the sentences).
  */
 export async function messagePage(request: MessagesRequest, catalog: SentenceCatalog, read: (ids: string[]) => Promise<StoredMessage[]>): Promise<MessagePage> {
-  const picked = messagesAfter(catalog.scope(request.conversationId), request.after, request.limit + 1)
-  const page = picked.slice(0, request.limit)
+  const { after, before, limit, newestFirst } = request
+  const picked = messagesInRange(catalog.scope(request.conversationId), after, before, limit + 1, newestFirst)
+  const page = picked.slice(0, limit)
   const messages = await read(page.map((m) => m.id))
-  return picked.length > request.limit ? { messages, next: page[page.length - 1].seq } : { messages }
+  return picked.length > limit ? { messages, next: page[page.length - 1].seq } : { messages }
 }
 
-/** The first `count` messages of `scope` in `seq` order with a `seq` above `after`. */
-function messagesAfter(scope: CatalogScope, after: number, count: number): CatalogMessage[] {
+/**
+ * The `count` messages of `scope` with a `seq` above `after` and below `before` that come first in `seq` order
+ * (the oldest), or with `newestFirst` the last `count` (the newest), newest first.
+ */
+function messagesInRange(scope: CatalogScope, after: number, before: number, count: number, newestFirst: boolean): CatalogMessage[] {
   const { messages } = scope
   if (!scope.reordered) {
     // In time order, which is `seq` order until a message arrives dated before another.
-    let low = 0
-    let high = messages.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (messages[middle].seq <= after) low = middle + 1
-      else high = middle
-    }
-    return messages.slice(low, low + count)
+    const low = countAtMost(messages, after)
+    const high = Math.max(low, countAtMost(messages, before - 1))
+    return newestFirst ? messages.slice(Math.max(low, high - count), high).reverse() : messages.slice(low, Math.min(high, low + count))
   }
   // Only the page is sorted with a comparator: the cut-off comes from a native numeric sort of the seqs alone.
-  const later = messages.filter((m) => m.seq > after)
-  if (later.length > count) {
-    const cutoff = Float64Array.from(later, (m) => m.seq).sort()[count - 1]
-    return later.filter((m) => m.seq <= cutoff).sort((a, b) => a.seq - b.seq)
+  const inRange = messages.filter((m) => m.seq > after && m.seq < before)
+  const order = newestFirst ? (a: CatalogMessage, b: CatalogMessage) => b.seq - a.seq : (a: CatalogMessage, b: CatalogMessage) => a.seq - b.seq
+  if (inRange.length > count) {
+    const seqs = Float64Array.from(inRange, (m) => m.seq).sort()
+    const cutoff = newestFirst ? seqs[seqs.length - count] : seqs[count - 1]
+    return inRange.filter((m) => (newestFirst ? m.seq >= cutoff : m.seq <= cutoff)).sort(order)
   }
-  return later.sort((a, b) => a.seq - b.seq)
+  return inRange.sort(order)
+}
+
+/** How many of `messages` (ascending by `seq`) have a `seq` at most `seq`. */
+function countAtMost(messages: readonly CatalogMessage[], seq: number): number {
+  let low = 0
+  let high = messages.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (messages[middle].seq <= seq) low = middle + 1
+    else high = middle
+  }
+  return low
 }

@@ -57,14 +57,17 @@ async function refreshStatus(memory: Memory): Promise<void> {
 
 const isTurnRole = (role: string): role is Turn['role'] => role === 'user' || role === 'assistant'
 
-/** The last `limit` user and assistant turns stored, to show the conversation again after a reload. */
+/** The last `limit` user and assistant turns stored, oldest first, to show the conversation again after a reload. */
 async function storedTurns(memory: Memory, limit: number): Promise<Turn[]> {
   const found: Turn[] = []
-  for (let page = await memory.messages(); ; page = await memory.messages({ after: page.next })) {
-    for (const { role, content } of page.messages) if (isTurnRole(role)) found.push({ role, content })
-    found.splice(0, found.length - limit)
-    if (page.next === undefined) return found
+  // Newest first, a page at a time, until there are enough (other roles are skipped) or the history begins.
+  for (let before: number | undefined; found.length < limit; ) {
+    const page = await memory.messages({ newestFirst: true, before, limit })
+    for (const { role, content } of page.messages) if (isTurnRole(role) && found.length < limit) found.push({ role, content })
+    if (page.next === undefined) break
+    before = page.next
   }
+  return found.reverse()
 }
 
 const memory = await createMemory({
