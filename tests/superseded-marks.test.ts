@@ -71,6 +71,18 @@ describe('followUpdates: a revision worded anew', () => {
     expect(ctx.items.find((item) => item.messageId === idOf('Sold the Polo'))?.reason).toBe('update')
   })
 
+  it('is found through the superseded line’s words in a history added newest first, as an import listed latest-first adds it', async () => {
+    const reversed = await createMemory({ name: 'superseded-marks-reversed', indexedDB: new IDBFactory() })
+    try {
+      await reversed.add([...history].reverse())
+      await reversed.indexed()
+      const ctx = await reversed.buildContext('What car do I drive?', { conversationId, budget: 220, strategy: 'lexical', followUpdates: true })
+      expect(ctx.items.find((item) => item.messageId === idOf('I drive a Polo'))?.supersededBy).toBe(idOf('Sold the Polo'))
+    } finally {
+      await reversed.close()
+    }
+  })
+
   it('leaves the neighbour’s car unmarked when it is in the context too', async () => {
     const ctx = await memory.buildContext('What car do I drive?', { conversationId, budget: 400, followUpdates: true })
     const neighbour = ctx.items.find((item) => item.messageId === idOf('My neighbour drives'))

@@ -1,6 +1,8 @@
 import type { LaterStatement } from '../../src/core/later-updates'
+import { compareTimeOrder } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
+import type { SentenceCatalog } from '../index/sentence-catalog'
 import { scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
 
 /**
@@ -33,7 +35,7 @@ export function laterStatementsOf(queries: readonly RankingQuery[], conversation
     if (own === undefined) return []
     nearRequest ??= queries.flatMap((query) => (query.vector ? vectors.search(query.vector, REQUEST_NEIGHBOURS, { conversationId }).map((hit) => hit.sid) : []))
     const statements: LaterStatement[] = []
-    for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical)])) {
+    for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical, catalog)])) {
       const later = sid === sentence.sid ? undefined : scoredSentence(catalog, sid, 0, 'update')
       if (later === undefined || later.conversationId !== sentence.conversationId || later.role !== sentence.role) continue
       const vector = vectorOf(sid)
@@ -50,16 +52,20 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Sentences added after `sentence` in its conversation that share its content terms, best BM25 first (at most
- * `LEXICAL_NEIGHBOURS`). Memoised per sentence until the lexical index changes: a search per looked-up candidate
- * would otherwise be repeated by every request that ranks it.
+ * Sentences said after `sentence` in its conversation (`compareTimeOrder`: a history imported newest first adds the
+ * later ones first) that share its content terms, best BM25 first (at most `LEXICAL_NEIGHBOURS`). Memoised per
+ * sentence until the lexical index changes (it changes with the catalog): a search per looked-up candidate would
+ * otherwise be repeated by every request that ranks it.
  */
-function laterInWords(sentence: ScoredSentence, lexical: LexicalIndex): number[] {
+function laterInWords(sentence: ScoredSentence, lexical: LexicalIndex, catalog: SentenceCatalog): number[] {
   let memo = laterMemo.get(lexical)
   if (memo === undefined || memo.revision !== lexical.revision) laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
   let sids = memo.later.get(sentence.sid)
   if (sids === undefined) {
-    const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => hit.sid > sentence.sid)
+    const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => {
+      const other = catalog.get(hit.sid)
+      return other !== undefined && compareTimeOrder(other, sentence) > 0
+    })
     memo.later.set(sentence.sid, (sids = hits.slice(0, LEXICAL_NEIGHBOURS).map((hit) => hit.sid)))
   }
   return sids
