@@ -22,10 +22,10 @@ export function speakerNameWords(speakers: Iterable<string>): Set<string> {
   return words
 }
 
-/** `speakerNameWords` as the lexical index's query terms (stemmed), to leave out of what a request's words cover. */
-export function speakerNameTerms(speakers: Iterable<string>): Set<string> {
+/** Name words (`speakerNameWords`) as the lexical index's query terms (stemmed), to leave out of what a request's words cover. */
+export function speakerNameTerms(words: Iterable<string>): Set<string> {
   const terms = new Set<string>()
-  for (const word of speakerNameWords(speakers)) {
+  for (const word of words) {
     const term = queryTerm(word)
     if (term !== null) terms.add(term)
   }

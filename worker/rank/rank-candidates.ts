@@ -60,11 +60,21 @@ export function* rankCandidates(
     const probed = query.vector && conversationId === undefined ? sources.vectors?.probe(query.vector, penaltyOf) : undefined
     return probed && new ProbedDenseRanking(probed, () => denseRanking(query)!)
   }
+  // The scope's speakers' names, for hybrid: worked out once per request, not per query.
+  let names: { words: Set<string>; terms: Set<string> } | undefined
+  const speakerNames = () => {
+    if (names === undefined) {
+      const words = speakerNameWords(sources.catalog.scope(conversationId).roles.keys())
+      names = { words, terms: speakerNameTerms(words) }
+    }
+    return names
+  }
   const rankings: RankedList[] = queries.map((query) => {
     if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
     if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
-    const lexicalQuery = widened(query, conversationId, sources)
-    return new FusedRanking(denseRanking(query), sources.lexical.search(lexicalQuery.text, filter, HYBRID_LEXICAL_DEPTH), lexicalWeight(query, conversationId, sources, lexicalQuery.expansions))
+    const { words, terms } = speakerNames()
+    const lexicalQuery = widened(query, sources, words)
+    return new FusedRanking(denseRanking(query), sources.lexical.search(lexicalQuery.text, filter, HYBRID_LEXICAL_DEPTH), lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions))
   })
   const seen = new Set<number>()
   for (let position = 0; ; position++) {
@@ -87,10 +97,9 @@ export function* rankCandidates(
  * (`requestExpansions`), and those expansions, which the lexical share counts at a discount. No stand-ins without word
  * vectors, or without a dense ranking to fuse with (a request ranked lexically because the model failed).
  */
-function widened(query: RankingQuery, conversationId: string | undefined, sources: RankingSources): { text: string; expansions: Expansion[] } {
+function widened(query: RankingQuery, sources: RankingSources, nameWords: ReadonlySet<string>): { text: string; expansions: Expansion[] } {
   if (!sources.wordNeighbours || !query.vector) return { text: query.text, expansions: [] }
-  const names = speakerNameWords(sources.catalog.scope(conversationId).roles.keys())
-  const expansions = requestExpansions(query.text, sources.wordNeighbours, (term) => sources.lexical.usesTerm(term), names)
+  const expansions = requestExpansions(query.text, sources.wordNeighbours, (term) => sources.lexical.usesTerm(term), nameWords)
   return { text: [query.text, ...expansions.flatMap((expansion) => expansion.standIns)].join(' '), expansions }
 }
 
@@ -99,9 +108,8 @@ function widened(query: RankingQuery, conversationId: string | undefined, source
  * covers and the history's vocabulary reaches, the speakers' names left out (they say whose sentence, not what
  * about), and by its dense rank.
  */
-function lexicalWeight(query: RankingQuery, conversationId: string | undefined, sources: RankingSources, expansions: readonly Expansion[] = []): LexicalWeight {
-  const speakers = speakerNameTerms(sources.catalog.scope(conversationId).roles.keys())
-  const coverage = sources.lexical.termCoverage(query.text, { conversationId }, speakers, expansions)
+function lexicalWeight(query: RankingQuery, conversationId: string | undefined, sources: RankingSources, nameTerms: ReadonlySet<string>, expansions: readonly Expansion[]): LexicalWeight {
+  const coverage = sources.lexical.termCoverage(query.text, { conversationId }, nameTerms, expansions)
   return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank)
 }
 
