@@ -55,17 +55,47 @@ describe('withAnswerNeighbours', () => {
     ])
   })
 
-  it(`follows each of the first ${REPLY_LEADS} relevant candidates with the next turn's opening, asked or not`, () => {
+  it(`follows each of the first ${REPLY_LEADS} relevant candidates with the next turn's opening, asked or not, then its speaker's turn after that`, () => {
     const out = [...withAnswerNeighbours([history[1], history[2], history[5], history[0]], turns)]
     expect(out.map((s) => [s.sid, s.reason])).toEqual([
       [2, 'relevant'],
       [3, 'neighbour'],
+      [4, 'neighbour'],
       [3, 'relevant'],
       [4, 'neighbour'],
+      [5, 'neighbour'],
       [6, 'relevant'],
       [1, 'relevant'],
       [2, 'neighbour'],
     ])
+  })
+
+  it('brings a lead’s continuation only after another speaker’s reply, only from the same speaker, and not for a question', () => {
+    const continuationOf = (lead: ScoredSentence, neighbours = turns) => [...withAnswerNeighbours([lead], neighbours)].map((s) => [s.sid, s.reason])
+    expect(continuationOf({ ...history[2], score: 0.3 })).toEqual([
+      [3, 'relevant'],
+      [4, 'neighbour'],
+      [5, 'neighbour'],
+    ])
+    // A question lead brings its answer, not the asker's next turn.
+    expect(continuationOf(history[0])).toEqual([
+      [1, 'relevant'],
+      [2, 'neighbour'],
+    ])
+    // A third speaker after the reply: that turn goes on with someone else's subject.
+    const thirdSpeaker = { ...turns, openingOfNext: (s: ScoredSentence) => (s.turn === 3 ? { ...history[4], role: 'system' } : turns.openingOfNext(s)) }
+    expect(continuationOf(history[2], thirdSpeaker)).toEqual([
+      [3, 'relevant'],
+      [4, 'neighbour'],
+    ])
+    // The turn after the reply belongs to another conversation.
+    const elsewhere = { ...turns, openingOfNext: (s: ScoredSentence) => (s.turn === 3 ? { ...history[4], conversationId: 'other' } : turns.openingOfNext(s)) }
+    expect(continuationOf(history[2], elsewhere)).toEqual([
+      [3, 'relevant'],
+      [4, 'neighbour'],
+    ])
+    // Below the first REPLY_LEADS: no reply, so no continuation either.
+    expect(afterLeads(history[2])).toEqual([[3, 'relevant']])
   })
 
   it('follows a short reply that opens its turn with the closing sentence of the turn it answers', () => {

@@ -4,8 +4,10 @@ import { contentTermCount } from './short-sentence-penalty'
 /**
  * The best relevance-ranked candidates that bring the reply to them even when they do not ask anything: the turn
  * after the sentence that matches a request best often carries the fact ("I'll send you my recipe." — "Great,
- * I'll make it for my family this weekend!"). Only the first few, because each costs budget that lower-ranked
- * matches would otherwise get (its effect on LoCoMo recall: the ablation in BENCHMARKS.md).
+ * I'll make it for my family this weekend!"); and, after that reply, the opening of the same speaker's next turn,
+ * since the reply mostly asks for more ("Wow, what got you into it?") and the answer goes on with the subject ("My
+ * mom took me to a class when I was ten."). Only the first few, because each costs budget that lower-ranked
+ * matches would otherwise get (their effect on LoCoMo recall: the ablation in BENCHMARKS.md).
  */
 export const REPLY_LEADS = 3
 
@@ -26,6 +28,8 @@ export interface TurnNeighbours {
  * - a question ("What did you paint?") with the opening of the next turn: a question matches a request's words as
  *   well as its answer does, but only the answer carries the fact; and each of the first `REPLY_LEADS` relevant
  *   candidates likewise, when the next turn is another speaker's (a reply, not the same speaker's next note);
+ * - each of those first candidates that does not ask, with the opening of its speaker's turn after that reply (the
+ *   continuation), when there is one right after it;
  * - a short reply that opens its turn ("Yes, the second option is fine.") with the closing sentence of the turn
  *   before when that turn is another speaker's, the one it answers: alone it says nothing a reader can use.
  * A neighbour is one more candidate for the packer, so the budget is measured exactly; it is skipped if it does not
@@ -40,7 +44,12 @@ export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: T
     const question = isQuestion(candidate.text)
     if (lead || question) {
       const answer = turns.openingOfNext(candidate)
-      if (answer && isAdjacent(candidate, answer, 1) && (question || answer.role !== candidate.role)) yield { ...answer, score: candidate.score, reason: 'neighbour' }
+      const replied = answer !== undefined && isAdjacent(candidate, answer, 1) && answer.role !== candidate.role
+      if (answer && isAdjacent(candidate, answer, 1) && (question || replied)) yield { ...answer, score: candidate.score, reason: 'neighbour' }
+      if (lead && replied && !question) {
+        const continuation = turns.openingOfNext(answer)
+        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role) yield { ...continuation, score: candidate.score, reason: 'neighbour' }
+      }
     }
     if (isShortReply(candidate)) {
       const asked = turns.closingOfPrevious(candidate)
@@ -59,6 +68,7 @@ export function isShortReply(sentence: Pick<ScoredSentence, 'index' | 'text'>): 
   return sentence.index === 0 && contentTermCount(sentence.text) <= SHORT_REPLY_TERMS
 }
 
-function isAdjacent(candidate: ScoredSentence, other: ScoredSentence, step: 1 | -1): boolean {
+/** `other` is `step` turns after `candidate` (before it when negative) in the same conversation. */
+function isAdjacent(candidate: ScoredSentence, other: ScoredSentence, step: 1 | 2 | -1): boolean {
   return other.conversationId === candidate.conversationId && other.turn === candidate.turn + step
 }
