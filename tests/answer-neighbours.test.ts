@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REPLY_LEADS, isQuestion, isShortReply, withAnswerNeighbours } from '../src/core/answer-neighbours'
+import { REPLY_LEADS, isQuestion, isShortReply, replyLeadsFor, withAnswerNeighbours } from '../src/core/answer-neighbours'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function sentence(sid: number, turn: number, text: string, conversationId = 'c'): ScoredSentence {
@@ -96,6 +96,18 @@ describe('withAnswerNeighbours', () => {
     ])
     // Below the first REPLY_LEADS: no reply, so no continuation either.
     expect(afterLeads(history[2])).toEqual([[3, 'relevant']])
+  })
+
+  it('takes as many leads as it is given: the first `leads` relevant candidates bring their reply, the rest do not', () => {
+    const replied = (leads: number) => [...withAnswerNeighbours([history[1], history[2], history[5]], turns, leads)].filter((s) => s.reason === 'neighbour').map((s) => s.sid)
+    expect(replied(0)).toEqual([])
+    expect(replied(1)).toEqual([3, 4])
+    expect(replied(2)).toEqual([3, 4, 4, 5])
+  })
+
+  it(`leads: ${REPLY_LEADS} up to 2,000 characters of budget, then ${REPLY_LEADS} per 2,000, rounded`, () => {
+    expect([0, 500, 2000, 4000, 5000, 8000, 10_000].map(replyLeadsFor)).toEqual([3, 3, 3, 6, 8, 12, 15])
+    expect(replyLeadsFor(Infinity)).toBe(Infinity)
   })
 
   it('follows a short reply that opens its turn with the closing sentence of the turn it answers', () => {

@@ -124,6 +124,21 @@ describe('buildContext retrieval', () => {
     expect(texts).toContain('The bakery tax return is due in April.')
     expect(texts).toContain('The bakery tax return needs every receipt from the ovens.')
   })
+  it('a bigger budget brings the replies of more of the best matches', async () => {
+    const conversationId = 'reply-leads'
+    const pets = ['cat', 'dog', 'parrot', 'rabbit', 'turtle', 'hamster']
+    const replies = pets.map((pet, i) => `Lovely, I met yours at the ${['park', 'vet', 'beach', 'market', 'lake', 'school'][i]} once.`)
+    const turns = pets.flatMap((pet, i) => [`Our ${pet} sleeps by the garden fence all day.`, replies[i]])
+    await memory.add(turns.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, conversationId, timestamp: START + i * DAY })))
+    await memory.indexed()
+    const repliesIn = async (budget: number) => {
+      const ctx = await memory.buildContext('Where does our pet sleep, by the garden fence?', { conversationId, strategy: 'lexical', budget })
+      return ctx.items.filter((item) => replies.includes(item.text)).length
+    }
+    // Every statement matches and all fit in either budget; only the number of leads differs (3 and 12).
+    expect(await repliesIn(2000)).toBe(3)
+    expect(await repliesIn(8000)).toBe(6)
+  })
   it('a repeat held back for its text does not hold back the rest of its passage', async () => {
     const conversationId = 'passages-repeat'
     const fact = 'We moved to a house by the beach in Malibu last year.'

@@ -7,9 +7,20 @@ import { contentTermCount } from './short-sentence-penalty'
  * I'll make it for my family this weekend!"); and, after that reply, the opening of the same speaker's next turn,
  * since the reply mostly asks for more ("Wow, what got you into it?") and the answer goes on with the subject ("My
  * mom took me to a class when I was ten."). Only the first few, because each costs budget that lower-ranked
- * matches would otherwise get (their effect on LoCoMo recall: the ablation in BENCHMARKS.md).
+ * matches would otherwise get: `REPLY_LEADS`, and as many for every `LEAD_BUDGET` characters of a bigger budget
+ * (their effect on LoCoMo recall: the ablation in BENCHMARKS.md).
  */
 export const REPLY_LEADS = 3
+/** The budget that carries `REPLY_LEADS` leads; a bigger budget can pay for the neighbours of more. */
+export const LEAD_BUDGET = 2000
+
+/**
+ * How many of the best candidates lead: `REPLY_LEADS` up to `LEAD_BUDGET` characters, then in proportion (rounded):
+ * 3 at 2,000, 12 at 8,000. Not fewer below: fewer measured no better there.
+ */
+export function replyLeadsFor(budget: number): number {
+  return Math.max(REPLY_LEADS, Math.round((REPLY_LEADS * budget) / LEAD_BUDGET))
+}
 
 /** A turn that opens with at most this many content words is a short reply ("Yes, the second one!", "Sure thing!"). */
 export const SHORT_REPLY_TERMS = 3
@@ -26,7 +37,7 @@ export interface TurnNeighbours {
  * Follows ranked candidates with the turns that make them readable, each as a `'neighbour'` candidate right behind
  * it with its score:
  * - a question ("What did you paint?") with the opening of the next turn: a question matches a request's words as
- *   well as its answer does, but only the answer carries the fact; and each of the first `REPLY_LEADS` relevant
+ *   well as its answer does, but only the answer carries the fact; and each of the first `leads` relevant
  *   candidates likewise, when the next turn is another speaker's (a reply, not the same speaker's next note);
  * - each of those first candidates that does not ask, with the opening of its speaker's turn after that reply (the
  *   continuation), when there is one right after it;
@@ -35,12 +46,12 @@ export interface TurnNeighbours {
  * A neighbour is one more candidate for the packer, so the budget is measured exactly; it is skipped if it does not
  * fit or was already offered, and only a turn adjacent in the same conversation counts.
  */
-export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: TurnNeighbours): Generator<ScoredSentence> {
+export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: TurnNeighbours, leads = REPLY_LEADS): Generator<ScoredSentence> {
   let relevant = 0
   for (const candidate of ranked) {
     yield candidate
     if (candidate.reason !== 'relevant') continue
-    const lead = relevant++ < REPLY_LEADS
+    const lead = relevant++ < leads
     const question = isQuestion(candidate.text)
     if (lead || question) {
       const answer = turns.openingOfNext(candidate)

@@ -1,6 +1,6 @@
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
-import { withAnswerNeighbours } from '../../src/core/answer-neighbours'
+import { replyLeadsFor, withAnswerNeighbours } from '../../src/core/answer-neighbours'
 import { distinctSentences } from '../../src/core/distinct-sentences'
 import { spreadOverPassages } from '../../src/core/passage-spread'
 import { untilRelevanceCliff } from '../../src/core/relevance-cliff'
@@ -49,7 +49,7 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
       // for later is still one the ranking put above the cliff.
       const aboveCliff = adaptiveStop ? untilRelevanceCliff(ranked, () => (cliff = true)) : ranked
       // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
-      const answered = withAnswerNeighbours(spreadOverPassages(distinctSentences(aboveCliff)), turns)
+      const answered = withAnswerNeighbours(spreadOverPassages(distinctSentences(aboveCliff)), turns, replyLeadsFor(budget))
       const relevant = followUpdates ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources)) : answered
       packed = packBudget(relevant, { budget, pinned })
       if (followUpdates) packed = withResolvedMarks(packed)
