@@ -98,6 +98,37 @@ describe('withAnswerNeighbours', () => {
     expect(afterLeads(history[2])).toEqual([[3, 'relevant']])
   })
 
+  it('brings, for a lead that answers a question, the closing of its speaker’s turn before the question: what was asked about', () => {
+    const trip = [
+      sentence(40, 0, 'Sorry I missed you, been a crazy few days.'),
+      { ...sentence(41, 0, 'Took a trip to a new place.'), index: 1 },
+      sentence(42, 1, 'Where did you go?'),
+      sentence(43, 2, 'I was in Chicago for the jazz festival with my cousins, it was awesome!'),
+    ]
+    const byTurn = (list: ScoredSentence[]) => ({
+      openingOfNext: (s: ScoredSentence) => list.find((h) => h.turn === s.turn + 1),
+      closingOfPrevious: (s: ScoredSentence) => list.filter((h) => h.turn === s.turn - 1).at(-1),
+    })
+    const around = (lead: ScoredSentence, list = trip, leads = REPLY_LEADS) => [...withAnswerNeighbours([lead], byTurn(list), leads)].map((s) => [s.sid, s.reason])
+    expect(around(trip[3])).toEqual([
+      [43, 'relevant'],
+      [41, 'neighbour'],
+    ])
+    // Not a lead.
+    expect(around(trip[3], trip, 0)).toEqual([[43, 'relevant']])
+    // The turn before is no question.
+    const told = trip.map((s) => (s.sid === 42 ? { ...s, text: 'I went nowhere this week.' } : s))
+    expect(around(told[3], told)).toEqual([[43, 'relevant']])
+    // The question is the same speaker's, or the turn before it another speaker's.
+    const ownQuestion = trip.map((s) => (s.sid === 42 ? { ...s, role: 'user' } : s))
+    expect(around(ownQuestion[3], ownQuestion)).toEqual([[43, 'relevant']])
+    const thirdSpeaker = trip.map((s) => (s.turn === 0 ? { ...s, role: 'system' } : s))
+    expect(around(thirdSpeaker[3], thirdSpeaker)).toEqual([[43, 'relevant']])
+    // A lead that asks brings its answer instead.
+    const asking = trip.map((s) => (s.sid === 43 ? { ...s, text: 'Guess which city I spent the jazz festival weekend in with my cousins?' } : s))
+    expect(around(asking[3], asking)).toEqual([[43, 'relevant']])
+  })
+
   it('takes as many leads as it is given: the first `leads` relevant candidates bring their reply, the rest do not', () => {
     const replied = (leads: number) => [...withAnswerNeighbours([history[1], history[2], history[5]], turns, leads)].filter((s) => s.reason === 'neighbour').map((s) => s.sid)
     expect(replied(0)).toEqual([])

@@ -39,8 +39,10 @@ export interface TurnNeighbours {
  * - a question ("What did you paint?") with the opening of the next turn: a question matches a request's words as
  *   well as its answer does, but only the answer carries the fact; and each of the first `leads` relevant
  *   candidates likewise, when the next turn is another speaker's (a reply, not the same speaker's next note);
- * - each of those first candidates that does not ask, with the opening of its speaker's turn after that reply (the
- *   continuation), when there is one right after it;
+ * - each of those first candidates that does not ask:
+ *   - with the opening of its speaker's turn after that reply (the continuation), when there is one right after it;
+ *   - when it answers a question ("I was in Chicago!" after "Where did you go?"), with the closing sentence of its
+ *     speaker's turn before that question, what the question asked about ("Took a trip to a new place.");
  * - a short reply that opens its turn ("Yes, the second option is fine.") with the closing sentence of the turn
  *   before when that turn is another speaker's, the one it answers: alone it says nothing a reader can use.
  * A neighbour is one more candidate for the packer, so the budget is measured exactly; it is skipped if it does not
@@ -53,18 +55,26 @@ export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: T
     if (candidate.reason !== 'relevant') continue
     const lead = relevant++ < leads
     const question = isQuestion(candidate.text)
+    const neighbour = (sentence: ScoredSentence): ScoredSentence => ({ ...sentence, score: candidate.score, reason: 'neighbour' })
     if (lead || question) {
       const answer = turns.openingOfNext(candidate)
       const replied = answer !== undefined && isAdjacent(candidate, answer, 1) && answer.role !== candidate.role
-      if (answer && isAdjacent(candidate, answer, 1) && (question || replied)) yield { ...answer, score: candidate.score, reason: 'neighbour' }
+      if (answer && isAdjacent(candidate, answer, 1) && (question || replied)) yield neighbour(answer)
       if (lead && replied && !question) {
         const continuation = turns.openingOfNext(answer)
-        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role) yield { ...continuation, score: candidate.score, reason: 'neighbour' }
+        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role) yield neighbour(continuation)
+      }
+    }
+    if (lead && !question) {
+      const asked = turns.closingOfPrevious(candidate)
+      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role && isQuestion(asked.text)) {
+        const subject = turns.closingOfPrevious(asked)
+        if (subject && isAdjacent(candidate, subject, -2) && subject.role === candidate.role) yield neighbour(subject)
       }
     }
     if (isShortReply(candidate)) {
       const asked = turns.closingOfPrevious(candidate)
-      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role) yield { ...asked, score: candidate.score, reason: 'neighbour' }
+      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role) yield neighbour(asked)
     }
   }
 }
@@ -80,6 +90,6 @@ export function isShortReply(sentence: Pick<ScoredSentence, 'index' | 'text'>): 
 }
 
 /** `other` is `step` turns after `candidate` (before it when negative) in the same conversation. */
-function isAdjacent(candidate: ScoredSentence, other: ScoredSentence, step: 1 | 2 | -1): boolean {
+function isAdjacent(candidate: ScoredSentence, other: ScoredSentence, step: 1 | 2 | -1 | -2): boolean {
   return other.conversationId === candidate.conversationId && other.turn === candidate.turn + step
 }
