@@ -55,8 +55,10 @@ export interface ContextItem {
   timestamp: number
   /**
    * Why this sentence is in the context: retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
-   * the neighbour of a retrieved one (the answer to a retrieved question), or a later statement by the same speaker
-   * on the same subject as a retrieved one (`'update'`: "we moved to Lisbon" after "I moved to Porto").
+   * the neighbour of a retrieved one (the answer to a retrieved question; for the best matches, the reply, the same
+   * speaker's next turn and the turn a question before them was about; the question a short reply answers), or a
+   * later statement by the same speaker on the same subject as a retrieved one (`'update'`: "we moved to Lisbon"
+   * after "I moved to Porto").
    */
   reason: 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
   /**

@@ -55,28 +55,32 @@ export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: T
     if (candidate.reason !== 'relevant') continue
     const lead = relevant++ < leads
     const question = isQuestion(candidate.text)
-    const neighbour = (sentence: ScoredSentence): ScoredSentence => ({ ...sentence, score: candidate.score, reason: 'neighbour' })
     if (lead || question) {
       const answer = turns.openingOfNext(candidate)
       const replied = answer !== undefined && isAdjacent(candidate, answer, 1) && answer.role !== candidate.role
-      if (answer && isAdjacent(candidate, answer, 1) && (question || replied)) yield neighbour(answer)
+      if (answer && isAdjacent(candidate, answer, 1) && (question || replied)) yield neighbourOf(candidate, answer)
       if (lead && replied && !question) {
         const continuation = turns.openingOfNext(answer)
-        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role) yield neighbour(continuation)
+        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role) yield neighbourOf(candidate, continuation)
       }
     }
     if (lead && !question) {
       const asked = turns.closingOfPrevious(candidate)
       if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role && isQuestion(asked.text)) {
         const subject = turns.closingOfPrevious(asked)
-        if (subject && isAdjacent(candidate, subject, -2) && subject.role === candidate.role) yield neighbour(subject)
+        if (subject && isAdjacent(candidate, subject, -2) && subject.role === candidate.role) yield neighbourOf(candidate, subject)
       }
     }
     if (isShortReply(candidate)) {
       const asked = turns.closingOfPrevious(candidate)
-      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role) yield neighbour(asked)
+      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role) yield neighbourOf(candidate, asked)
     }
   }
+}
+
+/** `sentence` brought by `candidate`: a `'neighbour'` with the candidate's score. */
+function neighbourOf(candidate: ScoredSentence, sentence: ScoredSentence): ScoredSentence {
+  return { ...sentence, score: candidate.score, reason: 'neighbour' }
 }
 
 /** A sentence that asks: ends with a question mark (closing quotes and brackets allowed). */
