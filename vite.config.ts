@@ -54,7 +54,9 @@ function publicDeclarationFiles(root: string): Map<string, string> {
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, host)!
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options })
   const emitted = new Map<string, string>()
-  const result = program.emit(undefined, (fileName, text) => emitted.set(relative(config.options.outDir!, fileName).split(sep).join('/'), text))
+  const result = program.emit(undefined, (fileName, text) =>
+    emitted.set(relative(config.options.outDir!, fileName).split(sep).join('/'), text),
+  )
   failOn([...ts.getPreEmitDiagnostics(program), ...result.diagnostics])
   const reached = new Map<string, string>()
   const pending = ['src/index.d.ts', 'src/node.d.ts', 'src/vite.d.ts']
@@ -67,7 +69,10 @@ function publicDeclarationFiles(root: string): Map<string, string> {
     for (const { fileName: specifier } of [...importedFiles, ...referencedFiles]) {
       if (!specifier.startsWith('.')) continue
       const target = posix.join(posix.dirname(path), specifier)
-      if (!target.startsWith('src/')) throw new Error(`Public declarations: ${path} imports ${specifier}, outside src/; the published types must not expose the engine.`)
+      if (!target.startsWith('src/'))
+        throw new Error(
+          `Public declarations: ${path} imports ${specifier}, outside src/; the published types must not expose the engine.`,
+        )
       pending.push(emitted.has(`${target}.d.ts`) ? `${target}.d.ts` : `${target}/index.d.ts`)
     }
   }
@@ -76,7 +81,13 @@ function publicDeclarationFiles(root: string): Map<string, string> {
 
 function failOn(diagnostics: readonly ts.Diagnostic[]): void {
   if (diagnostics.length === 0) return
-  throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' }))
+  throw new Error(
+    ts.formatDiagnostics(diagnostics, {
+      getCanonicalFileName: (name) => name,
+      getCurrentDirectory: () => process.cwd(),
+      getNewLine: () => '\n',
+    }),
+  )
 }
 
 /**
@@ -97,7 +108,11 @@ function bundlerVisibleWorkerUrl(): Plugin {
       for (const match of code.matchAll(viteIgnoredUrl)) {
         const url = match[1] ?? match[2] ?? ''
         const relative = url.startsWith('.') || url.startsWith('/') ? url : `./${url}`
-        edited.overwrite(match.index, match.index + match[0].length, `new URL(${JSON.stringify(relative)}, import.meta.url)`)
+        edited.overwrite(
+          match.index,
+          match.index + match[0].length,
+          `new URL(${JSON.stringify(relative)}, import.meta.url)`,
+        )
       }
       return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null
     },
@@ -117,7 +132,11 @@ function runtimeResolvedOnnxRuntimeUrl(): Plugin {
     renderChunk(code) {
       const edited = new MagicString(code)
       for (const match of code.matchAll(selfUrl)) {
-        edited.overwrite(match.index, match.index + match[0].length, `new URL(/* @vite-ignore */ ${match[1]}, import.meta.url)`)
+        edited.overwrite(
+          match.index,
+          match.index + match[0].length,
+          `new URL(/* @vite-ignore */ ${match[1]}, import.meta.url)`,
+        )
       }
       return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null
     },
@@ -155,10 +174,17 @@ function thirdPartyLicenses({ write }: { write: boolean }): Plugin {
       for (const dir of bundledPackageDirs) {
         const { name, version, license } = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))
         const files = (await readdir(dir)).filter((file) => /^(licen[cs]e|notice)(\.|$)/i.test(file)).sort()
-        const texts = await Promise.all(files.map(async (file) => `${file}:\n\n\`\`\`\n${(await readFile(join(dir, file), 'utf8')).trim()}\n\`\`\`\n`))
-        sections.push(`## ${name} ${version} (${license})\n\n${texts.join('\n') || 'The package ships no licence file; its copyright notice is kept in the bundled code.\n'}`)
+        const texts = await Promise.all(
+          files.map(
+            async (file) => `${file}:\n\n\`\`\`\n${(await readFile(join(dir, file), 'utf8')).trim()}\n\`\`\`\n`,
+          ),
+        )
+        sections.push(
+          `## ${name} ${version} (${license})\n\n${texts.join('\n') || 'The package ships no licence file; its copyright notice is kept in the bundled code.\n'}`,
+        )
       }
-      const header = '# Third-party code bundled in sift-memory\n\nThe library build includes code of these packages.\n\n'
+      const header =
+        '# Third-party code bundled in sift-memory\n\nThe library build includes code of these packages.\n\n'
       await writeFile(join(outDir, 'THIRD_PARTY_LICENSES.md'), header + sections.sort().join('\n'))
     },
   }
@@ -174,7 +200,14 @@ export default defineConfig(({ mode }) => {
       plugins: [bundlerVisibleWorkerUrl(), publicDeclarations(), thirdPartyLicenses({ write: true })],
       // The engine worker starts the model's worker: its URL needs the same rewrite inside the worker bundle.
       // Workers run in the browser only: transformers.js's web build is bundled into the model's worker.
-      worker: { format: 'es', plugins: () => [bundlerVisibleWorkerUrl(), runtimeResolvedOnnxRuntimeUrl(), thirdPartyLicenses({ write: false })] },
+      worker: {
+        format: 'es',
+        plugins: () => [
+          bundlerVisibleWorkerUrl(),
+          runtimeResolvedOnnxRuntimeUrl(),
+          thirdPartyLicenses({ write: false }),
+        ],
+      },
       build: {
         outDir: 'dist',
         emptyOutDir: true,

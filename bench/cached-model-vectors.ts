@@ -24,7 +24,8 @@ export function* cachedModelVectors(queryCount: number): Generator<CachedModelVe
     const record = 32 + dim * 4
     const count = Math.floor((bytes.length - 12) / record)
     const all = new Float32Array(count * dim)
-    for (let r = 0; r < count; r++) for (let d = 0; d < dim; d++) all[r * dim + d] = bytes.readFloatLE(12 + r * record + 32 + d * 4)
+    for (let r = 0; r < count; r++)
+      for (let d = 0; d < dim; d++) all[r * dim + d] = bytes.readFloatLE(12 + r * record + 32 + d * 4)
     const random = seededRandom(5)
     const held = new Set<number>()
     while (held.size < Math.min(queryCount, count / 2)) held.add(Math.floor(random() * count))

@@ -17,7 +17,11 @@ const PASSPHRASE = 'bench passphrase: correct horse battery staple'
 type KeyOptions = Pick<MemoryOptions, 'key' | 'passphrase'>
 
 /** Loads `size` sentences into a plain and a `CryptoKey`-encrypted store, opens each cold `repeats` times, changes the key to a passphrase and opens that too. */
-export async function measureStores(size: number, repeats: number, log: (message: string) => void): Promise<Omit<EncryptionCost, 'ingest'>> {
+export async function measureStores(
+  size: number,
+  repeats: number,
+  log: (message: string) => void,
+): Promise<Omit<EncryptionCost, 'ingest'>> {
   const history = generateHistory(size)
   const requests = generateQueries(repeats, history, size).map((q) => q.text)
   const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
@@ -38,7 +42,12 @@ export async function measureStores(size: number, repeats: number, log: (message
     await memory.close()
     log(`encryption ${size}: changeKey ${Math.round(changeKeyMs)} ms; cold starts with the passphrase`)
     const passphrase = await coldStarts(encryptedName, { passphrase: PASSPHRASE }, requests)
-    return { size, load: { plain: plainLoad, encrypted: encryptedLoad }, coldStart: { plain, key: keyed, passphrase }, changeKeyMs }
+    return {
+      size,
+      load: { plain: plainLoad, encrypted: encryptedLoad },
+      coldStart: { plain, key: keyed, passphrase },
+      changeKeyMs,
+    }
   } finally {
     await deleteDatabase(plainName)
     await deleteDatabase(encryptedName)
@@ -50,18 +59,25 @@ export const INGEST_KEY: KeyOptions = { passphrase: PASSPHRASE }
 
 async function load(name: string, history: SyntheticHistory, keyOptions: KeyOptions): Promise<EncryptionLoad> {
   await deleteDatabase(name)
-  const worker = new Worker(new URL('./sift-bench-worker.ts', import.meta.url), { type: 'module', name: `sift-bench-${name}` })
+  const worker = new Worker(new URL('./sift-bench-worker.ts', import.meta.url), {
+    type: 'module',
+    name: `sift-bench-${name}`,
+  })
   const remote = wrap<SiftBenchWorkerApi>(worker)
   try {
     await remote.prepare(history.sentences.length, 0, history.sentences.length)
     await remote.open({ name, device: 'wasm', ...keyOptions })
     const started = performance.now()
-    for (let at = 0; at < history.messages.length; at += LOAD_CHUNK) await remote.add(history.messages.slice(at, at + LOAD_CHUNK))
+    for (let at = 0; at < history.messages.length; at += LOAD_CHUNK)
+      await remote.add(history.messages.slice(at, at + LOAD_CHUNK))
     const addMs = performance.now() - started
     await remote.indexed()
     const indexedMs = performance.now() - started - addMs
     const counts = (await remote.cacheCounts())!
-    if (counts.misses > 0) throw new Error(`encryption load: ${counts.misses} sentence texts missed the synthetic cache and were embedded by the model`)
+    if (counts.misses > 0)
+      throw new Error(
+        `encryption load: ${counts.misses} sentence texts missed the synthetic cache and were embedded by the model`,
+      )
     await new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS))
     return { addMs, indexedMs, generateMs: counts.generateMs }
   } finally {

@@ -10,7 +10,13 @@ import { exactTopK, recallOf } from './exact-top-k'
 import { mean } from './latency-summary'
 import { syntheticCorpus } from './synthetic-corpus'
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' }, k: { type: 'string', default: '50' } } })
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '100' },
+    k: { type: 'string', default: '50' },
+  },
+})
 const k = Number(values.k)
 
 function measure(label: string, corpus: Float32Array, rows: number, dim: number, queries: Float32Array[]): void {
@@ -21,9 +27,15 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
   const codes = new Int8Array(rows * dim)
   const scales = new Float32Array(rows)
   quantizeRows(corpus, rows, dim, codes, dim, scales)
-  codesOnly.addBlocks([{ blockId: 1, model: 'm', dim, firstSid: 0, lastSid: rows - 1, sids: Float64Array.from(sids), codes, scales }], () => 'c')
+  codesOnly.addBlocks(
+    [{ blockId: 1, model: 'm', dim, firstSid: 0, lastSid: rows - 1, sids: Float64Array.from(sids), codes, scales }],
+    () => 'c',
+  )
   const exact = queries.map((query) => exactTopK(corpus, rows, dim, query, k))
-  for (const [layers, index] of [['int8 + residual', withResiduals], ['int8 only', codesOnly]] as const) {
+  for (const [layers, index] of [
+    ['int8 + residual', withResiduals],
+    ['int8 only', codesOnly],
+  ] as const) {
     let worstError = 0
     const started = performance.now()
     const recalls = queries.map((query, q) => {
@@ -32,7 +44,10 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
         const vector = corpus.subarray(hit.sid * dim, (hit.sid + 1) * dim)
         worstError = Math.max(worstError, Math.abs(hit.score - vector.reduce((sum, v, d) => sum + v * query[d], 0)))
       }
-      return recallOf(hits.map((h) => h.sid), exact[q])
+      return recallOf(
+        hits.map((h) => h.sid),
+        exact[q],
+      )
     })
     const ms = (performance.now() - started) / queries.length
     console.log(
@@ -45,4 +60,5 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
 const synthetic = syntheticCorpus(Number(values.size), Number(values.queries))
 measure('synthetic', synthetic.corpus, synthetic.rows, synthetic.dim, synthetic.queries)
 
-for (const model of cachedModelVectors(Number(values.queries))) measure(`model vectors (${model.file})`, model.corpus, model.rows, model.dim, model.queries)
+for (const model of cachedModelVectors(Number(values.queries)))
+  measure(`model vectors (${model.file})`, model.corpus, model.rows, model.dim, model.queries)

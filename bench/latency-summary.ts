@@ -14,7 +14,13 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 export function summarize(values: readonly number[]): LatencySummary {
-  return { runs: values.length, p50: percentile(values, 50), p95: percentile(values, 95), min: Math.min(...values), max: Math.max(...values) }
+  return {
+    runs: values.length,
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  }
 }
 
 export function mean(values: readonly number[]): number {

@@ -10,7 +10,18 @@ const { values } = parseArgs({ options: { size: { type: 'string', default: '1000
 const history = generateHistory(Number(values.size))
 const sentences: Sentence[] = history.sentences.map((s) => {
   const message = history.messages[Number(s.messageId.slice(1))]
-  return { sid: s.index + 1, messageId: s.messageId, conversationId: message.conversationId, seq: 0, index: 0, role: message.role, timestamp: 0, text: s.text, start: s.start, end: s.start + s.text.length }
+  return {
+    sid: s.index + 1,
+    messageId: s.messageId,
+    conversationId: message.conversationId,
+    seq: 0,
+    index: 0,
+    role: message.role,
+    timestamp: 0,
+    text: s.text,
+    start: s.start,
+    end: s.start + s.text.length,
+  }
 })
 
 const time = <T>(label: string, work: () => T): T => {
@@ -21,10 +32,12 @@ const time = <T>(label: string, work: () => T): T => {
 }
 
 const bytesOf = (snapshot: SerializedLexicalIndex): number =>
-  Object.values(snapshot.sentences).concat(Object.values(snapshot.turns), [snapshot.turnSizes, snapshot.turnSids]).reduce((sum: number, part) => {
-    if (ArrayBuffer.isView(part)) return sum + part.byteLength
-    return typeof part === 'string' ? sum + part.length : sum
-  }, snapshot.turnMessageIds.join('').length + snapshot.conversations.join('').length)
+  Object.values(snapshot.sentences)
+    .concat(Object.values(snapshot.turns), [snapshot.turnSizes, snapshot.turnSids])
+    .reduce((sum: number, part) => {
+      if (ArrayBuffer.isView(part)) return sum + part.byteLength
+      return typeof part === 'string' ? sum + part.length : sum
+    }, snapshot.turnMessageIds.join('').length + snapshot.conversations.join('').length)
 
 const index = time(`index ${sentences.length} sentences`, () => {
   const built = new LexicalIndex()
@@ -32,7 +45,9 @@ const index = time(`index ${sentences.length} sentences`, () => {
   return built
 })
 const snapshot = time('toSnapshot', () => index.serialize())
-console.log(`snapshot size                      ${(bytesOf(snapshot) / 2 ** 20).toFixed(1).padStart(8)} MiB (typed arrays + string chars)`)
+console.log(
+  `snapshot size                      ${(bytesOf(snapshot) / 2 ** 20).toFixed(1).padStart(8)} MiB (typed arrays + string chars)`,
+)
 const cloned = time('structuredClone (as IndexedDB)', () => structuredClone(snapshot))
 const loaded = time('fromSnapshot', () => LexicalIndex.deserialize(cloned))
 time('search after load', () => loaded.search('Do you remember the lake at home?'))

@@ -64,7 +64,9 @@ const peerApi = {
     peer = name === 'orama' ? await oramaPeer(generator.dim) : await mememoPeer()
     ensureRows(size)
     const { dim } = generator
-    const documents: PeerDocument[] = history.sentences.slice(0, size).map((s) => ({ index: s.index, text: s.text, vector: vectors.slice(s.index * dim, (s.index + 1) * dim) }))
+    const documents: PeerDocument[] = history.sentences
+      .slice(0, size)
+      .map((s) => ({ index: s.index, text: s.text, vector: vectors.slice(s.index * dim, (s.index + 1) * dim) }))
     const build = await peer.insert(documents, performance.now() + timeLimitMs)
     peerRows = build.inserted
     return build

@@ -8,7 +8,20 @@ import type { EmbedWorkerApi } from './embed-worker'
 import { INGEST_KEY, measureStores } from './encryption-cost'
 import { recallOf } from './exact-top-k'
 import type { PeerName, PeerWorkerApi } from './peer-worker'
-import type { AutoBackendResult, ColdStartResult, ColdStartRun, ContextResult, ContextRun, EmbedThroughput, EncryptionCost, FootprintResult, ImportTiming, IngestResult, LoadResult, PeerResult } from './perf-results'
+import type {
+  AutoBackendResult,
+  ColdStartResult,
+  ColdStartRun,
+  ContextResult,
+  ContextRun,
+  EmbedThroughput,
+  EncryptionCost,
+  FootprintResult,
+  ImportTiming,
+  IngestResult,
+  LoadResult,
+  PeerResult,
+} from './perf-results'
 import type { SiftBenchWorkerApi } from './sift-bench-worker'
 import { generateHistory, generateQueries, type SyntheticHistory, type SyntheticQuery } from './synthetic-history'
 import { startUiHeartbeat } from './ui-heartbeat'
@@ -39,7 +52,7 @@ let sentenceKey: Map<string, number>
 let peerWorker: { remote: Remote<PeerWorkerApi>; worker: Worker } | undefined
 let sift: SiftBenchHandle | undefined
 let loadedMessages = 0
-let truth = new Map<number, number[][]>()
+const truth = new Map<number, number[][]>()
 
 function log(message: string): void {
   console.log(`[bench] ${message}`)
@@ -54,12 +67,22 @@ const bench = {
   },
 
   async embedThroughput(backend: Backend, batchSizes: number[], runs: number): Promise<EmbedThroughput> {
-    const worker = new Worker(new URL('./embed-worker.ts', import.meta.url), { type: 'module', name: `embed-${backend}` })
+    const worker = new Worker(new URL('./embed-worker.ts', import.meta.url), {
+      type: 'module',
+      name: `embed-${backend}`,
+    })
     try {
       const remote = wrap<EmbedWorkerApi>(worker)
       const needed = batchSizes.reduce((sum, b) => sum + b * (runs + 1), 0)
-      const result = await remote.measure(backend, batchSizes, runs, history.sentences.slice(0, needed).map((s) => s.text))
-      const rates = result.batches.map(({ batchSize, ms }) => `batch ${batchSize}: ${ms.map((m) => ((batchSize * 1000) / m).toFixed(1)).join(', ')}/s`)
+      const result = await remote.measure(
+        backend,
+        batchSizes,
+        runs,
+        history.sentences.slice(0, needed).map((s) => s.text),
+      )
+      const rates = result.batches.map(
+        ({ batchSize, ms }) => `batch ${batchSize}: ${ms.map((m) => ((batchSize * 1000) / m).toFixed(1)).join(', ')}/s`,
+      )
       log(`embed ${result.backend}: load ${Math.round(result.loadMs)} ms; ${rates.join('; ')}`)
       return result
     } finally {
@@ -112,9 +135,18 @@ const bench = {
    */
   async importHistory(sentences: number): Promise<ImportTiming> {
     const sample = generateHistory(sentences)
-    const messages = sample.messages.map(({ id, conversationId, role, content, timestamp }) => ({ id, conversationId, role, content, timestamp }))
+    const messages = sample.messages.map(({ id, conversationId, role, content, timestamp }) => ({
+      id,
+      conversationId,
+      role,
+      content,
+      timestamp,
+    }))
     const file = JSON.stringify({ format: 'sift-memory', version: 1, exportedAt: new Date().toISOString(), messages })
-    const worker = new Worker(new URL('./sift-bench-worker.ts', import.meta.url), { type: 'module', name: 'sift-bench-import' })
+    const worker = new Worker(new URL('./sift-bench-worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'sift-bench-import',
+    })
     const remote = wrap<SiftBenchWorkerApi>(worker)
     try {
       await remote.prepare(sentences, 0, sentences)
@@ -128,7 +160,10 @@ const bench = {
       const indexedMs = performance.now() - started - storeMs
       const ui = heartbeat.stop()
       const counts = (await remote.cacheCounts())!
-      if (counts.misses > 0) throw new Error(`import: ${counts.misses} sentence texts missed the synthetic cache and were embedded by the model`)
+      if (counts.misses > 0)
+        throw new Error(
+          `import: ${counts.misses} sentence texts missed the synthetic cache and were embedded by the model`,
+        )
       const memory = await measureUserAgentMemory()
       return { ...stored, chars: file.length, storeMs, indexedMs, generateMs: counts.generateMs, ui, memory }
     } finally {
@@ -157,10 +192,13 @@ const bench = {
     const heartbeat = startUiHeartbeat()
     const addStarted = performance.now()
     while (history.messageStarts[loadedMessages] < size) {
-      const chunk = history.messages.slice(loadedMessages, loadedMessages + LOAD_CHUNK).filter((_, i) => history.messageStarts[loadedMessages + i] < size)
+      const chunk = history.messages
+        .slice(loadedMessages, loadedMessages + LOAD_CHUNK)
+        .filter((_, i) => history.messageStarts[loadedMessages + i] < size)
       await remote.add(chunk)
       loadedMessages += chunk.length
-      if (loadedMessages % (LOAD_CHUNK * 10) === 0) log(`load ${size}: ${history.messageStarts[loadedMessages]} sentences stored`)
+      if (loadedMessages % (LOAD_CHUNK * 10) === 0)
+        log(`load ${size}: ${history.messageStarts[loadedMessages]} sentences stored`)
     }
     const addMs = performance.now() - addStarted
     const indexedStarted = performance.now()
@@ -169,7 +207,10 @@ const bench = {
     const ui = heartbeat.stop()
     const after = (await remote.cacheCounts())!
     const stats = await remote.stats()
-    if (after.misses !== before.misses) throw new Error(`load ${size}: ${after.misses - before.misses} sentence texts missed the synthetic cache and were embedded by the model`)
+    if (after.misses !== before.misses)
+      throw new Error(
+        `load ${size}: ${after.misses - before.misses} sentence texts missed the synthetic cache and were embedded by the model`,
+      )
     return {
       size,
       sentences: stats.sentences,
@@ -178,14 +219,23 @@ const bench = {
       addMs,
       indexedMs,
       openMs,
-      cache: { ...after, sentenceHits: after.sentenceHits - before.sentenceHits, generateMs: after.generateMs - before.generateMs },
+      cache: {
+        ...after,
+        sentenceHits: after.sentenceHits - before.sentenceHits,
+        generateMs: after.generateMs - before.generateMs,
+      },
       ui,
       denseIndex: stats.denseIndex,
     }
   },
 
   /** buildContext at the current size: synthetic query vectors (`repeats` passes), then the same requests embedded by the model. */
-  async context(size: number, strategy: 'hybrid' | 'dense', repeats: number, modelRepeats: number): Promise<ContextResult> {
+  async context(
+    size: number,
+    strategy: 'hybrid' | 'dense',
+    repeats: number,
+    modelRepeats: number,
+  ): Promise<ContextResult> {
     const { remote } = await openSift()
     const exact = truth.get(size)
     if (!exact) throw new Error(`context ${size}: groundTruth(${size}) first`)
@@ -209,7 +259,8 @@ const bench = {
     }
     await remote.embedQueriesWithModel(true)
     await remote.buildContext(queries[0].text, { strategy })
-    for (let r = 0; r < modelRepeats; r++) for (const q of queries) result.withQuery.push((await timedContext(remote, q.text, strategy)).run)
+    for (let r = 0; r < modelRepeats; r++)
+      for (const q of queries) result.withQuery.push((await timedContext(remote, q.text, strategy)).run)
     await remote.embedQueriesWithModel(false)
     return result
   },
@@ -253,7 +304,9 @@ const bench = {
   async peer(size: number, name: PeerName, timeLimitMs: number, repeats: number): Promise<PeerResult> {
     const { remote } = peers()
     const build = await remote.build(name, size, timeLimitMs)
-    log(`${name} ${size}: ${build.inserted} inserted in ${Math.round(build.ms)} ms${build.complete ? '' : ' (time limit)'}`)
+    log(
+      `${name} ${size}: ${build.inserted} inserted in ${Math.round(build.ms)} ms${build.complete ? '' : ' (time limit)'}`,
+    )
     const searches = build.inserted > 0 ? await remote.search(repeats) : []
     await remote.drop()
     if (name === 'mememo') await deleteDatabase('mememo-index-store')
@@ -264,12 +317,26 @@ const bench = {
 /** Wait after a load before timing requests: longer than the engine's quiet time before it saves (1 s). */
 const POST_LOAD_QUIET_MS = 3000
 
-async function timedContext(remote: Remote<SiftBenchWorkerApi>, text: string, strategy: 'hybrid' | 'dense'): Promise<{ run: ContextRun; context: Context }> {
+async function timedContext(
+  remote: Remote<SiftBenchWorkerApi>,
+  text: string,
+  strategy: 'hybrid' | 'dense',
+): Promise<{ run: ContextRun; context: Context }> {
   const started = performance.now()
   const context = await remote.buildContext(text, { strategy })
   const roundTripMs = performance.now() - started
   const { stats } = context
-  return { run: { ms: stats.ms, roundTripMs, queryMs: stats.queryMs, candidates: stats.candidatesConsidered, items: context.items.length, used: stats.used }, context }
+  return {
+    run: {
+      ms: stats.ms,
+      roundTripMs,
+      queryMs: stats.queryMs,
+      candidates: stats.candidatesConsidered,
+      items: context.items.length,
+      used: stats.used,
+    },
+    context,
+  }
 }
 
 async function openSift(): Promise<SiftBenchHandle> {
@@ -298,13 +365,21 @@ interface UserAgentMemory {
 }
 
 async function measureUserAgentMemory(): Promise<ColdStartResult['memory']> {
-  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<UserAgentMemory> }).measureUserAgentSpecificMemory
-  if (!measure) return { unavailable: 'performance.measureUserAgentSpecificMemory is not available (needs cross-origin isolation)' }
+  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<UserAgentMemory> })
+    .measureUserAgentSpecificMemory
+  if (!measure)
+    return { unavailable: 'performance.measureUserAgentSpecificMemory is not available (needs cross-origin isolation)' }
   try {
     const result = await measure.call(performance)
     return {
       bytes: result.bytes,
-      breakdown: result.breakdown.filter((b) => b.bytes > 0).map((b) => ({ bytes: b.bytes, types: b.types, url: b.attribution.map((a) => a.url ?? a.scope ?? '').join(' ') })),
+      breakdown: result.breakdown
+        .filter((b) => b.bytes > 0)
+        .map((b) => ({
+          bytes: b.bytes,
+          types: b.types,
+          url: b.attribution.map((a) => a.url ?? a.scope ?? '').join(' '),
+        })),
     }
   } catch (error) {
     return { unavailable: String(error) }

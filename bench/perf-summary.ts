@@ -1,6 +1,17 @@
 import { mean, summarize, type LatencySummary } from './latency-summary'
 import { encryptionSummary } from './encryption-summary'
-import type { AutoBackendResult, ColdStartResult, ContextResult, EmbedThroughput, EncryptionCost, FootprintResult, ImportTiming, IngestResult, LoadResult, PeerResult } from './perf-results'
+import type {
+  AutoBackendResult,
+  ColdStartResult,
+  ContextResult,
+  EmbedThroughput,
+  EncryptionCost,
+  FootprintResult,
+  ImportTiming,
+  IngestResult,
+  LoadResult,
+  PeerResult,
+} from './perf-results'
 
 /** Everything one `bench:perf` run measured, raw, as the driver collected it. */
 export interface PerfRaw {
@@ -48,13 +59,17 @@ export interface PeerSummary extends LatencySummary {
 }
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
-const roundSummary = <T extends object>(summary: T): T => Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])) as T
+const roundSummary = <T extends object>(summary: T): T =>
+  Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])) as T
 
-export function embedRates(embed: readonly EmbedThroughput[]): Record<string, Record<string, number> & { loadMs: number }> {
+export function embedRates(
+  embed: readonly EmbedThroughput[],
+): Record<string, Record<string, number> & { loadMs: number }> {
   const out: Record<string, Record<string, number> & { loadMs: number }> = {}
   for (const run of embed) {
     const rates: Record<string, number> & { loadMs: number } = { loadMs: round(run.loadMs, 0) }
-    for (const { batchSize, ms } of run.batches) rates[String(batchSize)] = round(summarize(ms.map((m) => (batchSize * 1000) / m)).p50, 1)
+    for (const { batchSize, ms } of run.batches)
+      rates[String(batchSize)] = round(summarize(ms.map((m) => (batchSize * 1000) / m)).p50, 1)
     out[run.backend] = rates
   }
   return out
@@ -77,7 +92,15 @@ export function contextSummary(result: ContextResult): ContextSummary {
 
 export function peerSummaries(result: PeerResult): PeerSummary[] {
   return result.searches.map((s) =>
-    roundSummary({ mode: s.mode, ...summarize(s.ms), recallAt50: mean(s.recall), built: result.build.inserted, buildMs: result.build.ms, complete: result.build.complete, ...(s.error ? { error: s.error } : {}) }),
+    roundSummary({
+      mode: s.mode,
+      ...summarize(s.ms),
+      recallAt50: mean(s.recall),
+      built: result.build.inserted,
+      buildMs: result.build.ms,
+      complete: result.build.complete,
+      ...(s.error ? { error: s.error } : {}),
+    }),
   )
 }
 
@@ -91,14 +114,22 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
    * Sift's time over the peer's for the nearest equivalent: Sift hybrid against a peer's hybrid search, Sift dense
    * against a peer's vector search (MeMemo has only that). Below 1, Sift is faster.
    */
-  const ratios: Record<string, Record<string, { p50: number; p95: number; sift: 'hybrid' | 'dense' }>> = { orama: {}, oramaVector: {}, mememo: {} }
+  const ratios: Record<string, Record<string, { p50: number; p95: number; sift: 'hybrid' | 'dense' }>> = {
+    orama: {},
+    oramaVector: {},
+    mememo: {},
+  }
   const ratio = (sift: ContextSummary | undefined, peer: PeerSummary | undefined, strategy: 'hybrid' | 'dense') =>
     sift && peer ? { p50: round(sift.p50 / peer.p50), p95: round(sift.p95 / peer.p95), sift: strategy } : undefined
   for (const p of raw.peers) {
     const [first, ...rest] = peerSummaries(p)
     if (!first) continue
     peers[p.peer][p.size] = { ...first, ...(rest[0] ? { vector: rest[0] } : {}) }
-    const hybridOrVector = ratio(first.mode === 'hybrid' ? buildContext[p.size] : buildContextDense[p.size], first, first.mode === 'hybrid' ? 'hybrid' : 'dense')
+    const hybridOrVector = ratio(
+      first.mode === 'hybrid' ? buildContext[p.size] : buildContextDense[p.size],
+      first,
+      first.mode === 'hybrid' ? 'hybrid' : 'dense',
+    )
     if (hybridOrVector) ratios[p.peer][p.size] = hybridOrVector
     const vector = ratio(buildContextDense[p.size], rest[0], 'dense')
     if (vector) ratios.oramaVector[p.size] = vector
@@ -135,27 +166,45 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
     coldStart: coldStartDetail,
     bytesPerSentence: largest?.diskBytesPerSentenceBeyondText,
     footprint,
-    jsHeapBytesAfterLoad: largestCold && 'bytes' in largestCold.memory ? { size: largestCold.size, ...largestCold.memory } : largestCold?.memory,
+    jsHeapBytesAfterLoad:
+      largestCold && 'bytes' in largestCold.memory
+        ? { size: largestCold.size, ...largestCold.memory }
+        : largestCold?.memory,
     ingestSentencesPerSecond: raw.ingest ? round(raw.ingest.sentences / (raw.ingest.ms / 1000), 1) : undefined,
-    ingest: raw.ingest ? { ...raw.ingest, messagesPerSecond: round(raw.ingest.messages / (raw.ingest.ms / 1000), 1) } : undefined,
+    ingest: raw.ingest
+      ? { ...raw.ingest, messagesPerSecond: round(raw.ingest.messages / (raw.ingest.ms / 1000), 1) }
+      : undefined,
     load: raw.loads.map((l) => ({
       ...l,
       sentencesPerSecond: round(l.added / ((l.addMs + l.indexedMs) / 1000), 0),
-      sentencesPerSecondWithoutVectorGeneration: round(l.added / ((l.addMs + l.indexedMs - l.cache.generateMs) / 1000), 0),
+      sentencesPerSecondWithoutVectorGeneration: round(
+        l.added / ((l.addMs + l.indexedMs - l.cache.generateMs) / 1000),
+        0,
+      ),
     })),
     import: raw.import
       ? {
           ...raw.import,
           storedSentencesPerSecond: round(raw.import.sentences / (raw.import.storeMs / 1000), 0),
-          indexedSentencesPerSecondWithoutVectorGeneration: round(raw.import.sentences / ((raw.import.storeMs + raw.import.indexedMs - raw.import.generateMs) / 1000), 0),
+          indexedSentencesPerSecondWithoutVectorGeneration: round(
+            raw.import.sentences / ((raw.import.storeMs + raw.import.indexedMs - raw.import.generateMs) / 1000),
+            0,
+          ),
         }
       : undefined,
     encryption: raw.encryption ? encryptionSummary(raw.encryption) : undefined,
     embedSentencesPerSecond: embedRates(raw.embed),
     autoBackend: raw.auto,
     errors: raw.errors,
-    uiLongestBlockMs: raw.ingest ? round(Math.max(raw.ingest.ui.longestBlockMs, raw.ingest.ui.longestTaskMs), 1) : undefined,
-    recallAt50: Object.fromEntries(Object.entries(buildContext).map(([size, s]) => [size, { hybrid: s.recallAt50, dense: buildContextDense[size]?.recallAt50 }])),
+    uiLongestBlockMs: raw.ingest
+      ? round(Math.max(raw.ingest.ui.longestBlockMs, raw.ingest.ui.longestTaskMs), 1)
+      : undefined,
+    recallAt50: Object.fromEntries(
+      Object.entries(buildContext).map(([size, s]) => [
+        size,
+        { hybrid: s.recallAt50, dense: buildContextDense[size]?.recallAt50 },
+      ]),
+    ),
   }
 }
 

@@ -10,12 +10,22 @@ import { mean, summarize } from './latency-summary'
 import { seededRandom } from '../worker/util/seeded-random'
 import { syntheticCorpus } from './synthetic-corpus'
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' }, k: { type: 'string', default: '50' } } })
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '100' },
+    k: { type: 'string', default: '50' },
+  },
+})
 const k = Number(values.k)
 
 function measure(label: string, corpus: Float32Array, rows: number, dim: number, queries: Float32Array[]): void {
   const index = new VectorIndex(dim)
-  index.add(Array.from({ length: rows }, (_, row) => row), corpus, () => 'c')
+  index.add(
+    Array.from({ length: rows }, (_, row) => row),
+    corpus,
+    () => 'c',
+  )
   const trainStarted = performance.now()
   let slices = 0
   let longestSlice = 0
@@ -29,7 +39,9 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
   const exact = queries.map((query) => exactTopK(corpus, rows, dim, query, k))
   const trained = `lists trained in ${(trainMs / 1000).toFixed(1)} s (${slices} slices, longest ${longestSlice.toFixed(1)} ms)`
   if (!index.probe(queries[0])) {
-    console.log(`${label}: ${rows} vectors × ${dim}; ${trained}; calibration found no probe share ≤ 1/4 reaching its recall target: the probe declines and every query scans all rows`)
+    console.log(
+      `${label}: ${rows} vectors × ${dim}; ${trained}; calibration found no probe share ≤ 1/4 reaching its recall target: the probe declines and every query scans all rows`,
+    )
     return
   }
   const probeMs: number[] = []
@@ -55,4 +67,5 @@ function measure(label: string, corpus: Float32Array, rows: number, dim: number,
 const synthetic = syntheticCorpus(Number(values.size), Number(values.queries))
 measure('synthetic', synthetic.corpus, synthetic.rows, synthetic.dim, synthetic.queries)
 
-for (const model of cachedModelVectors(Number(values.queries))) measure(`model vectors (${model.file})`, model.corpus, model.rows, model.dim, model.queries)
+for (const model of cachedModelVectors(Number(values.queries)))
+  measure(`model vectors (${model.file})`, model.corpus, model.rows, model.dim, model.queries)

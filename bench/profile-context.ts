@@ -16,17 +16,41 @@ import { seededRandom } from '../worker/util/seeded-random'
 import { generateHistory, generateQueries } from './synthetic-history'
 import { SyntheticVectors } from './synthetic-vectors'
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, queries: { type: 'string', default: '20' }, 'rank-only': { type: 'boolean', default: false } } })
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '20' },
+    'rank-only': { type: 'boolean', default: false },
+  },
+})
 const size = Number(values.size)
 const history = generateHistory(size)
 const queries = generateQueries(Number(values.queries), history, 1000)
 const generator = new SyntheticVectors()
 const { dim } = generator
 
-const messages: StoredMessage[] = history.messages.map((m, i) => ({ id: m.id, seq: i + 1, role: m.role, content: m.content, conversationId: m.conversationId, timestamp: m.timestamp }))
+const messages: StoredMessage[] = history.messages.map((m, i) => ({
+  id: m.id,
+  seq: i + 1,
+  role: m.role,
+  content: m.content,
+  conversationId: m.conversationId,
+  timestamp: m.timestamp,
+}))
 const sentences: Sentence[] = history.sentences.map((s) => {
   const message = messages[Number(s.messageId.slice(1))]
-  return { sid: s.index + 1, messageId: s.messageId, conversationId: message.conversationId, seq: message.seq, index: 0, role: message.role, timestamp: message.timestamp, text: s.text, start: s.start, end: s.start + s.text.length }
+  return {
+    sid: s.index + 1,
+    messageId: s.messageId,
+    conversationId: message.conversationId,
+    seq: message.seq,
+    index: 0,
+    role: message.role,
+    timestamp: message.timestamp,
+    text: s.text,
+    start: s.start,
+    end: s.start + s.text.length,
+  }
 })
 
 const time = <T>(label: string, work: () => T): T => {
@@ -48,17 +72,37 @@ const lexical = new LexicalIndex()
 time('lexical.add (BM25 index)', () => lexical.add(sentences))
 const vectors = new VectorIndex(dim)
 const all = new Float32Array(sentences.length * dim)
-history.sentences.forEach((s) => generator.sentence(s.index, s.topic, s.subtopic, all.subarray(s.index * dim, (s.index + 1) * dim)))
-time('vectors.add', () => vectors.add(sentences.map((s) => s.sid), all, (sid) => catalog.get(sid)?.conversationId))
+history.sentences.forEach((s) =>
+  generator.sentence(s.index, s.topic, s.subtopic, all.subarray(s.index * dim, (s.index + 1) * dim)),
+)
+time('vectors.add', () =>
+  vectors.add(
+    sentences.map((s) => s.sid),
+    all,
+    (sid) => catalog.get(sid)?.conversationId,
+  ),
+)
 // As the engine does once the index holds COARSE_MIN_ROWS rows: dense ranking then starts from a probe of the lists.
 if (vectors.wantsCoarseLists()) time('vectors.trainCoarseLists', () => [...vectors.trainCoarseLists(seededRandom(7))])
 
-const stages: Record<string, number[]> = { lexical: [], lexicalHits: [], denseScan: [], dense256: [], fuse: [], rankHybrid200: [], rankDense200: [], assembleHybrid: [], assembleDense: [], assembleLexical: [] }
+const stages: Record<string, number[]> = {
+  lexical: [],
+  lexicalHits: [],
+  denseScan: [],
+  dense256: [],
+  fuse: [],
+  rankHybrid200: [],
+  rankDense200: [],
+  assembleHybrid: [],
+  assembleDense: [],
+  assembleLexical: [],
+}
 /** The first `count` candidates of one strategy's ranking: scan, selection and fusion without the packer. */
 const firstCandidates = (strategy: 'hybrid' | 'dense', text: string, vector: Float32Array, count: number): number => {
   const started = performance.now()
   let taken = 0
-  for (const _ of rankCandidates(strategy, [{ text, vector }], undefined, { catalog, vectors, lexical })) if (++taken === count) break
+  for (const _ of rankCandidates(strategy, [{ text, vector }], undefined, { catalog, vectors, lexical }))
+    if (++taken === count) break
   return performance.now() - started
 }
 for (let pass = 0; pass < 2; pass++) {
@@ -77,7 +121,12 @@ for (let pass = 0; pass < 2; pass++) {
     const rankDense = firstCandidates('dense', q.text, vector, 200)
     const ranked = (strategy: 'hybrid' | 'dense' | 'lexical') => {
       const started = performance.now()
-      assembleContext(toContextRequest(q.text, { strategy }), [{ text: q.text, vector }], { catalog, vectors, lexical }, { backend: 'wasm', embeddedThrough: Infinity, startedAt: started, queryMs: 0 })
+      assembleContext(
+        toContextRequest(q.text, { strategy }),
+        [{ text: q.text, vector }],
+        { catalog, vectors, lexical },
+        { backend: 'wasm', embeddedThrough: Infinity, startedAt: started, queryMs: 0 },
+      )
       return performance.now() - started
     }
     const hybrid = values['rank-only'] ? 0 : ranked('hybrid')
@@ -99,5 +148,7 @@ for (let pass = 0; pass < 2; pass++) {
 console.log(`\n${size} sentences, ${queries.length} queries (second pass), p50 / p95:`)
 for (const [stage, values_] of Object.entries(stages)) {
   const s = summarize(values_)
-  console.log(`  ${stage.padEnd(16)} ${s.p50.toFixed(1).padStart(8)} / ${s.p95.toFixed(1).padStart(8)}${stage === 'lexicalHits' ? ' hits' : ' ms'}`)
+  console.log(
+    `  ${stage.padEnd(16)} ${s.p50.toFixed(1).padStart(8)} / ${s.p95.toFixed(1).padStart(8)}${stage === 'lexicalHits' ? ' hits' : ' ms'}`,
+  )
 }

@@ -5,7 +5,11 @@ import { expose } from 'comlink'
 import { installSiftErrorTransfer } from '../src/error-transfer'
 import { browserHost } from '../worker/hosts/browser-host'
 import { engineApi } from '../worker/rpc/engine-api'
-import { syntheticEmbeddingCache, type SyntheticCacheCounts, type SyntheticEmbeddingCache } from './synthetic-embedding-cache'
+import {
+  syntheticEmbeddingCache,
+  type SyntheticCacheCounts,
+  type SyntheticEmbeddingCache,
+} from './synthetic-embedding-cache'
 import { generateHistory, generateQueries } from './synthetic-history'
 import { SyntheticVectors } from './synthetic-vectors'
 
@@ -22,7 +26,11 @@ const benchApi = {
   /** Derives the same history and queries as the page (same seeds), up to `sentences`. */
   prepare(sentences: number, queryCount: number, queriesWithin: number): void {
     const history = generateHistory(sentences)
-    prepared = syntheticEmbeddingCache(history, generateQueries(queryCount, history, queriesWithin), new SyntheticVectors())
+    prepared = syntheticEmbeddingCache(
+      history,
+      generateQueries(queryCount, history, queriesWithin),
+      new SyntheticVectors(),
+    )
   },
   cacheCounts: (): SyntheticCacheCounts | undefined => prepared?.counts(),
   embedQueriesWithModel: (on: boolean): void => prepared?.embedQueriesWithModel(on),

@@ -36,7 +36,15 @@ export async function openSoakMemory(name: string): Promise<void> {
 }
 
 /** Runs buildContext back to back until `stopQueries`, cycling through the requests and the budgets. */
-export function startQueryLoop({ requests, budgets, offset }: { requests: string[]; budgets: number[]; offset: number }): void {
+export function startQueryLoop({
+  requests,
+  budgets,
+  offset,
+}: {
+  requests: string[]
+  budgets: number[]
+  offset: number
+}): void {
   const state = window.soak
   state.queryLoop = (async () => {
     for (let i = offset; !state.stopQueries; i++) {
@@ -45,7 +53,12 @@ export function startQueryLoop({ requests, budgets, offset }: { requests: string
       const started = performance.now()
       try {
         const context = await state.memory.buildContext(requests[i % requests.length], { strategy: 'hybrid', budget })
-        state.queries.push({ at, ms: performance.now() - started, budget, degraded: context.stats.degraded !== undefined })
+        state.queries.push({
+          at,
+          ms: performance.now() - started,
+          budget,
+          degraded: context.stats.degraded !== undefined,
+        })
       } catch (error) {
         const code = String((error as { code?: string }).code ?? (error as Error).name ?? 'unknown')
         state.queryErrors[code] = (state.queryErrors[code] ?? 0) + 1
@@ -62,25 +75,41 @@ export async function stopQueryLoop(): Promise<{ queries: QueryRecord[]; errors:
 
 /** Counts of the query loop so far, for the progress line. */
 export function queryProgress(): { queries: number; errors: number } {
-  return { queries: window.soak.queries.length, errors: Object.values(window.soak.queryErrors).reduce((a, b) => a + b, 0) }
+  return {
+    queries: window.soak.queries.length,
+    errors: Object.values(window.soak.queryErrors).reduce((a, b) => a + b, 0),
+  }
 }
 
 /** One call of the memory, timed, its rejection turned into a value with its code. */
 export async function callMemory(
-  call: { method: 'add'; messages: MessageInput[] } | { method: 'forget'; id: string } | { method: 'stats' } | { method: 'indexed' } | { method: 'close' },
+  call:
+    | { method: 'add'; messages: MessageInput[] }
+    | { method: 'forget'; id: string }
+    | { method: 'stats' }
+    | { method: 'indexed' }
+    | { method: 'close' },
 ): Promise<Outcome<unknown>> {
   const memory = window.soak.memory
   const started = performance.now()
   try {
     const value =
-      call.method === 'add' ? await memory.add(call.messages)
-      : call.method === 'forget' ? await memory.forget({ id: call.id })
-      : call.method === 'stats' ? await memory.stats()
-      : call.method === 'indexed' ? await memory.indexed()
-      : await memory.close()
+      call.method === 'add'
+        ? await memory.add(call.messages)
+        : call.method === 'forget'
+          ? await memory.forget({ id: call.id })
+          : call.method === 'stats'
+            ? await memory.stats()
+            : call.method === 'indexed'
+              ? await memory.indexed()
+              : await memory.close()
     return { ok: true, value, ms: performance.now() - started }
   } catch (error) {
-    return { ok: false, code: String((error as { code?: string }).code ?? (error as Error).name ?? 'unknown'), message: String((error as Error).message ?? error) }
+    return {
+      ok: false,
+      code: String((error as { code?: string }).code ?? (error as Error).name ?? 'unknown'),
+      message: String((error as Error).message ?? error),
+    }
   }
 }
 
@@ -89,9 +118,17 @@ export async function fullContextIds(): Promise<Outcome<string[]>> {
   const started = performance.now()
   try {
     const context = await window.soak.memory.buildContext('everything', { strategy: 'full' })
-    return { ok: true, value: [...new Set(context.items.map((item) => item.messageId))], ms: performance.now() - started }
+    return {
+      ok: true,
+      value: [...new Set(context.items.map((item) => item.messageId))],
+      ms: performance.now() - started,
+    }
   } catch (error) {
-    return { ok: false, code: String((error as { code?: string }).code ?? (error as Error).name ?? 'unknown'), message: String((error as Error).message ?? error) }
+    return {
+      ok: false,
+      code: String((error as { code?: string }).code ?? (error as Error).name ?? 'unknown'),
+      message: String((error as Error).message ?? error),
+    }
   }
 }
 
@@ -120,7 +157,8 @@ export async function rawMessageIds(name: string): Promise<string[]> {
  * missing or did not answer in time.
  */
 export async function measureUserAgentMemory(timeoutMs: number): Promise<number | undefined> {
-  const measure = (performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> }).measureUserAgentSpecificMemory
+  const measure = (performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> })
+    .measureUserAgentSpecificMemory
   if (!self.crossOriginIsolated || typeof measure !== 'function') return undefined
   const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), timeoutMs))
   const result = await Promise.race([measure.call(performance).catch(() => undefined), timeout])

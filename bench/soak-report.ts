@@ -59,10 +59,15 @@ function latencyWindow(records: readonly QueryRecord[]): LatencyWindow {
 }
 
 /** p50/p95 of the calls started in the first and in the last fifth of [start, end], and over all. */
-export function latencyDrift(records: readonly QueryRecord[], start: number, end: number): Pick<SoakReport, 'firstFifth' | 'lastFifth' | 'all' | 'byBudget'> {
+export function latencyDrift(
+  records: readonly QueryRecord[],
+  start: number,
+  end: number,
+): Pick<SoakReport, 'firstFifth' | 'lastFifth' | 'all' | 'byBudget'> {
   const fifth = (end - start) / 5
   const byBudget: Record<string, LatencyWindow> = {}
-  for (const budget of [...new Set(records.map((r) => r.budget))].sort((a, b) => a - b)) byBudget[budget] = latencyWindow(records.filter((r) => r.budget === budget))
+  for (const budget of [...new Set(records.map((r) => r.budget))].sort((a, b) => a - b))
+    byBudget[budget] = latencyWindow(records.filter((r) => r.budget === budget))
   return {
     firstFifth: latencyWindow(records.filter((r) => r.at >= start && r.at < start + fifth)),
     lastFifth: latencyWindow(records.filter((r) => r.at >= end - fifth && r.at <= end)),
@@ -72,7 +77,11 @@ export function latencyDrift(records: readonly QueryRecord[], start: number, end
 }
 
 /** Ids of `expected` missing from `present`, and ids of `gone` found in it. */
-export function compareIds(present: readonly string[], expected: Iterable<string>, gone: Iterable<string>): { lost: string[]; stillPresent: string[] } {
+export function compareIds(
+  present: readonly string[],
+  expected: Iterable<string>,
+  gone: Iterable<string>,
+): { lost: string[]; stillPresent: string[] } {
   const have = new Set(present)
   return { lost: [...expected].filter((id) => !have.has(id)), stillPresent: [...gone].filter((id) => have.has(id)) }
 }
@@ -80,26 +89,56 @@ export function compareIds(present: readonly string[], expected: Iterable<string
 const mib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1048576).toFixed(1)} MiB`)
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a')
 const growth = (start: number | undefined, end: number | undefined) =>
-  start === undefined || end === undefined ? 'n/a' : `${end >= start ? '+' : ''}${((end - start) / 1048576).toFixed(1)} MiB`
+  start === undefined || end === undefined
+    ? 'n/a'
+    : `${end >= start ? '+' : ''}${((end - start) / 1048576).toFixed(1)} MiB`
 
 export function soakTable(report: SoakReport): string {
   const rows: [string, string][] = [
-    ['sentences stored (target)', `${report.sentencesAdded} (${report.sentencesTarget}) in ${report.messagesAdded} messages, ${report.bursts} bursts`],
+    [
+      'sentences stored (target)',
+      `${report.sentencesAdded} (${report.sentencesTarget}) in ${report.messagesAdded} messages, ${report.bursts} bursts`,
+    ],
     ['forgets', String(report.forgets)],
-    ['ingest (stored + embedded)', `${report.ingestSeconds.toFixed(1)} s, ${report.sentencesPerSecond.toFixed(1)} sentences/s`],
+    [
+      'ingest (stored + embedded)',
+      `${report.ingestSeconds.toFixed(1)} s, ${report.sentencesPerSecond.toFixed(1)} sentences/s`,
+    ],
     ['wall time', `${report.wallSeconds.toFixed(1)} s`],
     ['errors (must be 0)', report.errorCount === 0 ? '0' : `${report.errorCount}: ${JSON.stringify(report.errors)}`],
     ['acknowledged lost: full context / raw store (must be 0)', `${report.lostFromContext} / ${report.lostFromStore}`],
-    ['forgotten still present: full context / raw store (must be 0)', `${report.forgottenPresentInContext} / ${report.forgottenPresentInStore}`],
+    [
+      'forgotten still present: full context / raw store (must be 0)',
+      `${report.forgottenPresentInContext} / ${report.forgottenPresentInStore}`,
+    ],
     ['stats().messages minus expected', String(report.statsMessagesDelta)],
     ['forget({ id }) not resolving 1', String(report.forgetMiscounts)],
     ['buildContext calls (degraded to lexical)', `${report.queries} (${report.degradedQueries})`],
-    ['buildContext p50 / p95, first fifth', `${ms(report.firstFifth.p50)} / ${ms(report.firstFifth.p95)} (${report.firstFifth.calls} calls)`],
-    ['buildContext p50 / p95, last fifth', `${ms(report.lastFifth.p50)} / ${ms(report.lastFifth.p95)} (${report.lastFifth.calls} calls)`],
+    [
+      'buildContext p50 / p95, first fifth',
+      `${ms(report.firstFifth.p50)} / ${ms(report.firstFifth.p95)} (${report.firstFifth.calls} calls)`,
+    ],
+    [
+      'buildContext p50 / p95, last fifth',
+      `${ms(report.lastFifth.p50)} / ${ms(report.lastFifth.p95)} (${report.lastFifth.calls} calls)`,
+    ],
     ['buildContext p50 / p95, whole run', `${ms(report.all.p50)} / ${ms(report.all.p95)}`],
-    ...Object.entries(report.byBudget).map(([budget, w]): [string, string] => [`  budget ${budget}`, `${ms(w.p50)} / ${ms(w.p95)} (${w.calls} calls)`]),
-    ['page heaps start → end (CDP, main threads)', report.heap.pagesStart.map((start, i) => `${mib(start)} → ${mib(report.heap.pagesEnd[i])} (${growth(start, report.heap.pagesEnd[i])})`).join('; ')],
-    ['pages + workers start → end (measureUserAgentSpecificMemory)', `${mib(report.heap.userAgentStart)} → ${mib(report.heap.userAgentEnd)} (${growth(report.heap.userAgentStart, report.heap.userAgentEnd)})`],
+    ...Object.entries(report.byBudget).map(([budget, w]): [string, string] => [
+      `  budget ${budget}`,
+      `${ms(w.p50)} / ${ms(w.p95)} (${w.calls} calls)`,
+    ]),
+    [
+      'page heaps start → end (CDP, main threads)',
+      report.heap.pagesStart
+        .map(
+          (start, i) => `${mib(start)} → ${mib(report.heap.pagesEnd[i])} (${growth(start, report.heap.pagesEnd[i])})`,
+        )
+        .join('; '),
+    ],
+    [
+      'pages + workers start → end (measureUserAgentSpecificMemory)',
+      `${mib(report.heap.userAgentStart)} → ${mib(report.heap.userAgentEnd)} (${growth(report.heap.userAgentStart, report.heap.userAgentEnd)})`,
+    ],
     ['backend, dense index', `${report.backend}, ${report.denseIndex}`],
     ['last background failure', report.lastFailure ?? 'none'],
   ]

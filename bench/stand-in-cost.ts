@@ -11,11 +11,15 @@ const host = nodeHost({}, new URL('../', import.meta.url))
 const file = await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE)
 let started = performance.now()
 const table = decodeWordNeighbours(file)
-console.log(`decode ${file.byteLength} bytes, ${table.words.length} words: ${(performance.now() - started).toFixed(1)} ms`)
+console.log(
+  `decode ${file.byteLength} bytes, ${table.words.length} words: ${(performance.now() - started).toFixed(1)} ms`,
+)
 const used = new Set(table.words.filter((_, i) => i % 2 === 0).map((word) => queryTerm(word)))
 const historyUses = (term: string) => used.has(term)
 // Requests of four words the "history" does not use (odd rows), from the middle of the frequency list.
-const unused = table.words.filter((word, i) => i % 2 === 1 && i > 2000 && word.length > 3 && queryTerm(word) !== null && !used.has(queryTerm(word)!))
+const unused = table.words.filter(
+  (word, i) => i % 2 === 1 && i > 2000 && word.length > 3 && queryTerm(word) !== null && !used.has(queryTerm(word)!),
+)
 const requests = Array.from({ length: 100 }, (_, r) => unused.slice(r * 4, r * 4 + 4).join(' '))
 for (const round of ['first', 'again']) {
   const times: number[] = []
@@ -25,5 +29,7 @@ for (const round of ['first', 'again']) {
     times.push(performance.now() - started)
   }
   times.sort((a, b) => a - b)
-  console.log(`${round}: 100 requests of 4 unused words, p50 ${times[50].toFixed(2)} ms, p95 ${times[95].toFixed(2)} ms`)
+  console.log(
+    `${round}: 100 requests of 4 unused words, p50 ${times[50].toFixed(2)} ms, p95 ${times[95].toFixed(2)} ms`,
+  )
 }

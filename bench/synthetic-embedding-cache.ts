@@ -25,7 +25,11 @@ export interface SyntheticEmbeddingCache {
  * query embedding" runs embed the very same requests for real. Nothing the model computes is remembered, so
  * each such run embeds again.
  */
-export function syntheticEmbeddingCache(history: SyntheticHistory, queries: readonly SyntheticQuery[], vectors: SyntheticVectors): SyntheticEmbeddingCache {
+export function syntheticEmbeddingCache(
+  history: SyntheticHistory,
+  queries: readonly SyntheticQuery[],
+  vectors: SyntheticVectors,
+): SyntheticEmbeddingCache {
   const sentenceOf = new Map(history.sentences.map((s) => [s.text, s]))
   const queryOf = new Map(queries.map((q) => [q.text, q]))
   const counts: SyntheticCacheCounts = { sentenceHits: 0, queryHits: 0, misses: 0, generateMs: 0 }

@@ -46,17 +46,171 @@ const SENTENCES_PER_MESSAGE = [1, 3, 2, 2, 3, 1, 2, 2, 3, 1]
 const MESSAGES_PER_CONVERSATION = 240
 const START_TIME = Date.UTC(2023, 0, 2, 9, 0, 0)
 
-const subjects = ['I', 'We', 'My sister', 'The landlord', 'Our team', 'My doctor', 'The neighbours', 'Your friend', 'The coach', 'My manager', 'Grandpa', 'The kids']
-const pastVerbs = ['mentioned', 'fixed', 'ordered', 'cancelled', 'compared', 'booked', 'tried', 'measured', 'painted', 'reviewed', 'packed', 'returned', 'cleaned', 'tested', 'planned', 'moved']
-const verbs = ['check', 'buy', 'move', 'replace', 'schedule', 'ask about', 'write down', 'look at', 'clean', 'test', 'pack', 'return', 'discuss', 'measure', 'share', 'skip']
-const places = ['at home', 'in the garage', 'near the station', 'at the office', 'in the garden', 'downtown', 'at the clinic', 'on the balcony', 'in the kitchen', 'at the gym', 'by the lake', 'at school', 'in the car', 'upstairs', 'at the market', 'in the shed']
-const times = ['last week', 'yesterday', 'on Monday', 'before lunch', 'next month', 'tonight', 'this weekend', 'in March', 'after work', 'tomorrow morning', 'last summer', 'on Friday', 'soon', 'every day', 'twice a week', 'since January']
-const outcomes = ['worked fine', 'broke again', 'cost too much', 'took forever', 'was worth it', 'made a mess', 'surprised everyone', 'went well', 'still smells odd', 'needs another look', 'was a disaster', 'felt great']
-const adjectives = ['old', 'new', 'cheap', 'heavy', 'noisy', 'tiny', 'shiny', 'broken', 'spare', 'huge', 'quiet', 'rusty', 'fancy', 'simple', 'strange', 'bright']
-const relatives = ['mother', 'uncle', 'cousin', 'boss', 'roommate', 'partner', 'teacher', 'brother', 'aunt', 'neighbour']
-const questionStarts = ['What did we say about', 'Remind me what happened with', 'Do you remember the', 'What was the plan for', 'Tell me again about', 'Where did we leave the']
+const subjects = [
+  'I',
+  'We',
+  'My sister',
+  'The landlord',
+  'Our team',
+  'My doctor',
+  'The neighbours',
+  'Your friend',
+  'The coach',
+  'My manager',
+  'Grandpa',
+  'The kids',
+]
+const pastVerbs = [
+  'mentioned',
+  'fixed',
+  'ordered',
+  'cancelled',
+  'compared',
+  'booked',
+  'tried',
+  'measured',
+  'painted',
+  'reviewed',
+  'packed',
+  'returned',
+  'cleaned',
+  'tested',
+  'planned',
+  'moved',
+]
+const verbs = [
+  'check',
+  'buy',
+  'move',
+  'replace',
+  'schedule',
+  'ask about',
+  'write down',
+  'look at',
+  'clean',
+  'test',
+  'pack',
+  'return',
+  'discuss',
+  'measure',
+  'share',
+  'skip',
+]
+const places = [
+  'at home',
+  'in the garage',
+  'near the station',
+  'at the office',
+  'in the garden',
+  'downtown',
+  'at the clinic',
+  'on the balcony',
+  'in the kitchen',
+  'at the gym',
+  'by the lake',
+  'at school',
+  'in the car',
+  'upstairs',
+  'at the market',
+  'in the shed',
+]
+const times = [
+  'last week',
+  'yesterday',
+  'on Monday',
+  'before lunch',
+  'next month',
+  'tonight',
+  'this weekend',
+  'in March',
+  'after work',
+  'tomorrow morning',
+  'last summer',
+  'on Friday',
+  'soon',
+  'every day',
+  'twice a week',
+  'since January',
+]
+const outcomes = [
+  'worked fine',
+  'broke again',
+  'cost too much',
+  'took forever',
+  'was worth it',
+  'made a mess',
+  'surprised everyone',
+  'went well',
+  'still smells odd',
+  'needs another look',
+  'was a disaster',
+  'felt great',
+]
+const adjectives = [
+  'old',
+  'new',
+  'cheap',
+  'heavy',
+  'noisy',
+  'tiny',
+  'shiny',
+  'broken',
+  'spare',
+  'huge',
+  'quiet',
+  'rusty',
+  'fancy',
+  'simple',
+  'strange',
+  'bright',
+]
+const relatives = [
+  'mother',
+  'uncle',
+  'cousin',
+  'boss',
+  'roommate',
+  'partner',
+  'teacher',
+  'brother',
+  'aunt',
+  'neighbour',
+]
+const questionStarts = [
+  'What did we say about',
+  'Remind me what happened with',
+  'Do you remember the',
+  'What was the plan for',
+  'Tell me again about',
+  'Where did we leave the',
+]
 
-const syllables = ['ka', 'lo', 'mi', 'ren', 'ta', 'vo', 'shi', 'gal', 'dor', 'nu', 'pel', 'sar', 'tev', 'qui', 'bra', 'zel', 'mon', 'fi', 'rak', 'lum', 'os', 'ter', 'vin', 'ha']
+const syllables = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'ta',
+  'vo',
+  'shi',
+  'gal',
+  'dor',
+  'nu',
+  'pel',
+  'sar',
+  'tev',
+  'qui',
+  'bra',
+  'zel',
+  'mon',
+  'fi',
+  'rak',
+  'lum',
+  'os',
+  'ter',
+  'vin',
+  'ha',
+]
 
 const templates: ((w: SentenceWords) => string)[] = [
   (w) => `${w.subject} ${w.pastVerb} the ${w.topicA} ${w.place} and it ${w.outcome}.`,
@@ -69,7 +223,8 @@ const templates: ((w: SentenceWords) => string)[] = [
   (w) => `Honestly, the ${w.topicB} and the ${w.subtopic} ${w.outcome} ${w.place}.`,
   (w) => `${w.subject} ${w.pastVerb} ${w.count} ${w.adjective} ${w.topicB} ${w.time}.`,
   (w) => `Can we ${w.verb} the ${w.topicA} ${w.place} ${w.time}?`,
-  (w) => `It turns out the ${w.subtopic} ${w.topicA} ${w.outcome}, so ${w.subject.toLowerCase() === 'i' ? 'I' : w.subject.toLowerCase()} ${w.pastVerb} it ${w.time}.`,
+  (w) =>
+    `It turns out the ${w.subtopic} ${w.topicA} ${w.outcome}, so ${w.subject.toLowerCase() === 'i' ? 'I' : w.subject.toLowerCase()} ${w.pastVerb} it ${w.time}.`,
   (w) => `Thanks, the note about the ${w.topicB} ${w.place} helps a lot.`,
 ]
 
@@ -93,7 +248,10 @@ export class TopicVocabulary {
   readonly topicWords: string[][]
   readonly subtopicWords: string[][]
 
-  constructor(readonly shape: TopicShape = DEFAULT_TOPIC_SHAPE, seed = 7) {
+  constructor(
+    readonly shape: TopicShape = DEFAULT_TOPIC_SHAPE,
+    seed = 7,
+  ) {
     const random = seededRandom(seed)
     const taken = new Set<string>()
     const word = (): string => {
@@ -108,7 +266,9 @@ export class TopicVocabulary {
       }
     }
     this.topicWords = Array.from({ length: shape.topics }, () => Array.from({ length: 6 }, word))
-    this.subtopicWords = Array.from({ length: shape.topics }, () => Array.from({ length: shape.subtopicsPerTopic }, word))
+    this.subtopicWords = Array.from({ length: shape.topics }, () =>
+      Array.from({ length: shape.subtopicsPerTopic }, word),
+    )
   }
 }
 
@@ -118,11 +278,15 @@ function pick<T>(random: () => number, items: readonly T[]): T {
 
 /** Topics are Zipf-like: a few come up often, most rarely, as in a real person's chats. */
 function zipfTopic(random: () => number, topics: number): number {
-  return Math.min(topics - 1, Math.floor(Math.pow(topics + 1, random()) - 1))
+  return Math.min(topics - 1, Math.floor((topics + 1) ** random() - 1))
 }
 
 /** The first messages of the history holding at least `sentenceCount` sentences (exactly that many when it is a multiple of 20). */
-export function generateHistory(sentenceCount: number, vocabulary = new TopicVocabulary(), seed = 11): SyntheticHistory {
+export function generateHistory(
+  sentenceCount: number,
+  vocabulary = new TopicVocabulary(),
+  seed = 11,
+): SyntheticHistory {
   const random = seededRandom(seed)
   const { topics } = vocabulary.shape
   const history: SyntheticHistory = { messages: [], sentences: [], messageStarts: [] }
@@ -181,7 +345,13 @@ function sentenceText(random: () => number, vocabulary: TopicVocabulary, topic: 
 }
 
 /** Requests about topics that occur in the first `withinSentences` sentences of `history`, so every size has matches. */
-export function generateQueries(count: number, history: SyntheticHistory, withinSentences: number, vocabulary = new TopicVocabulary(), seed = 13): SyntheticQuery[] {
+export function generateQueries(
+  count: number,
+  history: SyntheticHistory,
+  withinSentences: number,
+  vocabulary = new TopicVocabulary(),
+  seed = 13,
+): SyntheticQuery[] {
   const random = seededRandom(mixSeed(seed, count))
   const pool = history.sentences.slice(0, Math.min(withinSentences, history.sentences.length))
   return Array.from({ length: count }, (_, index) => {

@@ -23,7 +23,11 @@ export class SyntheticVectors {
   private readonly subtopics: Float32Array
   private readonly noise: Float32Array
 
-  constructor(readonly dim = 512, readonly shape: TopicShape = DEFAULT_TOPIC_SHAPE, private readonly seed = 17) {
+  constructor(
+    readonly dim = 512,
+    readonly shape: TopicShape = DEFAULT_TOPIC_SHAPE,
+    private readonly seed = 17,
+  ) {
     const random = seededRandom(seed)
     this.shared = unit(fillGaussian(random, new Float32Array(dim)))
     this.topics = unitRows(fillGaussian(random, new Float32Array(shape.topics * dim)), dim)
@@ -47,7 +51,11 @@ export class SyntheticVectors {
     const t = topic * dim
     const s = (topic * this.shape.subtopicsPerTopic + subtopic) * dim
     for (let d = 0; d < dim; d++) {
-      out[d] = SHARED_WEIGHT * this.shared[d] + TOPIC_WEIGHT * this.topics[t + d] + SUBTOPIC_WEIGHT * this.subtopics[s + d] + NOISE_WEIGHT * noise[d]
+      out[d] =
+        SHARED_WEIGHT * this.shared[d] +
+        TOPIC_WEIGHT * this.topics[t + d] +
+        SUBTOPIC_WEIGHT * this.subtopics[s + d] +
+        NOISE_WEIGHT * noise[d]
     }
     return unit(out)
   }

@@ -39,7 +39,11 @@ export function startUiHeartbeat(intervalMs = 5): { stop(): UiBlocking } {
       tick()
       for (const entry of observer.takeRecords()) tasks.push(entry.duration)
       observer.disconnect()
-      return { longestBlockMs: Math.max(0, longestGap - intervalMs), longestTaskMs: tasks.length ? Math.max(...tasks) : 0, longTasks: tasks.length }
+      return {
+        longestBlockMs: Math.max(0, longestGap - intervalMs),
+        longestTaskMs: tasks.length ? Math.max(...tasks) : 0,
+        longTasks: tasks.length,
+      }
     },
   }
 }

@@ -8,21 +8,39 @@ import type { Strategy } from '../src/types'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../scripts/embedding-cache-dir'
 import { readHistory } from '../scripts/locomo'
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, budgets: { type: 'string', default: '2000,8000' }, strategy: { type: 'string', default: 'hybrid' }, examples: { type: 'string', default: '10' } } })
-if (values.data === undefined) throw new Error('usage: npx tsx bench/update-marks.ts --data LOCOMO.json [--budgets 2000,8000] [--strategy hybrid] [--examples 10]')
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    budgets: { type: 'string', default: '2000,8000' },
+    strategy: { type: 'string', default: 'hybrid' },
+    examples: { type: 'string', default: '10' },
+  },
+})
+if (values.data === undefined)
+  throw new Error(
+    'usage: npx tsx bench/update-marks.ts --data LOCOMO.json [--budgets 2000,8000] [--strategy hybrid] [--examples 10]',
+  )
 const budgets = values.budgets.split(',').map(Number)
 const history = await readHistory(values.data)
 const tally = new Map(budgets.map((budget) => [budget, { contexts: 0, lines: 0, updates: 0, marked: 0, withMark: 0 }]))
 const examples: string[] = []
 for (const conversation of history.conversations) {
-  const memory = await createMemory({ name: `update-marks-${conversation.id}`, embeddingCacheDir: DEFAULT_EMBEDDING_CACHE_DIR })
+  const memory = await createMemory({
+    name: `update-marks-${conversation.id}`,
+    embeddingCacheDir: DEFAULT_EMBEDDING_CACHE_DIR,
+  })
   try {
     await memory.add(conversation.messages)
     await memory.indexed()
     for (const { question, category, evidence } of conversation.questions) {
       if (category < 1 || category > 4 || evidence.length === 0) continue
       for (const budget of budgets) {
-        const ctx = await memory.buildContext(question, { conversationId: conversation.id, strategy: values.strategy as Strategy, followUpdates: true, budget })
+        const ctx = await memory.buildContext(question, {
+          conversationId: conversation.id,
+          strategy: values.strategy as Strategy,
+          followUpdates: true,
+          budget,
+        })
         const t = tally.get(budget)!
         const marked = ctx.items.filter((item) => item.supersededBy !== undefined)
         t.contexts++
@@ -43,9 +61,16 @@ for (const conversation of history.conversations) {
   }
 }
 console.log(`${history.conversations.length} conversations, strategy ${values.strategy} + followUpdates`)
-console.log('budget | contexts | lines per context | update lines per context | marked lines per context | contexts with a mark')
+console.log(
+  'budget | contexts | lines per context | update lines per context | marked lines per context | contexts with a mark',
+)
 for (const [budget, t] of tally) {
   const mean = (x: number) => (x / t.contexts).toFixed(2)
-  console.log(`${budget} | ${t.contexts} | ${mean(t.lines)} | ${mean(t.updates)} | ${mean(t.marked)} | ${((100 * t.withMark) / t.contexts).toFixed(1)}%`)
+  console.log(
+    `${budget} | ${t.contexts} | ${mean(t.lines)} | ${mean(t.updates)} | ${mean(t.marked)} | ${((100 * t.withMark) / t.contexts).toFixed(1)}%`,
+  )
 }
-if (examples.length > 0) console.log(`\nMarked at ${budgets[0]} (question, the marked line, the later sentence that superseded it):\n${examples.join('\n')}`)
+if (examples.length > 0)
+  console.log(
+    `\nMarked at ${budgets[0]} (question, the marked line, the later sentence that superseded it):\n${examples.join('\n')}`,
+  )

@@ -16,7 +16,15 @@ export interface AskSettings {
 
 export const STRATEGIES: readonly Strategy[] = ['hybrid', 'dense', 'lexical', 'head', 'tail', 'full']
 
-const DEFAULTS: AskSettings = { request: '', budget: 2000, strategy: 'hybrid', recentTurns: 0, conversationId: '', adaptiveStop: false, followUpdates: false }
+const DEFAULTS: AskSettings = {
+  request: '',
+  budget: 2000,
+  strategy: 'hybrid',
+  recentTurns: 0,
+  conversationId: '',
+  adaptiveStop: false,
+  followUpdates: false,
+}
 
 /** The `buildContext` options of these settings, at `budget` (the Ask budget unless given). */
 export function contextOptions(settings: AskSettings, budget = settings.budget): BuildContextOptions {
@@ -30,7 +38,8 @@ export function contextOptions(settings: AskSettings, budget = settings.budget):
 /** Settings read back from storage, each field checked, so an old or edited entry cannot break the page. */
 function settingsFrom(saved: unknown): AskSettings {
   const value = (typeof saved === 'object' && saved !== null ? saved : {}) as Record<string, unknown>
-  const pick = <K extends keyof AskSettings>(key: K, valid: (v: unknown) => boolean): AskSettings[K] => (valid(value[key]) ? (value[key] as AskSettings[K]) : DEFAULTS[key])
+  const pick = <K extends keyof AskSettings>(key: K, valid: (v: unknown) => boolean): AskSettings[K] =>
+    valid(value[key]) ? (value[key] as AskSettings[K]) : DEFAULTS[key]
   const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0
   return {
     request: pick('request', (v) => typeof v === 'string'),
@@ -59,7 +68,11 @@ export interface AskControls {
  * strategy, recent turns, scope and the opt-in options. Every change is reported at once (typing after a short
  * pause) and saved, so a reload comes back to the same question.
  */
-export function createAskControls(storageKey: string, examples: readonly string[], onChange: (change: AskChange) => void): AskControls {
+export function createAskControls(
+  storageKey: string,
+  examples: readonly string[],
+  onChange: (change: AskChange) => void,
+): AskControls {
   const request = element<HTMLTextAreaElement>('request')
   const range = element<HTMLInputElement>('budget-range')
   const budget = element<HTMLInputElement>('budget')
@@ -97,8 +110,12 @@ export function createAskControls(storageKey: string, examples: readonly string[
     range.max = '1000'
     if (editing !== range) range.value = String(positionOf(chars, max))
     if (editing !== budget) budget.value = String(chars)
-    if (editing !== percent) percent.value = historyChars > 0 ? String(Math.round((chars / historyChars) * 1000) / 10) : ''
-    range.setAttribute('aria-valuetext', `${formatCount(chars)} characters, ${formatShare(chars, historyChars)} of the history`)
+    if (editing !== percent)
+      percent.value = historyChars > 0 ? String(Math.round((chars / historyChars) * 1000) / 10) : ''
+    range.setAttribute(
+      'aria-valuetext',
+      `${formatCount(chars)} characters, ${formatShare(chars, historyChars)} of the history`,
+    )
   }
 
   function changed(change: AskChange): void {
@@ -133,7 +150,8 @@ export function createAskControls(storageKey: string, examples: readonly string[
     showBudget(Number(budget.value), percent)
     changed('budget')
   })
-  for (const control of [strategy, scope, adaptiveStop, followUpdates, recentTurns]) control.addEventListener('change', () => changed('query'))
+  for (const control of [strategy, scope, adaptiveStop, followUpdates, recentTurns])
+    control.addEventListener('change', () => changed('query'))
   let typing: ReturnType<typeof setTimeout> | undefined
   request.addEventListener('input', () => {
     clearTimeout(typing)
@@ -160,7 +178,10 @@ export function createAskControls(storageKey: string, examples: readonly string[
     },
     setConversations(ids) {
       const current = scope.value
-      const choices = [make('option', undefined, 'every conversation'), ...ids.map((id) => make('option', undefined, id))]
+      const choices = [
+        make('option', undefined, 'every conversation'),
+        ...ids.map((id) => make('option', undefined, id)),
+      ]
       choices[0].value = ''
       scope.replaceChildren(...choices)
       scope.value = ids.includes(current) ? current : ''

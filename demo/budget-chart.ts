@@ -20,13 +20,21 @@ export async function measureFill(memory: Memory, settings: AskSettings, history
   for (const level of CHART_LEVELS) {
     const budget = Math.max(1, Math.round(historyChars * level))
     const context = await memory.buildContext(settings.request, contextOptions(settings, budget))
-    rows.push({ level, budget, used: context.stats.used, messageIds: new Set(context.items.map((item) => item.messageId)) })
+    rows.push({
+      level,
+      budget,
+      used: context.stats.used,
+      messageIds: new Set(context.items.map((item) => item.messageId)),
+    })
   }
   return rows
 }
 
 /** For each row, the turns (indexes into `turns`) it holds, and which of them no smaller budget held. */
-function fillCells(turns: readonly StoredMessage[], rows: readonly FillRow[]): { held: number[]; added: Set<number> }[] {
+function fillCells(
+  turns: readonly StoredMessage[],
+  rows: readonly FillRow[],
+): { held: number[]; added: Set<number> }[] {
   const before = new Set<string>()
   return rows.map((row) => {
     const held: number[] = []
@@ -47,7 +55,11 @@ const STRIP_HEIGHT = 20
 const ROW_GAP = 8
 const AXIS_HEIGHT = 20
 
-function svgElement<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+function svgElement<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number>,
+  text?: string,
+): SVGElementTagNameMap[K] {
   const created = document.createElementNS(SVG, tag)
   for (const [name, value] of Object.entries(attributes)) created.setAttribute(name, String(value))
   if (text !== undefined) created.textContent = text
@@ -85,15 +97,33 @@ export function drawFillChart(svg: SVGSVGElement, turns: readonly StoredMessage[
         height: STRIP_HEIGHT,
         class: added.has(index) ? 'chart-cell chart-cell-new' : 'chart-cell',
       })
-      cell.append(svgElement('title', {}, `#${turn.seq} ${turn.role}, ${formatDay(turn.timestamp)}: ${turn.content.slice(0, 90)}`))
+      cell.append(
+        svgElement(
+          'title',
+          {},
+          `#${turn.seq} ${turn.role}, ${formatDay(turn.timestamp)}: ${turn.content.slice(0, 90)}`,
+        ),
+      )
       shapes.push(cell)
     }
   })
   if (turns.length > 0) {
     const axisY = height - 5
-    shapes.push(svgElement('text', { x: 0, y: axisY, class: 'chart-axis' }, `#${turns[0].seq} · ${formatDay(turns[0].timestamp)}`))
+    shapes.push(
+      svgElement(
+        'text',
+        { x: 0, y: axisY, class: 'chart-axis' },
+        `#${turns[0].seq} · ${formatDay(turns[0].timestamp)}`,
+      ),
+    )
     const last = turns[turns.length - 1]
-    shapes.push(svgElement('text', { x: width, y: axisY, class: 'chart-axis', 'text-anchor': 'end' }, `${formatDay(last.timestamp)} · #${last.seq}`))
+    shapes.push(
+      svgElement(
+        'text',
+        { x: width, y: axisY, class: 'chart-axis', 'text-anchor': 'end' },
+        `${formatDay(last.timestamp)} · #${last.seq}`,
+      ),
+    )
   }
   svg.replaceChildren(...shapes)
 }

@@ -26,8 +26,16 @@ function sideColumn(side: Side, context: Context, only: Set<string>): HTMLElemen
   const { stats } = context
   column.append(
     make('h3', undefined, `${side.name} · ${side.strategy} · ${formatCount(side.budget)} characters`),
-    make('p', 'compare-stats', `${formatCount(stats.used)} used (fill ${(stats.fill * 100).toFixed(0)} %, ${formatShare(stats.used, stats.historyChars)} of history) · stopped by ${stats.stoppedBy} · ${stats.ms.toFixed(1)} ms`),
-    make('p', 'compare-count', `${context.items.length} sentences from ${new Set(context.items.map((item) => item.messageId)).size} messages; ${only.size} only in ${side.name}`),
+    make(
+      'p',
+      'compare-stats',
+      `${formatCount(stats.used)} used (fill ${(stats.fill * 100).toFixed(0)} %, ${formatShare(stats.used, stats.historyChars)} of history) · stopped by ${stats.stoppedBy} · ${stats.ms.toFixed(1)} ms`,
+    ),
+    make(
+      'p',
+      'compare-count',
+      `${context.items.length} sentences from ${new Set(context.items.map((item) => item.messageId)).size} messages; ${only.size} only in ${side.name}`,
+    ),
   )
   const turns = make('ol', 'compare-turns')
   let entry: HTMLLIElement | undefined
@@ -62,7 +70,8 @@ export function createCompareView(memory: Memory, settings: () => AskSettings): 
   })
   const a = fields('a')
   const b = fields('b')
-  for (const { strategy } of [a, b]) strategy.replaceChildren(...STRATEGIES.map((name) => make('option', undefined, name)))
+  for (const { strategy } of [a, b])
+    strategy.replaceChildren(...STRATEGIES.map((name) => make('option', undefined, name)))
 
   /** Starts from the Ask settings at page load: A as asked, B the same budget with another ranking. */
   function reset(): void {
@@ -75,12 +84,26 @@ export function createCompareView(memory: Memory, settings: () => AskSettings): 
   async function compare(): Promise<void> {
     const asked = settings()
     const sides: Side[] = [
-      { name: 'A', strategy: a.strategy.value as Strategy, budget: Math.max(1, Math.round(Number(a.budget.value)) || asked.budget) },
-      { name: 'B', strategy: b.strategy.value as Strategy, budget: Math.max(1, Math.round(Number(b.budget.value)) || asked.budget) },
+      {
+        name: 'A',
+        strategy: a.strategy.value as Strategy,
+        budget: Math.max(1, Math.round(Number(a.budget.value)) || asked.budget),
+      },
+      {
+        name: 'B',
+        strategy: b.strategy.value as Strategy,
+        budget: Math.max(1, Math.round(Number(b.budget.value)) || asked.budget),
+      },
     ]
     const contexts: Context[] = []
-    for (const side of sides) contexts.push(await memory.buildContext(asked.request, contextOptions({ ...asked, strategy: side.strategy }, side.budget)))
-    results.replaceChildren(sideColumn(sides[0], contexts[0], onlyIn(contexts[0], contexts[1])), sideColumn(sides[1], contexts[1], onlyIn(contexts[1], contexts[0])))
+    for (const side of sides)
+      contexts.push(
+        await memory.buildContext(asked.request, contextOptions({ ...asked, strategy: side.strategy }, side.budget)),
+      )
+    results.replaceChildren(
+      sideColumn(sides[0], contexts[0], onlyIn(contexts[0], contexts[1])),
+      sideColumn(sides[1], contexts[1], onlyIn(contexts[1], contexts[0])),
+    )
   }
 
   form.addEventListener('submit', (event) => {

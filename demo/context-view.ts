@@ -20,14 +20,21 @@ function describeItem(item: ContextItem): string {
 function contextStatsRows({ stats, items }: Context): [string, string][] {
   const rows: [string, string][] = [
     ['characters', `${formatCount(stats.used)} of ${formatCount(stats.budget)}`],
-    ['share of history', `${formatShare(stats.used, stats.historyChars)} of ${formatCount(stats.historyChars)} characters`],
+    [
+      'share of history',
+      `${formatShare(stats.used, stats.historyChars)} of ${formatCount(stats.historyChars)} characters`,
+    ],
     ['fill', `${(stats.fill * 100).toFixed(1)} %`],
     ['stopped by', stats.stoppedBy],
     ['time', `${stats.ms.toFixed(1)} ms (request embedding ${stats.queryMs.toFixed(1)} ms)`],
     ['ranking', stats.degraded ? `${stats.ranking} (${stats.degraded})` : `${stats.ranking} on ${stats.backend}`],
-    ['sentences', `${items.length} picked of ${formatCount(stats.candidatesConsidered)} looked at, ${formatCount(stats.historySentences)} in scope`],
+    [
+      'sentences',
+      `${items.length} picked of ${formatCount(stats.candidatesConsidered)} looked at, ${formatCount(stats.historySentences)} in scope`,
+    ],
   ]
-  if (stats.pending > 0) rows.push(['not embedded yet', `${formatCount(stats.pending)} sentences (dense ranking misses them)`])
+  if (stats.pending > 0)
+    rows.push(['not embedded yet', `${formatCount(stats.pending)} sentences (dense ranking misses them)`])
   return rows
 }
 
@@ -42,7 +49,10 @@ export interface ContextView {
  * each picked sentence with its score and why it was picked. Everything is replaced in one go when a new context
  * arrives, so the view never blanks while a slider moves.
  */
-export function createContextView(parts: { text: HTMLPreElement; stats: HTMLDListElement; items: HTMLOListElement; count: HTMLElement }, reveal: RevealHandler): ContextView {
+export function createContextView(
+  parts: { text: HTMLPreElement; stats: HTMLDListElement; items: HTMLOListElement; count: HTMLElement },
+  reveal: RevealHandler,
+): ContextView {
   let shown: Context | undefined
 
   function line(segmentText: string, items: ContextItem[]): HTMLAnchorElement {
@@ -60,7 +70,10 @@ export function createContextView(parts: { text: HTMLPreElement; stats: HTMLDLis
     const entry = make('li', `item item-${item.reason}`)
     const button = make('button', 'item-link')
     button.type = 'button'
-    button.append(make('span', 'item-meta', `#${item.seq} ${item.role} · ${describeItem(item)}`), make('span', 'item-text', item.text))
+    button.append(
+      make('span', 'item-meta', `#${item.seq} ${item.role} · ${describeItem(item)}`),
+      make('span', 'item-text', item.text),
+    )
     button.addEventListener('click', () => reveal(item.messageId, item.start))
     entry.append(button)
     return entry
@@ -70,7 +83,9 @@ export function createContextView(parts: { text: HTMLPreElement; stats: HTMLDLis
     show(context) {
       shown = context
       const segments = contextSegments(context.text, context.items)
-      parts.text.replaceChildren(...segments.map((segment) => (segment.items ? line(segment.text, segment.items) : segment.text)))
+      parts.text.replaceChildren(
+        ...segments.map((segment) => (segment.items ? line(segment.text, segment.items) : segment.text)),
+      )
       parts.text.classList.toggle('is-empty', context.text === '')
       parts.stats.replaceChildren(...definitionRows(contextStatsRows(context)))
       parts.items.replaceChildren(...context.items.map((item) => itemEntry(item)))
@@ -81,7 +96,11 @@ export function createContextView(parts: { text: HTMLPreElement; stats: HTMLDLis
 }
 
 /** Copies the context on screen; where the clipboard is refused, selects the text so the user can copy it. */
-export async function copyContext(text: HTMLPreElement, context: Context | undefined, status: HTMLElement): Promise<void> {
+export async function copyContext(
+  text: HTMLPreElement,
+  context: Context | undefined,
+  status: HTMLElement,
+): Promise<void> {
   if (!context) return
   try {
     await navigator.clipboard.writeText(context.text)

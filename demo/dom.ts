@@ -9,7 +9,11 @@ export function element<T extends Element = HTMLElement>(id: string): T {
 }
 
 /** A new element with an optional class and text. */
-export function make<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+export function make<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const created = document.createElement(tag)
   if (className) created.className = className
   if (text !== undefined) created.textContent = text
@@ -37,7 +41,12 @@ export function formatShare(part: number, whole: number): string {
 
 /** "8 May 2026" in UTC, as the context text dates its lines. */
 export function formatDay(timestamp: number): string {
-  return new Date(timestamp).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+  return new Date(timestamp).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
 }
 
 /** An error as one line for the page: its Sift code (when it has one) and its message. */

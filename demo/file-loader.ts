@@ -41,11 +41,18 @@ export function createFileLoader(memory: Memory, loaded: () => Promise<void>): v
       .then(async (text) => {
         const history = readHistoryFile(text)
         if (history.kind === 'importable') {
-          await importData(history.data, `${file.name} (${history.format === 'sift-export' ? 'Sift export' : 'message array'})`)
+          await importData(
+            history.data,
+            `${file.name} (${history.format === 'sift-export' ? 'Sift export' : 'message array'})`,
+          )
           return
         }
         conversations = history.conversations
-        menu.replaceChildren(...conversations.map((conversation, index) => Object.assign(make('option', undefined, conversation.title), { value: String(index) })))
+        menu.replaceChildren(
+          ...conversations.map((conversation, index) =>
+            Object.assign(make('option', undefined, conversation.title), { value: String(index) }),
+          ),
+        )
         picker.hidden = false
         status.textContent = `${file.name}: ${history.format === 'locomo' ? 'LoCoMo' : 'ChatGPT export'} with ${conversations.length} conversation${conversations.length === 1 ? '' : 's'}. Pick one to load.`
         menu.focus()

@@ -38,7 +38,10 @@ export function createForgetRequest(memory: Memory, forgotten: (count: number) =
       box.id = `forget-match-${index}`
       const label = make('label')
       label.htmlFor = box.id
-      label.append(make('span', 'turn-label', `${match.role} · ${formatDay(match.timestamp)} · ${match.why}`), make('span', 'forget-content'))
+      label.append(
+        make('span', 'turn-label', `${match.role} · ${formatDay(match.timestamp)} · ${match.why}`),
+        make('span', 'forget-content'),
+      )
       label.lastElementChild!.append(...markedContent(match))
       const entry = make('li', 'forget-match')
       entry.append(box, label)
@@ -64,7 +67,11 @@ export function createForgetRequest(memory: Memory, forgotten: (count: number) =
           matches.append(make('p', 'error', describeError(error)))
         })
     })
-    matches.replaceChildren(make('p', 'hint', 'Tick what should go, then confirm. Nothing is removed before that.'), list, confirm)
+    matches.replaceChildren(
+      make('p', 'hint', 'Tick what should go, then confirm. Nothing is removed before that.'),
+      list,
+      confirm,
+    )
   }
 
   form.addEventListener('submit', (event) => {

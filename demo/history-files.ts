@@ -25,20 +25,35 @@ export function readHistoryFile(text: string): HistoryFile {
   try {
     data = JSON.parse(text)
   } catch (error) {
-    throw new Error(`The file is not JSON (${(error as Error).message}). Choose a LoCoMo file, a [{role, content}] array, a ChatGPT conversations.json or a Sift export.`)
+    throw new Error(
+      `The file is not JSON (${(error as Error).message}). Choose a LoCoMo file, a [{role, content}] array, a ChatGPT conversations.json or a Sift export.`,
+    )
   }
-  if (isRecord(data) && data.format === 'sift-memory') return { kind: 'importable', format: 'sift-export', data, messages: Array.isArray(data.messages) ? data.messages.length : 0 }
-  if (isLocomoHistory(data)) return { kind: 'conversations', format: 'locomo', conversations: locomoConversations(data) }
+  if (isRecord(data) && data.format === 'sift-memory')
+    return {
+      kind: 'importable',
+      format: 'sift-export',
+      data,
+      messages: Array.isArray(data.messages) ? data.messages.length : 0,
+    }
+  if (isLocomoHistory(data))
+    return { kind: 'conversations', format: 'locomo', conversations: locomoConversations(data) }
   const items = Array.isArray(data) ? data : [data]
   if (items.length > 0 && items.every((item) => isRecord(item) && isRecord(item.mapping))) {
     const conversations = items.map(chatGptConversation).filter((conversation) => conversation.messages.length > 0)
     if (conversations.length === 0) throw new Error('This ChatGPT export has no conversation with text messages.')
     return { kind: 'conversations', format: 'chatgpt', conversations }
   }
-  if (Array.isArray(data) && data.length > 0 && data.every((item) => isRecord(item) && typeof item.role === 'string' && typeof item.content === 'string')) {
+  if (
+    Array.isArray(data) &&
+    data.length > 0 &&
+    data.every((item) => isRecord(item) && typeof item.role === 'string' && typeof item.content === 'string')
+  ) {
     return { kind: 'importable', format: 'messages', data, messages: data.length }
   }
-  throw new Error('Unknown layout. Expected LoCoMo JSON (samples with "conversation"), a non-empty [{role, content}] array, a ChatGPT conversations.json or a Sift export.')
+  throw new Error(
+    'Unknown layout. Expected LoCoMo JSON (samples with "conversation"), a non-empty [{role, content}] array, a ChatGPT conversations.json or a Sift export.',
+  )
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -77,13 +92,25 @@ interface ChatGptNode {
  * the export's message ids and times. The conversation id is the title and the chat's first day, for people to read.
  */
 function chatGptConversation(chat: unknown): FileConversation {
-  const { title, create_time, mapping, current_node } = chat as { title?: unknown; create_time?: unknown; mapping: Record<string, ChatGptNode>; current_node?: unknown }
+  const { title, create_time, mapping, current_node } = chat as {
+    title?: unknown
+    create_time?: unknown
+    mapping: Record<string, ChatGptNode>
+    current_node?: unknown
+  }
   const chatTime = typeof create_time === 'number' ? create_time * 1000 : 0
-  const name = (typeof title === 'string' && title.trim() !== '' ? title : 'Untitled chat').replace(/[\p{Cc}\p{Cf}]/gu, ' ').trim().slice(0, 80)
+  const name = (typeof title === 'string' && title.trim() !== '' ? title : 'Untitled chat')
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+    .trim()
+    .slice(0, 80)
   const conversationId = chatTime > 0 ? `${name} · ${new Date(chatTime).toISOString().slice(0, 10)}` : name
   const branch: ChatGptNode[] = []
   const seen = new Set<string>()
-  for (let key = typeof current_node === 'string' ? current_node : lastNode(mapping); key && mapping[key] && !seen.has(key); key = mapping[key].parent ?? undefined) {
+  for (
+    let key = typeof current_node === 'string' ? current_node : lastNode(mapping);
+    key && mapping[key] && !seen.has(key);
+    key = mapping[key].parent ?? undefined
+  ) {
     seen.add(key)
     branch.push(mapping[key])
   }
@@ -91,8 +118,12 @@ function chatGptConversation(chat: unknown): FileConversation {
   let time = chatTime
   for (const { message } of branch.reverse()) {
     const role = message?.author?.role
-    if (!message || (role !== 'user' && role !== 'assistant') || message.metadata?.is_visually_hidden_from_conversation) continue
-    const content = (message.content?.parts ?? []).filter((part): part is string => typeof part === 'string').join('\n').trim()
+    if (!message || (role !== 'user' && role !== 'assistant') || message.metadata?.is_visually_hidden_from_conversation)
+      continue
+    const content = (message.content?.parts ?? [])
+      .filter((part): part is string => typeof part === 'string')
+      .join('\n')
+      .trim()
     if (content === '') continue
     time = typeof message.create_time === 'number' ? message.create_time * 1000 : time
     const id = typeof message.id === 'string' ? message.id : `${conversationId}/${messages.length + 1}`
@@ -117,7 +148,11 @@ export function splitLongMessage(message: MessageInput & { id: string }, maxChar
   while (rest.length > maxChars) {
     const space = rest.lastIndexOf(' ', maxChars)
     const cut = space > maxChars / 2 ? space + 1 : maxChars
-    parts.push({ ...message, id: parts.length === 0 ? message.id : `${message.id}#${parts.length + 1}`, content: rest.slice(0, cut) })
+    parts.push({
+      ...message,
+      id: parts.length === 0 ? message.id : `${message.id}#${parts.length + 1}`,
+      content: rest.slice(0, cut),
+    })
     rest = rest.slice(cut)
   }
   parts.push({ ...message, id: parts.length === 0 ? message.id : `${message.id}#${parts.length + 1}`, content: rest })

@@ -57,7 +57,11 @@ export interface HistoryView {
  * The full history beside the context: every stored message as text (never as markup), the sentences the current
  * context picked marked in place, and a forget button per message that asks for a second click.
  */
-export function createHistoryView(list: HTMLOListElement, summary: HTMLElement, onForget: (message: StoredMessage) => void): HistoryView {
+export function createHistoryView(
+  list: HTMLOListElement,
+  summary: HTMLElement,
+  onForget: (message: StoredMessage) => void,
+): HistoryView {
   const turns = new Map<string, Turn>()
   let shownMessages: readonly StoredMessage[] = []
   let lastItems: readonly ContextItem[] = []
@@ -88,8 +92,14 @@ export function createHistoryView(list: HTMLOListElement, summary: HTMLElement, 
     item.dataset.messageId = message.id
     const header = make('div', 'turn-header')
     const label = make('span', 'turn-label')
-    label.append(make('span', 'turn-seq', `#${message.seq}`), ' ', make('strong', 'role', message.role), ` · ${formatDay(message.timestamp)}`)
-    if (message.conversationId !== 'default') label.append(' · ', make('span', 'turn-conversation', message.conversationId))
+    label.append(
+      make('span', 'turn-seq', `#${message.seq}`),
+      ' ',
+      make('strong', 'role', message.role),
+      ` · ${formatDay(message.timestamp)}`,
+    )
+    if (message.conversationId !== 'default')
+      label.append(' · ', make('span', 'turn-conversation', message.conversationId))
     const forget = armedButton(`Forget #${message.seq}`, 'Confirm forget', () => onForget(message))
     forget.classList.add('forget-turn')
     header.append(label, forget)
@@ -123,7 +133,10 @@ export function createHistoryView(list: HTMLOListElement, summary: HTMLElement, 
       })
       list.replaceChildren(...items)
       const chars = messages.reduce((sum, message) => sum + message.content.length, 0)
-      summary.textContent = messages.length === 0 ? 'Nothing stored yet: load the sample or a file, or type a message.' : `${formatCount(messages.length)} messages, ${formatCount(chars)} characters`
+      summary.textContent =
+        messages.length === 0
+          ? 'Nothing stored yet: load the sample or a file, or type a message.'
+          : `${formatCount(messages.length)} messages, ${formatCount(chars)} characters`
       highlight(lastItems)
     },
     highlight,

@@ -13,7 +13,10 @@ export interface LatestWinsHandlers<P, R> {
  * ends on the latest value. Each finished call is shown at once (it is newer than what is on screen), so the view
  * changes from one complete result to the next without ever being cleared.
  */
-export function latestWins<P, R>(run: (params: P) => Promise<R>, handlers: LatestWinsHandlers<P, R>): (params: P) => void {
+export function latestWins<P, R>(
+  run: (params: P) => Promise<R>,
+  handlers: LatestWinsHandlers<P, R>,
+): (params: P) => void {
   let running = false
   let waiting: { params: P } | undefined
   async function drain(params: P): Promise<void> {

@@ -27,7 +27,11 @@ function showError(error: unknown): void {
 function showProgress({ done, total, pending, backend, failure }: IndexProgress): void {
   progress.max = Math.max(total, 1)
   progress.value = done
-  progressText.textContent = failure ? `${failure.code}: ${failure.message}` : pending === 0 ? `all indexed (${backend})` : `${formatCount(done)} / ${formatCount(total)} sentences (${backend})`
+  progressText.textContent = failure
+    ? `${failure.code}: ${failure.message}`
+    : pending === 0
+      ? `all indexed (${backend})`
+      : `${formatCount(done)} / ${formatCount(total)} sentences (${backend})`
 }
 
 async function refreshStatus(memory: Memory): Promise<void> {
@@ -37,7 +41,9 @@ async function refreshStatus(memory: Memory): Promise<void> {
 
 /** Messages in a scope ('' for all) in time order (by timestamp, ties in the order they were added), as contexts read. */
 function turnsInScope(messages: readonly StoredMessage[], conversationId: string): StoredMessage[] {
-  return messages.filter((message) => conversationId === '' || message.conversationId === conversationId).sort((a, b) => a.timestamp - b.timestamp || a.seq - b.seq)
+  return messages
+    .filter((message) => conversationId === '' || message.conversationId === conversationId)
+    .sort((a, b) => a.timestamp - b.timestamp || a.seq - b.seq)
 }
 
 function wire(memory: Memory, name: string): void {
@@ -52,20 +58,28 @@ function wire(memory: Memory, name: string): void {
       .catch(showError)
   })
   const contextView = createContextView(
-    { text: contextText, stats: element('context-stats'), items: element('context-items'), count: element('item-count') },
+    {
+      text: contextText,
+      stats: element('context-stats'),
+      items: element('context-items'),
+      count: element('item-count'),
+    },
     (messageId, start) => history.reveal(messageId, start),
   )
   const chart = element<SVGSVGElement>('chart')
   let chartData: { turns: StoredMessage[]; rows: FillRow[] } | undefined
 
-  const buildContext = latestWins((settings: AskSettings) => memory.buildContext(settings.request, contextOptions(settings)), {
-    show(context: Context) {
-      contextView.show(context)
-      history.highlight(context.items)
+  const buildContext = latestWins(
+    (settings: AskSettings) => memory.buildContext(settings.request, contextOptions(settings)),
+    {
+      show(context: Context) {
+        contextView.show(context)
+        history.highlight(context.items)
+      },
+      fail: showError,
+      busy: (busy) => (document.body.dataset.context = busy ? 'building' : 'ready'),
     },
-    fail: showError,
-    busy: (busy) => (document.body.dataset.context = busy ? 'building' : 'ready'),
-  })
+  )
   const measureChart = latestWins(
     async ({ settings, turns }: { settings: AskSettings; turns: StoredMessage[] }) => {
       const chars = turns.reduce((sum, turn) => sum + turn.content.length, 0)
@@ -120,7 +134,8 @@ function wire(memory: Memory, name: string): void {
       })
       .catch(showError)
   })
-  element('sample-hint').textContent = `${sampleConversation.length} turns, ${formatCount(sampleConversation.reduce((sum, m) => sum + m.content.length, 0))} characters, March to November 2026: a nurse, her partner and an anxious beagle in Porto.`
+  element('sample-hint').textContent =
+    `${sampleConversation.length} turns, ${formatCount(sampleConversation.reduce((sum, m) => sum + m.content.length, 0))} characters, March to November 2026: a nurse, her partner and an anxious beagle in Porto.`
   element<HTMLButtonElement>('load-sample').addEventListener('click', () => {
     loadStatus.textContent = 'Loading the sample…'
     memory
@@ -130,7 +145,10 @@ function wire(memory: Memory, name: string): void {
         await added()
       })
       .catch((error: unknown) => {
-        loadStatus.textContent = errorCode(error) === 'DUPLICATE_ID' ? 'The sample is already loaded (its messages keep fixed ids).' : `Nothing was loaded: ${describeError(error)}`
+        loadStatus.textContent =
+          errorCode(error) === 'DUPLICATE_ID'
+            ? 'The sample is already loaded (its messages keep fixed ids).'
+            : `Nothing was loaded: ${describeError(error)}`
       })
   })
   createFileLoader(memory, added)
@@ -168,7 +186,11 @@ async function start(): Promise<void> {
     return
   }
   const name = params.get('name') ?? 'sift-demo'
-  const memory = await createMemory({ name, device: (params.get('device') as Device | null) ?? 'auto', onProgress: showProgress })
+  const memory = await createMemory({
+    name,
+    device: (params.get('device') as Device | null) ?? 'auto',
+    onProgress: showProgress,
+  })
   wire(memory, name)
 }
 

@@ -15,7 +15,12 @@ function sessionMessages(sessions: readonly SampleSession[]): MessageInput[][] {
   let seq = 0
   return sessions.map(({ date, turns }) => {
     const start = Date.parse(date)
-    return turns.map(([role, content], index) => ({ id: `sample-${++seq}`, role, content, timestamp: start + index * TURN_GAP_MS }))
+    return turns.map(([role, content], index) => ({
+      id: `sample-${++seq}`,
+      role,
+      content,
+      timestamp: start + index * TURN_GAP_MS,
+    }))
   })
 }
 

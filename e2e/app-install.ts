@@ -26,7 +26,10 @@ export function cleanEnv(): NodeJS.ProcessEnv {
 
 export function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed with ${result.status}:\n${result.stdout}\n${result.stderr}`)
+  if (result.status !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} (in ${cwd}) failed with ${result.status}:\n${result.stdout}\n${result.stderr}`,
+    )
   return result.stdout
 }
 
@@ -38,7 +41,12 @@ export function pack(root: string, destination: string): PackedPackage {
     unpackedSize: number
     files: { path: string }[]
   }[]
-  return { tarball: join(destination, report.filename), size: report.size, unpackedSize: report.unpackedSize, files: report.files.map((file) => file.path) }
+  return {
+    tarball: join(destination, report.filename),
+    size: report.size,
+    unpackedSize: report.unpackedSize,
+    files: report.files.map((file) => file.path),
+  }
 }
 
 /**
@@ -47,14 +55,19 @@ export function pack(root: string, destination: string): PackedPackage {
  */
 export async function installApp(appDir: string, tarball: string, npmCache: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sift-app-'))
-  await cp(appDir, dir, { recursive: true, filter: (source) => !/[\\/](node_modules|dist)$/.test(source) && !source.endsWith('.tgz') })
+  await cp(appDir, dir, {
+    recursive: true,
+    filter: (source) => !/[\\/](node_modules|dist)$/.test(source) && !source.endsWith('.tgz'),
+  })
   run('npm', ['install', tarball, '--cache', npmCache, '--prefer-offline', '--no-audit', '--no-fund'], dir)
   return dir
 }
 
 /** Packages in the app's lock file that have an install script (npm records `hasInstallScript`). */
 export async function packagesWithInstallScripts(dir: string): Promise<string[]> {
-  const lock = JSON.parse(await readFile(join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> }
+  const lock = JSON.parse(await readFile(join(dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>
+  }
   return Object.entries(lock.packages)
     .filter(([, entry]) => entry.hasInstallScript)
     .map(([path]) => path.replace(/^.*node_modules\//, ''))
@@ -86,11 +99,23 @@ export interface AppServer {
 /** Starts the app's own Vite (`args`: `[]` for the dev server, `['preview']`) on a free port, resolved once it answers. */
 export async function startVite(dir: string, args: string[]): Promise<AppServer> {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), ...args, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-    cwd: dir,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      join(dir, 'node_modules/vite/bin/vite.js'),
+      ...args,
+      '--port',
+      String(port),
+      '--strictPort',
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))

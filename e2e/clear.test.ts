@@ -29,7 +29,11 @@ test('clear from a following tab deletes everything, and both tabs go on with an
   await leader.evaluate((messages) => window.tabMemory.add(messages), history)
   await indexedWithRetry(leader)
   const before = await scanDatabase(leader, name, needles)
-  for (const needle of needles) expect(before.found.some((where) => where.endsWith(`: ${needle}`)), needle).toBe(true)
+  for (const needle of needles)
+    expect(
+      before.found.some((where) => where.endsWith(`: ${needle}`)),
+      needle,
+    ).toBe(true)
 
   expect(await follower.evaluate(() => window.tabMemory.clear())).toBe(history.length)
 
@@ -46,13 +50,22 @@ test('clear from a following tab deletes everything, and both tabs go on with an
   }
 
   // The memory works on: what one tab adds, the other lists, ranks and can be asked to forget.
-  await follower.evaluate(() => window.tabMemory.add({ id: 'new-1', role: 'user', content: 'I moved my piano lessons to Thursdays.' }))
+  await follower.evaluate(() =>
+    window.tabMemory.add({ id: 'new-1', role: 'user', content: 'I moved my piano lessons to Thursdays.' }),
+  )
   await indexedWithRetry(leader)
   const later = await leader.evaluate(async () => ({
     listed: (await window.tabMemory.messages()).messages.map((m) => [m.id, m.seq]),
-    context: (await window.tabMemory.buildContext('When are my piano lessons?', { strategy: 'hybrid', budget: 400 })).text,
-    found: (await window.tabMemory.findForgettable('Please forget that I moved my piano lessons')).map((m) => m.messageId),
+    context: (await window.tabMemory.buildContext('When are my piano lessons?', { strategy: 'hybrid', budget: 400 }))
+      .text,
+    found: (await window.tabMemory.findForgettable('Please forget that I moved my piano lessons')).map(
+      (m) => m.messageId,
+    ),
   }))
-  expect(later).toEqual({ listed: [['new-1', 1]], context: expect.stringContaining('piano lessons to Thursdays'), found: ['new-1'] })
+  expect(later).toEqual({
+    listed: [['new-1', 1]],
+    context: expect.stringContaining('piano lessons to Thursdays'),
+    found: ['new-1'],
+  })
   expect(await leader.evaluate(() => window.tabMemory.forget({ ids: ['new-1'] }))).toBe(1)
 })

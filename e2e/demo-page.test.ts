@@ -34,7 +34,9 @@ async function settled(page: Page): Promise<void> {
 
 async function waitIndexed(page: Page, messages: number): Promise<void> {
   await page.waitForFunction(
-    (messages) => document.getElementById('progress-text')!.textContent!.startsWith('all indexed') && document.getElementById('status')!.textContent!.startsWith(`${messages} messages`),
+    (messages) =>
+      document.getElementById('progress-text')!.textContent!.startsWith('all indexed') &&
+      document.getElementById('status')!.textContent!.startsWith(`${messages} messages`),
     messages,
     { timeout: 120_000 },
   )
@@ -46,13 +48,20 @@ function historyText(page: Page): Promise<string> {
 
 /** The stats row "characters": used and budget, as numbers. */
 async function usedOfBudget(page: Page): Promise<{ used: number; budget: number }> {
-  const row = await page.evaluate(() => [...document.querySelectorAll('#context-stats dt')].find((dt) => dt.textContent === 'characters')!.nextElementSibling!.textContent!)
+  const row = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('#context-stats dt')].find((dt) => dt.textContent === 'characters')!
+        .nextElementSibling!.textContent!,
+  )
   const [used, budget] = row.split(' of ').map((part) => Number(part.replaceAll(',', '')))
   return { used, budget }
 }
 
 async function noHorizontalOverflow(page: Page): Promise<void> {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }))
   expect(scroll).toBeLessThanOrEqual(client)
 }
 
@@ -80,7 +89,8 @@ test('load the sample, move the slider, follow a line, compare, chart, forget, r
   const items = await page.locator('#context-items > li').count()
   expect(items).toBeGreaterThan(0)
   expect(await page.locator('#history mark.picked').count()).toBe(items)
-  for (const meta of await page.locator('#context-items .item-meta').allTextContents()) expect(meta).toMatch(/^#\d+ \w+ · (relevant|neighbour|recent|update|position)/)
+  for (const meta of await page.locator('#context-items .item-meta').allTextContents())
+    expect(meta).toMatch(/^#\d+ \w+ · (relevant|neighbour|recent|update|position)/)
 
   // The copy button copies exactly the text shown.
   await page.click('#copy')
@@ -104,7 +114,11 @@ test('load the sample, move the slider, follow a line, compare, chart, forget, r
   await settled(page)
   await page.evaluate(() => {
     const shown = document.getElementById('context')!
-    new MutationObserver(() => shown.textContent === '' && (document.body.dataset.blanked = 'true')).observe(shown, { childList: true, subtree: true, characterData: true })
+    new MutationObserver(() => shown.textContent === '' && (document.body.dataset.blanked = 'true')).observe(shown, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    })
   })
   await page.focus('#budget-range')
   for (let step = 0; step < 40; step++) await page.keyboard.press('ArrowRight')
@@ -115,7 +129,10 @@ test('load the sample, move the slider, follow a line, compare, chart, forget, r
   expect(shown.budget).toBe(budget)
   expect(shown.used).toBeLessThanOrEqual(budget)
   expect(await page.evaluate(() => document.body.dataset.blanked)).toBeUndefined()
-  const historyChars = sampleConversation.reduce((sum, message) => sum + message.content.length, 'I keep my passport in the blue drawer of the hallway cabinet.'.length)
+  const historyChars = sampleConversation.reduce(
+    (sum, message) => sum + message.content.length,
+    'I keep my passport in the blue drawer of the hallway cabinet.'.length,
+  )
   expect(Number(await page.inputValue('#budget-percent'))).toBeCloseTo((budget / historyChars) * 100, 1)
   await page.fill('#budget-percent', '1')
   await settled(page)
@@ -129,23 +146,42 @@ test('load the sample, move the slider, follow a line, compare, chart, forget, r
   await page.fill('#compare-a-budget', '2000')
   await page.fill('#compare-b-budget', '2000')
   await page.click('#compare')
-  await page.waitForFunction(() => document.querySelectorAll('#compare-results .compare-side').length === 2 && !document.getElementById('compare-results')!.hasAttribute('aria-busy'))
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll('#compare-results .compare-side').length === 2 &&
+      !document.getElementById('compare-results')!.hasAttribute('aria-busy'),
+  )
   const headings = await page.locator('#compare-results h3').allTextContents()
   expect(headings).toEqual(['A · hybrid · 2,000 characters', 'B · head · 2,000 characters'])
   // head starts at the earliest turn: the sample's first (#2), dated before the message typed today (#1).
-  expect(await page.locator('#compare-results .compare-side').nth(1).locator('.turn-seq').first().textContent()).toBe('#2 ')
+  expect(await page.locator('#compare-results .compare-side').nth(1).locator('.turn-seq').first().textContent()).toBe(
+    '#2 ',
+  )
   await page.selectOption('#compare-b-strategy', 'hybrid')
   await page.fill('#compare-b-budget', '500')
   await page.click('#compare')
-  await page.waitForFunction(() => document.querySelector('#compare-results .compare-side:last-child h3')?.textContent === 'B · hybrid · 500 characters')
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#compare-results .compare-side:last-child h3')?.textContent ===
+      'B · hybrid · 500 characters',
+  )
   const counts = await page.locator('#compare-results .compare-count').allTextContents()
   const sentences = counts.map((text) => Number(/^(\d+) sentences/.exec(text)![1]))
   expect(sentences[0]).toBeGreaterThan(sentences[1])
-  expect(await page.locator('#compare-results .compare-side').first().locator('.compare-only').count()).toBeGreaterThan(0)
+  expect(await page.locator('#compare-results .compare-side').first().locator('.compare-only').count()).toBeGreaterThan(
+    0,
+  )
 
   // The chart: four real contexts, at 1%, 5%, 10% and 25% of the history, each holding at least the turns of the one before.
-  expect(await page.locator('#chart .chart-label').allTextContents()).toEqual([expect.stringMatching(/^1 % /), expect.stringMatching(/^5 % /), expect.stringMatching(/^10 % /), expect.stringMatching(/^25 % /)])
-  const turnsPerRow = (await page.locator('#chart-summary li').allTextContents()).map((text) => Number(/: (\d+) turns/.exec(text)![1]))
+  expect(await page.locator('#chart .chart-label').allTextContents()).toEqual([
+    expect.stringMatching(/^1 % /),
+    expect.stringMatching(/^5 % /),
+    expect.stringMatching(/^10 % /),
+    expect.stringMatching(/^25 % /),
+  ])
+  const turnsPerRow = (await page.locator('#chart-summary li').allTextContents()).map((text) =>
+    Number(/: (\d+) turns/.exec(text)![1]),
+  )
   expect(turnsPerRow).toHaveLength(4)
   expect(turnsPerRow[3]).toBeGreaterThan(turnsPerRow[0])
 
@@ -194,7 +230,16 @@ test('load the sample, move the slider, follow a line, compare, chart, forget, r
 
 /** Two LoCoMo samples, the second with a photo turn. */
 const locomo = [
-  { sample_id: 'conv-a', conversation: { speaker_a: 'Ann', speaker_b: 'Bo', session_1_date_time: '1:56 pm on 8 May, 2023', session_1: [{ speaker: 'Ann', dia_id: 'D1:1', text: 'I adopted a tortoise called Sheldon.' }] }, qa: [] },
+  {
+    sample_id: 'conv-a',
+    conversation: {
+      speaker_a: 'Ann',
+      speaker_b: 'Bo',
+      session_1_date_time: '1:56 pm on 8 May, 2023',
+      session_1: [{ speaker: 'Ann', dia_id: 'D1:1', text: 'I adopted a tortoise called Sheldon.' }],
+    },
+    qa: [],
+  },
   {
     sample_id: 'conv-b',
     conversation: {
@@ -218,9 +263,33 @@ const chatGpt = [
     current_node: 'a2',
     mapping: {
       root: { parent: null, message: null },
-      u1: { parent: 'root', message: { id: 'u1', author: { role: 'user' }, create_time: 1_700_000_001, content: { content_type: 'text', parts: ['Which hedge grows fastest?'] } } },
-      a1: { parent: 'u1', message: { id: 'a1', author: { role: 'assistant' }, create_time: 1_700_000_002, content: { content_type: 'text', parts: ['An abandoned answer about bamboo.'] } } },
-      a2: { parent: 'u1', message: { id: 'a2', author: { role: 'assistant' }, create_time: 1_700_000_003, content: { content_type: 'text', parts: ['Leyland cypress grows about a metre a year.'] } } },
+      u1: {
+        parent: 'root',
+        message: {
+          id: 'u1',
+          author: { role: 'user' },
+          create_time: 1_700_000_001,
+          content: { content_type: 'text', parts: ['Which hedge grows fastest?'] },
+        },
+      },
+      a1: {
+        parent: 'u1',
+        message: {
+          id: 'a1',
+          author: { role: 'assistant' },
+          create_time: 1_700_000_002,
+          content: { content_type: 'text', parts: ['An abandoned answer about bamboo.'] },
+        },
+      },
+      a2: {
+        parent: 'u1',
+        message: {
+          id: 'a2',
+          author: { role: 'assistant' },
+          create_time: 1_700_000_003,
+          content: { content_type: 'text', parts: ['Leyland cypress grows about a metre a year.'] },
+        },
+      },
     },
   },
   { title: 'Empty', create_time: 1_700_000_100, current_node: 'x', mapping: { x: { parent: null, message: null } } },
@@ -242,7 +311,10 @@ test('files: LoCoMo and ChatGPT with a conversation picker, a message array, a b
 
   await chooseFile(page, 'locomo.json', locomo)
   await page.waitForSelector('#file-picker:not([hidden])')
-  expect(await page.locator('#file-conversation option').allTextContents()).toEqual(['conv-a: Ann & Bo (1 turns)', 'conv-b: Cy & Di (2 turns)'])
+  expect(await page.locator('#file-conversation option').allTextContents()).toEqual([
+    'conv-a: Ann & Bo (1 turns)',
+    'conv-b: Cy & Di (2 turns)',
+  ])
   await page.selectOption('#file-conversation', { label: 'conv-b: Cy & Di (2 turns)' })
   await page.click('#file-load')
   await page.waitForFunction(() => document.querySelectorAll('#history > li').length === 3)
@@ -254,7 +326,9 @@ test('files: LoCoMo and ChatGPT with a conversation picker, a message array, a b
   expect(await page.locator('#scope option').allTextContents()).toEqual(['every conversation', 'default', 'conv-b'])
 
   await chooseFile(page, 'conversations.json', chatGpt)
-  await page.waitForFunction(() => document.getElementById('load-status')!.textContent!.includes('ChatGPT export with 1 conversation'))
+  await page.waitForFunction(() =>
+    document.getElementById('load-status')!.textContent!.includes('ChatGPT export with 1 conversation'),
+  )
   await page.click('#file-load')
   await page.waitForFunction(() => document.querySelectorAll('#history > li').length === 5)
   expect(await historyText(page)).toContain('Leyland cypress')
@@ -265,11 +339,15 @@ test('files: LoCoMo and ChatGPT with a conversation picker, a message array, a b
   expect(await page.isHidden('#file-picker')).toBe(true)
 
   await chooseFile(page, 'broken.json', '{ not json')
-  await page.waitForFunction(() => document.getElementById('load-status')!.textContent!.startsWith('The file is not JSON'))
+  await page.waitForFunction(() =>
+    document.getElementById('load-status')!.textContent!.startsWith('The file is not JSON'),
+  )
   await chooseFile(page, 'conversations.json', chatGpt)
   await page.waitForSelector('#file-picker:not([hidden])')
   await page.click('#file-load')
-  await page.waitForFunction(() => document.getElementById('load-status')!.textContent!.startsWith('Nothing was loaded: INVALID_IMPORT'))
+  await page.waitForFunction(() =>
+    document.getElementById('load-status')!.textContent!.startsWith('Nothing was loaded: INVALID_IMPORT'),
+  )
   expect(await page.locator('#history > li').count()).toBe(6)
   await waitIndexed(page, 6)
 
@@ -277,7 +355,11 @@ test('files: LoCoMo and ChatGPT with a conversation picker, a message array, a b
   await page.click('#forget-all')
   expect(await page.textContent('#forget-all')).toBe('Confirm: forget everything')
   await page.click('#forget-all')
-  await page.waitForFunction(() => document.getElementById('load-status')!.textContent === 'Forgot everything: 6 messages.', undefined, { timeout: 60_000 })
+  await page.waitForFunction(
+    () => document.getElementById('load-status')!.textContent === 'Forgot everything: 6 messages.',
+    undefined,
+    { timeout: 60_000 },
+  )
   expect(await page.locator('#history > li').count()).toBe(0)
   expect(await page.textContent('#history-summary')).toMatch(/^Nothing stored yet/)
   expect(errors).toEqual([])

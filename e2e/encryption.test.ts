@@ -14,7 +14,10 @@ const words = ['Zylophant', 'cardamom', 'Hexworth', 'quokka']
 const history: MessageInput[] = [
   { role: 'user', content: 'My therapist Dr Hexworth says the Zylophant medication makes me crave cardamom.' },
   { role: 'assistant', content: 'Noted: Zylophant, cardamom cravings, and a pet quokka named after Hexworth.' },
-  ...Array.from({ length: 260 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `Everyday note ${i} is about the commute. The bus leaves at ${7 + (i % 3)} o'clock.` })),
+  ...Array.from({ length: 260 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `Everyday note ${i} is about the commute. The bus leaves at ${7 + (i % 3)} o'clock.`,
+  })),
 ]
 const requests = ['What medication makes me crave cardamom?', 'Tell me about my pet quokka', 'When does the bus leave?']
 
@@ -43,7 +46,8 @@ function openWithStoredKey(page: Page, name: string): Promise<void> {
       const get = keys.transaction('keys').objectStore('keys').get(name)
       get.onsuccess = () => resolve(get.result)
     })
-    const key = stored ?? (await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']))
+    const key =
+      stored ?? (await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']))
     if (!stored) {
       await new Promise<void>((resolve, reject) => {
         const transaction = keys.transaction('keys', 'readwrite')
@@ -60,7 +64,9 @@ function openWithStoredKey(page: Page, name: string): Promise<void> {
 function contexts(page: Page): Promise<string[]> {
   return page.evaluate(async (requests) => {
     const texts: string[] = []
-    for (const request of requests) for (const strategy of ['hybrid', 'dense', 'lexical'] as const) texts.push((await window.encrypted.buildContext(request, { strategy, budget: 600 })).text)
+    for (const request of requests)
+      for (const strategy of ['hybrid', 'dense', 'lexical'] as const)
+        texts.push((await window.encrypted.buildContext(request, { strategy, budget: 600 })).text)
     return texts
   }, requests)
 }
@@ -116,7 +122,11 @@ test('a memory encrypted with a non-extractable CryptoKey: no word in IndexedDB,
   )
   expect(withOldKey).toContain('does not open the memory "e2e-encrypted", which is encrypted with a passphrase')
   await page.evaluate(async (name) => {
-    window.encrypted = await window.sift.createMemory({ name, device: 'wasm', passphrase: 'a passphrase for the e2e test' })
+    window.encrypted = await window.sift.createMemory({
+      name,
+      device: 'wasm',
+      passphrase: 'a passphrase for the e2e test',
+    })
   }, name)
   expect(await contexts(page)).toEqual(before)
   expect((await scanDatabase(page, name, words)).found).toEqual([])
@@ -144,13 +154,17 @@ test('a tab joining the engine another tab opened must bring the same passphrase
   }
   const leader = await openIn('orchard lantern 42')
   expect(leader.outcome).toBe('opened')
-  await leader.page.evaluate(() => window.encrypted.add({ role: 'user', content: 'The spare key is under the blue flowerpot.' }))
+  await leader.page.evaluate(() =>
+    window.encrypted.add({ role: 'user', content: 'The spare key is under the blue flowerpot.' }),
+  )
 
   expect((await openIn('wrong guess')).outcome).toBe('WRONG_KEY')
   expect((await openIn(undefined)).outcome).toBe('WRONG_KEY')
   const joined = await openIn('orchard lantern 42')
   expect(joined.outcome).toBe('opened')
-  const context = await joined.page.evaluate(() => window.encrypted.buildContext('Where is the spare key?', { strategy: 'lexical' }))
+  const context = await joined.page.evaluate(() =>
+    window.encrypted.buildContext('Where is the spare key?', { strategy: 'lexical' }),
+  )
   expect(context.text).toContain('blue flowerpot')
 
   // A plain memory open in one tab cannot be given a key by another.

@@ -45,7 +45,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         id: `chatcmpl-${requests.length}`,
         object: 'chat.completion',
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: `Noted (${requests.length}).` }, finish_reason: 'stop' }],
+        choices: [
+          { index: 0, message: { role: 'assistant', content: `Noted (${requests.length}).` }, finish_reason: 'stop' },
+        ],
       }),
     )
   })

@@ -13,7 +13,15 @@ const baseUrl = inject('baseUrl')
 
 const secretConversation = 'conv-secret-91b2'
 /** Words, ids and the conversation id that only the forgotten conversation has. */
-const needles = ['Zylophant', 'cardamom', 'Hexworth', 'quokka', 'msg-secret-7f3a', 'msg-secret-8c1d', secretConversation]
+const needles = [
+  'Zylophant',
+  'cardamom',
+  'Hexworth',
+  'quokka',
+  'msg-secret-7f3a',
+  'msg-secret-8c1d',
+  secretConversation,
+]
 
 // Enough sentences (over 500) for the engine to save its lexical snapshot, so the saved copy is checked too.
 const kept: MessageInput[] = Array.from({ length: 260 }, (_, i) => ({
@@ -23,8 +31,18 @@ const kept: MessageInput[] = Array.from({ length: 260 }, (_, i) => ({
   content: `Everyday note ${i} is about the commute. The bus to the office leaves at ${7 + (i % 3)} o'clock. The canteen serves soup on day ${i}.`,
 }))
 const forgotten: MessageInput[] = [
-  { id: 'msg-secret-7f3a', conversationId: secretConversation, role: 'user', content: 'My therapist Dr Hexworth says the Zylophant medication makes me crave cardamom.' },
-  { id: 'msg-secret-8c1d', conversationId: secretConversation, role: 'assistant', content: 'Noted: Zylophant, cardamom cravings, and a pet quokka named after Hexworth.' },
+  {
+    id: 'msg-secret-7f3a',
+    conversationId: secretConversation,
+    role: 'user',
+    content: 'My therapist Dr Hexworth says the Zylophant medication makes me crave cardamom.',
+  },
+  {
+    id: 'msg-secret-8c1d',
+    conversationId: secretConversation,
+    role: 'assistant',
+    content: 'Noted: Zylophant, cardamom cravings, and a pet quokka named after Hexworth.',
+  },
 ]
 
 /** What the memory answers `requests` with: contexts of every ranking, what `findForgettable` finds, the listed history. */
@@ -57,7 +75,10 @@ test('a forget from one tab leaves no trace in any object store, vector or conte
   session = await launchDemo({ baseUrl, webgpu: false })
   const name = 'e2e-forget-proof'
   const [leader, follower] = [await openPage(session.context, name), await openPage(session.context, name)]
-  await leader.evaluate((messages) => window.tabMemory.add(messages), [...kept.slice(0, 130), ...forgotten, ...kept.slice(130)])
+  await leader.evaluate(
+    (messages) => window.tabMemory.add(messages),
+    [...kept.slice(0, 130), ...forgotten, ...kept.slice(130)],
+  )
   await indexedWithRetry(follower)
   // Let the engine write its saved copies (the lexical snapshot after a quiet second), so they hold the words too.
   await leader.waitForTimeout(1500)
@@ -98,7 +119,9 @@ test('a forget from one tab leaves no trace in any object store, vector or conte
     window.tabMemory = await window.sift.createMemory({ name, device: 'wasm' })
   }, name)
   await indexedWithRetry(leader)
-  await leader.evaluate(() => window.tabMemory.add({ role: 'user', content: 'One more everyday note, so the saved copies are written again.' }))
+  await leader.evaluate(() =>
+    window.tabMemory.add({ role: 'user', content: 'One more everyday note, so the saved copies are written again.' }),
+  )
   await indexedWithRetry(leader)
   await leader.waitForTimeout(1500)
   for (const page of [leader, follower]) {
@@ -111,7 +134,11 @@ test('a forget from one tab leaves no trace in any object store, vector or conte
 })
 
 /** The decoded vectors of the secret conversation's sentences: their sids come from its message records, read raw. */
-async function vectorsOfConversation(page: Page, name: string, vectorsBySid: Record<number, number[]>): Promise<number[][]> {
+async function vectorsOfConversation(
+  page: Page,
+  name: string,
+  vectorsBySid: Record<number, number[]>,
+): Promise<number[][]> {
   const sids = await page.evaluate(
     async ({ name, conversationId }) => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -119,11 +146,13 @@ async function vectorsOfConversation(page: Page, name: string, vectorsBySid: Rec
         request.onsuccess = () => resolve(request.result)
         request.onerror = () => reject(request.error)
       })
-      const records = await new Promise<{ conversationId: string; firstSid: number; spans: number[] }[]>((resolve, reject) => {
-        const request = db.transaction('messages', 'readonly').objectStore('messages').getAll()
-        request.onsuccess = () => resolve(request.result)
-        request.onerror = () => reject(request.error)
-      })
+      const records = await new Promise<{ conversationId: string; firstSid: number; spans: number[] }[]>(
+        (resolve, reject) => {
+          const request = db.transaction('messages', 'readonly').objectStore('messages').getAll()
+          request.onsuccess = () => resolve(request.result)
+          request.onerror = () => reject(request.error)
+        },
+      )
       db.close()
       return records
         .filter((record) => record.conversationId === conversationId)

@@ -42,7 +42,8 @@ export async function launchDemo({ baseUrl, webgpu, query = 'open=0' }: LaunchOp
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`))
   page.on('console', (message) => {
     noteViolation(message.text())
-    if (message.type() === 'error' || message.type() === 'warning') console.error(`[page ${message.type()}] ${message.text()}`)
+    if (message.type() === 'error' || message.type() === 'warning')
+      console.error(`[page ${message.type()}] ${message.text()}`)
   })
   await page.goto(`${baseUrl}/?${query}`)
   await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')

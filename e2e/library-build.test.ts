@@ -22,7 +22,13 @@ beforeAll(async () => {
   await mkdir(join(root, '.cache'), { recursive: true })
   workDir = await mkdtemp(join(root, '.cache', 'library-build-'))
   libDir = join(workDir, 'lib')
-  await build({ root, configFile: join(root, 'vite.config.ts'), mode: 'lib', logLevel: 'warn', build: { outDir: libDir, emptyOutDir: true } })
+  await build({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    mode: 'lib',
+    logLevel: 'warn',
+    build: { outDir: libDir, emptyOutDir: true },
+  })
   const appDir = join(workDir, 'app')
   await writeFile(join(workDir, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n')
   await writeFile(
@@ -54,7 +60,9 @@ test('an app bundling the built library runs the engine and model workers from i
     page.on('request', (request) => requests.push(request.url()))
     page.on('worker', (worker) => requests.push(`worker:${worker.url()}`))
     await page.goto(`${server.url}/`)
-    await page.waitForFunction(() => typeof (window as unknown as { createMemory?: unknown }).createMemory === 'function')
+    await page.waitForFunction(
+      () => typeof (window as unknown as { createMemory?: unknown }).createMemory === 'function',
+    )
     const result = await page.evaluate(async () => {
       const { createMemory } = window as unknown as { createMemory: typeof import('../src/index').createMemory }
       const memory = await createMemory({ name: 'library-build', device: 'wasm' })
@@ -67,8 +75,14 @@ test('an app bundling the built library runs the engine and model workers from i
     })
     expect(result.backend).toBe('wasm')
     expect(result.text).toContain('serviced by Anna')
-    expect(requests.some((url) => /^worker:.*\/assets\/engine-worker-[^/]*\.js$/.test(url)), requests.join('\n')).toBe(true)
-    expect(requests.some((url) => /^worker:.*\/assets\/model-worker-[^/]*\.js$/.test(url)), requests.join('\n')).toBe(true)
+    expect(
+      requests.some((url) => /^worker:.*\/assets\/engine-worker-[^/]*\.js$/.test(url)),
+      requests.join('\n'),
+    ).toBe(true)
+    expect(
+      requests.some((url) => /^worker:.*\/assets\/model-worker-[^/]*\.js$/.test(url)),
+      requests.join('\n'),
+    ).toBe(true)
     expect(requests.filter((url) => !url.startsWith('worker:') && !url.startsWith(server.url))).toEqual([])
   } finally {
     await browser.close()
@@ -107,7 +121,10 @@ export const packed: string = packBudget([], { budget: 100 }).text
 export const rendered: string = renderContext([])
 `,
   )
-  await writeFile(join(workDir, 'internal.ts'), `import { SENTENCE_JOIN } from 'sift-memory'\nexport const join: string = SENTENCE_JOIN\n`)
+  await writeFile(
+    join(workDir, 'internal.ts'),
+    `import { SENTENCE_JOIN } from 'sift-memory'\nexport const join: string = SENTENCE_JOIN\n`,
+  )
   const diagnosticsOf = (file: string) => {
     const program = ts.createProgram([join(workDir, file)], {
       strict: true,
@@ -120,7 +137,9 @@ export const rendered: string = renderContext([])
       types: [],
       paths: { 'sift-memory': [join(libDir, 'index.d.ts')], 'sift-memory/node': [join(libDir, 'node.d.ts')] },
     })
-    return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+    return ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   }
   expect(diagnosticsOf('app.ts')).toEqual([])
   // The check can fail: an internal name of the core is not part of the published types.

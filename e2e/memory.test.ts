@@ -23,7 +23,9 @@ describe.each([
     session = await launchDemo({ baseUrl, webgpu })
     const { page, requests } = session
 
-    const hasAdapter = await page.evaluate(async () => (navigator.gpu ? (await navigator.gpu.requestAdapter()) !== null : false))
+    const hasAdapter = await page.evaluate(async () =>
+      navigator.gpu ? (await navigator.gpu.requestAdapter()) !== null : false,
+    )
     expect(hasAdapter).toBe(webgpu)
 
     const first = await page.evaluate(
@@ -51,9 +53,11 @@ describe.each([
     const answerRanks = await page.evaluate(async (device) => {
       const memory = await window.sift.createMemory({ name: 'e2e-stand-ins', device })
       await memory.add(
-        ['I finally signed up for a pottery class at the community studio.', 'The weather has been awful all week.', 'We watched a documentary about octopuses.'].map(
-          (content) => ({ role: 'user', content }),
-        ),
+        [
+          'I finally signed up for a pottery class at the community studio.',
+          'The weather has been awful all week.',
+          'We watched a documentary about octopuses.',
+        ].map((content) => ({ role: 'user', content })),
       )
       await memory.indexed()
       const context = await memory.buildContext('When did she enrol in ceramics lessons?', { budget: 2000 })
@@ -61,21 +65,33 @@ describe.each([
       return context.items.find((item) => item.text.includes('pottery'))?.ranks
     }, device)
     expect(answerRanks?.lexical, 'the answer is a lexical hit through a stand-in').toBeDefined()
-    expect(requests.some((url) => url.includes('/models/word-neighbours/en-20k.bin')), 'the word-neighbour table was fetched').toBe(true)
+    expect(
+      requests.some((url) => url.includes('/models/word-neighbours/en-20k.bin')),
+      'the word-neighbour table was fetched',
+    ).toBe(true)
 
-    expect(requests.some((url) => url.includes('/models/use-lite/')), 'the model download was recorded').toBe(true)
-    expect(requests.some((url) => url.includes('/ort/') && url.endsWith('.wasm')), 'the ORT wasm download was recorded').toBe(true)
+    expect(
+      requests.some((url) => url.includes('/models/use-lite/')),
+      'the model download was recorded',
+    ).toBe(true)
+    expect(
+      requests.some((url) => url.includes('/ort/') && url.endsWith('.wasm')),
+      'the ORT wasm download was recorded',
+    ).toBe(true)
     expect(foreignRequests(requests, baseUrl)).toEqual([])
 
     await page.reload()
     await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-    const afterReload = await page.evaluate(async ({ request, device }) => {
-      const memory = await window.sift.createMemory({ name: 'e2e', device })
-      const stats = await memory.stats()
-      const context = await memory.buildContext(request, { budget: 400 })
-      await memory.close()
-      return { stats, context }
-    }, { request, device })
+    const afterReload = await page.evaluate(
+      async ({ request, device }) => {
+        const memory = await window.sift.createMemory({ name: 'e2e', device })
+        const stats = await memory.stats()
+        const context = await memory.buildContext(request, { budget: 400 })
+        await memory.close()
+        return { stats, context }
+      },
+      { request, device },
+    )
     // The origin's storage usage is an estimate that moves with any write; the memory's own figures must not.
     expect({ ...afterReload.stats, storage: undefined }).toEqual({ ...first.stats, storage: undefined })
     expect(afterReload.context.text).toContain('rabies booster')
@@ -89,22 +105,37 @@ describe('the embedding model in a worker of its own', () => {
     try {
       const result = await session.page.evaluate(async () => {
         // requireModelFiles: false opens it although the model's files are not served (createMemory would reject).
-        const memory = await window.sift.createMemory({ name: 'e2e-missing-model', model: 'no-such-model', device: 'wasm', strictRanking: true, requireModelFiles: false })
+        const memory = await window.sift.createMemory({
+          name: 'e2e-missing-model',
+          model: 'no-such-model',
+          device: 'wasm',
+          strictRanking: true,
+          requireModelFiles: false,
+        })
         await memory.add({ role: 'user', content: 'The boiler was serviced in March.' })
         const dense = await memory.buildContext('boiler', { strategy: 'dense' }).then(
           (): { code?: string; name?: string; message?: string } => ({ code: 'resolved' }),
-          (error: { code?: string; name?: string; message?: string }) => ({ code: error.code, name: error.name, message: error.message }),
+          (error: { code?: string; name?: string; message?: string }) => ({
+            code: error.code,
+            name: error.name,
+            message: error.message,
+          }),
         )
         const lexical = await memory.buildContext('boiler', { strategy: 'lexical' })
         ;(window as unknown as { openMemory: unknown }).openMemory = memory
         return { dense, lexicalText: lexical.text }
       })
       const workerUrls = session.page.workers().map((w) => w.url())
-      await session.page.evaluate(() => (window as unknown as { openMemory: { close(): Promise<void> } }).openMemory.close())
+      await session.page.evaluate(() =>
+        (window as unknown as { openMemory: { close(): Promise<void> } }).openMemory.close(),
+      )
       expect(result.dense).toMatchObject({ code: 'MODEL_UNAVAILABLE', name: 'SiftError' })
       expect(result.dense.message).toContain('no-such-model')
       expect(result.lexicalText).toContain('boiler was serviced')
-      expect(workerUrls.some((url) => /model-worker/.test(url)), `workers: ${workerUrls.join(', ')}`).toBe(true)
+      expect(
+        workerUrls.some((url) => /model-worker/.test(url)),
+        `workers: ${workerUrls.join(', ')}`,
+      ).toBe(true)
     } finally {
       await session.close()
     }

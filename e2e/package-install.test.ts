@@ -8,7 +8,15 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchChromium } from '../scripts/launch-chromium'
-import { folderBytes, installApp, pack, packagesWithInstallScripts, run, startVite, type PackedPackage } from './app-install'
+import {
+  folderBytes,
+  installApp,
+  pack,
+  packagesWithInstallScripts,
+  run,
+  startVite,
+  type PackedPackage,
+} from './app-install'
 import { startFakeLlm, type ChatRequest, type FakeLlm } from './fake-llm'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -78,17 +86,30 @@ afterAll(async () => {
 
 describe('the packed package', () => {
   test('ships the built library, the int8 model and the word-neighbour table with its licence only, within 40 MB unpacked', () => {
-    console.log(`[package] tarball ${(packed.size / MB).toFixed(1)} MB, unpacked ${(packed.unpackedSize / MB).toFixed(1)} MB, ${packed.files.length} files`)
+    console.log(
+      `[package] tarball ${(packed.size / MB).toFixed(1)} MB, unpacked ${(packed.unpackedSize / MB).toFixed(1)} MB, ${packed.files.length} files`,
+    )
     expect(packed.unpackedSize).toBeLessThanOrEqual(40 * MB)
     expect(packed.files).toEqual(
-      expect.arrayContaining(['public/models/use-lite/onnx/model_quantized.onnx', 'dist/THIRD_PARTY_LICENSES.md', 'public/models/word-neighbours/en-20k.bin', 'public/models/word-neighbours/LICENSE']),
+      expect.arrayContaining([
+        'public/models/use-lite/onnx/model_quantized.onnx',
+        'dist/THIRD_PARTY_LICENSES.md',
+        'public/models/word-neighbours/en-20k.bin',
+        'public/models/word-neighbours/LICENSE',
+      ]),
     )
-    expect(packed.files.filter((file) => !/^(dist\/|public\/models\/(use-lite|word-neighbours)\/|package\.json$|README\.md$)/.test(file))).toEqual([])
+    expect(
+      packed.files.filter(
+        (file) => !/^(dist\/|public\/models\/(use-lite|word-neighbours)\/|package\.json$|README\.md$)/.test(file),
+      ),
+    ).toEqual([])
     expect(packed.files.some((file) => file.endsWith('/model.onnx') || file.startsWith('public/ort/'))).toBe(false)
   })
 
   test('installs into an app without install-time downloads, Node-only dependencies or a prepare script', async () => {
-    const manifest = JSON.parse(await readFile(join(appDir, 'node_modules/sift-memory/package.json'), 'utf8')) as { scripts?: Record<string, string> }
+    const manifest = JSON.parse(await readFile(join(appDir, 'node_modules/sift-memory/package.json'), 'utf8')) as {
+      scripts?: Record<string, string>
+    }
     expect(Object.keys(manifest.scripts ?? {})).not.toContain('prepare')
     const installed = run('npm', ['ls', '--all', '--parseable'], appDir)
     for (const nodeOnly of ['onnxruntime-node', 'sharp', '@img/', '@huggingface/transformers', 'fake-indexeddb']) {
@@ -105,21 +126,30 @@ describe('the packed package', () => {
 
   test("the example's sources, and the README's lines that call it, type-check against the installed package's declarations", async () => {
     // README, "Use it in your app": the block that creates the memory and calls chatTurn, beside the example's chat-turn.ts.
-    const blocks = [...(await readFile(join(root, 'README.md'), 'utf8')).matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1])
+    const blocks = [...(await readFile(join(root, 'README.md'), 'utf8')).matchAll(/```ts\n([\s\S]*?)```/g)].map(
+      (match) => match[1],
+    )
     const usage = blocks.filter((block) => block.includes("from './chat-turn'"))
     expect(usage).toHaveLength(1)
     await writeFile(join(appDir, 'src/readme-usage.ts'), `${usage[0]}export { reply }\n`)
-    const program = ts.createProgram(['src/main.ts', 'src/chat-turn.ts', 'src/readme-usage.ts', 'vite.config.ts'].map((file) => join(appDir, file)), {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-      types: [],
-      skipLibCheck: true,
-    })
-    expect(ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([])
+    const program = ts.createProgram(
+      ['src/main.ts', 'src/chat-turn.ts', 'src/readme-usage.ts', 'vite.config.ts'].map((file) => join(appDir, file)),
+      {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+        types: [],
+        skipLibCheck: true,
+      },
+    )
+    expect(
+      ts
+        .getPreEmitDiagnostics(program)
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
+    ).toEqual([])
   })
 })
 
@@ -147,7 +177,8 @@ async function chatThrough(url: string): Promise<ChatRun> {
     const context = await browser.newContext()
     context.on('request', (request) => {
       const origin = new URL(request.url()).origin
-      if (origin !== url && origin !== new URL(llm.url).origin && !request.url().startsWith('data:')) foreign.push(request.url())
+      if (origin !== url && origin !== new URL(llm.url).origin && !request.url().startsWith('data:'))
+        foreign.push(request.url())
     })
     // The first visit only: the reload at the end fetches again.
     let firstVisit = true
@@ -162,7 +193,10 @@ async function chatThrough(url: string): Promise<ChatRun> {
     page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`))
     page.on('worker', (worker) => {
       workers.push(worker.url())
-      worker.on('console', (message) => message.type() === 'error' && problems.push(`worker console: ${message.text()}`))
+      worker.on(
+        'console',
+        (message) => message.type() === 'error' && problems.push(`worker console: ${message.text()}`),
+      )
     })
     await page.goto(`${url}/`)
     await page.locator('#status', { hasText: 'all indexed' }).waitFor({ timeout: 60_000 })
@@ -170,7 +204,8 @@ async function chatThrough(url: string): Promise<ChatRun> {
     await page.fill('#model', 'fake-model')
     await page.fill('#budget', String(BUDGET))
     for (const [index, text] of [...HISTORY, QUESTION].entries()) {
-      if (text === QUESTION) await page.locator('#status', { hasText: /, all indexed \(wasm\)$/ }).waitFor({ timeout: 120_000 })
+      if (text === QUESTION)
+        await page.locator('#status', { hasText: /, all indexed \(wasm\)$/ }).waitFor({ timeout: 120_000 })
       await page.fill('#message', text)
       await page.click('#send')
       await page.locator('#turns li[data-role=assistant]').nth(index).waitFor({ timeout: 60_000 })
@@ -194,8 +229,14 @@ function expectContextNotHistory({ requests, problems, workers, foreign }: ChatR
   expect(problems).toEqual([])
   expect(foreign).toEqual([])
   // The workers are the package's own chunks, which the app's Vite found through their URLs and served or bundled.
-  expect(workers.some((worker) => /\/engine-worker-[^/]*\.js/.test(worker)), workers.join('\n')).toBe(true)
-  expect(workers.some((worker) => /\/model-worker-[^/]*\.js/.test(worker)), workers.join('\n')).toBe(true)
+  expect(
+    workers.some((worker) => /\/engine-worker-[^/]*\.js/.test(worker)),
+    workers.join('\n'),
+  ).toBe(true)
+  expect(
+    workers.some((worker) => /\/model-worker-[^/]*\.js/.test(worker)),
+    workers.join('\n'),
+  ).toBe(true)
   expect(requests).toHaveLength(HISTORY.length + 1)
   // The stable prefix: the system prompt, byte for byte the same in every request.
   const [system] = requests[0].messages
@@ -219,7 +260,9 @@ function expectContextNotHistory({ requests, problems, workers, foreign }: ChatR
   expect(sent.length).toBeLessThan(older.length / 2)
   const sentChars = last.messages.slice(1).reduce((sum, message) => sum + message.content.length, 0)
   expect(sentChars).toBeLessThan(HISTORY.join(' ').length)
-  console.log(`[chat] last request: ${sentChars} characters after the system prompt, for ${HISTORY.join(' ').length} characters of user turns alone; ${sent.length} of ${older.length} older turns in it`)
+  console.log(
+    `[chat] last request: ${sentChars} characters after the system prompt, for ${HISTORY.join(' ').length} characters of user turns alone; ${sent.length} of ${older.length} older turns in it`,
+  )
 }
 
 describe('examples/chat, installed from the tarball', () => {
@@ -236,7 +279,10 @@ describe('examples/chat, installed from the tarball', () => {
     run(process.execPath, [join(appDir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], appDir)
     const distDir = join(appDir, 'dist')
     const emitted = run('find', ['.', '-type', 'f'], distDir).split('\n').filter(Boolean).sort()
-    expect(emitted.filter((file) => file.endsWith('.wasm'))).toEqual(['./ort/ort-wasm-simd-threaded.asyncify.wasm', './ort/ort-wasm-simd-threaded.wasm'])
+    expect(emitted.filter((file) => file.endsWith('.wasm'))).toEqual([
+      './ort/ort-wasm-simd-threaded.asyncify.wasm',
+      './ort/ort-wasm-simd-threaded.wasm',
+    ])
     expect(emitted).toContain('./models/use-lite/onnx/model_quantized.onnx')
     console.log(`[build] dist ${((await folderBytes(distDir)) / MB).toFixed(1)} MB`)
 
@@ -250,7 +296,9 @@ describe('examples/chat, installed from the tarball', () => {
         decoded += (await stat(file).catch(() => undefined))?.size ?? 0
       }
       const transferred = [...chat.transferred.values()].reduce((sum, bytes) => sum + bytes, 0)
-      console.log(`[first visit] ${(transferred / MB).toFixed(1)} MB transferred (${(decoded / MB).toFixed(1)} MB of files) in ${chat.transferred.size} responses`)
+      console.log(
+        `[first visit] ${(transferred / MB).toFixed(1)} MB transferred (${(decoded / MB).toFixed(1)} MB of files) in ${chat.transferred.size} responses`,
+      )
       expect(chat.transferred.has('/models/use-lite/onnx/model_quantized.onnx')).toBe(true)
       expect(chat.transferred.has('/ort/ort-wasm-simd-threaded.wasm')).toBe(true)
       expect(decoded).toBeLessThanOrEqual(25 * MB)

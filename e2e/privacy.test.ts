@@ -48,10 +48,28 @@ describe('nothing leaves the page', () => {
       await copy.close()
       const stats = await memory.stats()
       await memory.close()
-      return { contexts, found: found[0].messageId, removed, listed: listed.messages.length, exported: 'messages' in exported ? exported.messages.length : -1, imported, copied, cleared, messages: stats.messages }
+      return {
+        contexts,
+        found: found[0].messageId,
+        removed,
+        listed: listed.messages.length,
+        exported: 'messages' in exported ? exported.messages.length : -1,
+        imported,
+        copied,
+        cleared,
+        messages: stats.messages,
+      }
     }, history)
     expect(outcome.contexts.every((text) => text.includes('zeppelin'))).toBe(true)
-    expect(outcome).toMatchObject({ found: 'p4', removed: 1, listed: 3, exported: 3, imported: { messages: 3 }, cleared: 3, messages: 3 })
+    expect(outcome).toMatchObject({
+      found: 'p4',
+      removed: 1,
+      listed: 3,
+      exported: 3,
+      imported: { messages: 3 },
+      cleared: 3,
+      messages: 3,
+    })
     expect(outcome.copied).toContain('zeppelin')
 
     const { requestLog } = session
@@ -60,7 +78,9 @@ describe('nothing leaves the page', () => {
     expect(foreignRequests(session.requests, baseUrl)).toEqual([])
     expect(requestLog.filter((request) => request.method !== 'GET' && request.method !== 'HEAD')).toEqual([])
     expect(requestLog.filter((request) => request.body !== undefined)).toEqual([])
-    const carried = requestLog.filter((request) => distinctive.some((word) => decodeURIComponent(request.url).toLowerCase().includes(word.toLowerCase())))
+    const carried = requestLog.filter((request) =>
+      distinctive.some((word) => decodeURIComponent(request.url).toLowerCase().includes(word.toLowerCase())),
+    )
     expect(carried).toEqual([])
     expect(session.policyViolations).toEqual([])
   })
@@ -71,7 +91,11 @@ describe('nothing leaves the page', () => {
     expect(response!.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
     await session.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 })
     await session.page.click('#load-sample')
-    await session.page.waitForFunction(() => document.getElementById('progress-text')?.textContent?.startsWith('all indexed'), undefined, { timeout: 120_000 })
+    await session.page.waitForFunction(
+      () => document.getElementById('progress-text')?.textContent?.startsWith('all indexed'),
+      undefined,
+      { timeout: 120_000 },
+    )
     await session.page.fill('#request', 'What did we decide?')
     await session.page.click('#build')
     await session.page.waitForFunction(() => (document.getElementById('context')?.textContent ?? '').length > 0)
@@ -92,11 +116,18 @@ describe('stored text is shown as text', () => {
     })
     await page.goto(url)
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 })
-    const payloads = ['<img src=x onerror="window.pwned = 1; alert(1)">', '<script>window.pwned = 2</script>', '<a href="javascript:window.pwned=3">click</a>']
+    const payloads = [
+      '<img src=x onerror="window.pwned = 1; alert(1)">',
+      '<script>window.pwned = 2</script>',
+      '<a href="javascript:window.pwned=3">click</a>',
+    ]
     for (const payload of payloads) {
       await page.fill('#content', payload)
       await page.click('#add')
-      await page.waitForFunction((payload) => document.getElementById('history')!.textContent!.includes(payload), payload)
+      await page.waitForFunction(
+        (payload) => document.getElementById('history')!.textContent!.includes(payload),
+        payload,
+      )
     }
     const shown = async () =>
       page.evaluate(() => ({

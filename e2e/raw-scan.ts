@@ -38,8 +38,14 @@ export function scanDatabase(page: Page, name: string, needles: string[], agains
       const utf8 = new TextDecoder('utf-8')
       const utf16 = new TextDecoder('utf-16le')
       const visit = (value: unknown, where: string, seen: Set<unknown>): void => {
-        if (typeof value === 'string') return check(value, where)
-        if (value instanceof ArrayBuffer) return visit(new Uint8Array(value), where, seen)
+        if (typeof value === 'string') {
+          check(value, where)
+          return
+        }
+        if (value instanceof ArrayBuffer) {
+          visit(new Uint8Array(value), where, seen)
+          return
+        }
         if (ArrayBuffer.isView(value)) {
           const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
           check(latin1.decode(bytes), `${where} (bytes)`)
@@ -51,7 +57,12 @@ export function scanDatabase(page: Page, name: string, needles: string[], agains
         }
         if (value instanceof Blob || !value || typeof value !== 'object' || seen.has(value)) return
         seen.add(value)
-        const entries = value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value].map((v, i) => [i, v]) : Object.entries(value)
+        const entries =
+          value instanceof Map
+            ? [...value.entries()]
+            : value instanceof Set
+              ? [...value].map((v, i) => [i, v])
+              : Object.entries(value)
         for (const [key, inner] of entries) {
           if (typeof key === 'string') check(key, `${where} (key)`)
           else visit(key, `${where} (key)`, seen)
@@ -65,7 +76,12 @@ export function scanDatabase(page: Page, name: string, needles: string[], agains
           ['getAllKeys', 'getAll'].map(
             (method) =>
               new Promise<unknown[]>((resolve, reject) => {
-                const request = (db.transaction(store, 'readonly').objectStore(store) as unknown as Record<string, () => IDBRequest<unknown[]>>)[method]()
+                const request = (
+                  db.transaction(store, 'readonly').objectStore(store) as unknown as Record<
+                    string,
+                    () => IDBRequest<unknown[]>
+                  >
+                )[method]()
                 request.onsuccess = () => resolve(request.result)
                 request.onerror = () => reject(request.error)
               }),
@@ -94,7 +110,9 @@ export function scanDatabase(page: Page, name: string, needles: string[], agains
         for (let r = 0; r < block.sids.length; r++) {
           const row = Array.from({ length: block.dim }, (_, d) => {
             const at = r * block.dim + d
-            return block.codes[at] * block.scales[r] + (residual ? residual.residuals[at] * residual.residualScales[r] : 0)
+            return (
+              block.codes[at] * block.scales[r] + (residual ? residual.residuals[at] * residual.residualScales[r] : 0)
+            )
           })
           rows.push(row)
           vectorSids.push(block.sids[r])

@@ -38,9 +38,14 @@ function createMemoryOutcome(options: MemoryOptions): Promise<Outcome> {
  * not pre-bundle has no default export (Dexie under `vite dev`, issue 12): `does not provide an export named 'default'`.
  */
 async function breakModule(context: BrowserContext, path: RegExp): Promise<void> {
-  await context.route('**/assets/sift-unbundled-dependency.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export const Dependency = 1\n' }))
+  await context.route('**/assets/sift-unbundled-dependency.js', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: 'export const Dependency = 1\n' }),
+  )
   await context.route(path, (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: "import Dependency from './sift-unbundled-dependency.js'\nexport default Dependency\n" }),
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: "import Dependency from './sift-unbundled-dependency.js'\nexport default Dependency\n",
+    }),
   )
 }
 
@@ -48,11 +53,18 @@ async function breakModule(context: BrowserContext, path: RegExp): Promise<void>
 const notFound = (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' })
 
 /** Answers as a dev server's single-page-app fallback does for a path it does not have: 200 and the app's page. */
-const htmlFallback = (route: Route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body><div id="app"></div></body></html>' })
+const htmlFallback = (route: Route) =>
+  route.fulfill({
+    status: 200,
+    contentType: 'text/html',
+    body: '<!doctype html><html><body><div id="app"></div></body></html>',
+  })
 
 /** The model's weights, fetched by anything but a HEAD request: the download the checks must come before. */
 function weightDownloads(): string[] {
-  return session!.requestLog.filter(({ url, method }) => /\/models\/.*\.onnx$/.test(url) && method !== 'HEAD').map(({ url }) => url)
+  return session!.requestLog
+    .filter(({ url, method }) => /\/models\/.*\.onnx$/.test(url) && method !== 'HEAD')
+    .map(({ url }) => url)
 }
 
 describe('a worker whose module cannot load', () => {
@@ -80,7 +92,12 @@ describe('a worker whose module cannot load', () => {
       await memory.close()
       return { indexed, ranking: context.stats.ranking, text: context.text }
     })
-    expect(result.indexed).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringMatching(/worker failed to start \(SyntaxError: .*does not provide an export named 'default'/) })
+    expect(result.indexed).toMatchObject({
+      code: 'MODEL_UNAVAILABLE',
+      message: expect.stringMatching(
+        /worker failed to start \(SyntaxError: .*does not provide an export named 'default'/,
+      ),
+    })
     expect(result).toMatchObject({ ranking: 'lexical', text: expect.stringContaining('boiler was serviced') })
   })
 })
@@ -111,12 +128,23 @@ describe("ONNX Runtime's files not served", () => {
       const context = await memory.buildContext('Who has a peanut allergy?', { strategy: 'hybrid' })
       const stats = await memory.stats()
       await memory.close()
-      return { indexed, context: { text: context.text, ranking: context.stats.ranking }, messages: stats.messages, lastFailure: stats.lastFailure }
+      return {
+        indexed,
+        context: { text: context.text, ranking: context.stats.ranking },
+        messages: stats.messages,
+        lastFailure: stats.lastFailure,
+      }
     })
-    expect(degraded.indexed).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringContaining(`${baseUrl}/ort/ort-wasm-simd-threaded.wasm (HTTP 404)`) })
+    expect(degraded.indexed).toMatchObject({
+      code: 'MODEL_UNAVAILABLE',
+      message: expect.stringContaining(`${baseUrl}/ort/ort-wasm-simd-threaded.wasm (HTTP 404)`),
+    })
     expect(degraded.context).toEqual({ text: expect.stringContaining('allergic to peanuts'), ranking: 'lexical' })
     expect(degraded.messages).toBe(1)
-    expect(degraded.lastFailure).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringContaining('`wasmPaths`') })
+    expect(degraded.lastFailure).toMatchObject({
+      code: 'MODEL_UNAVAILABLE',
+      message: expect.stringContaining('`wasmPaths`'),
+    })
     expect(weightDownloads()).toEqual([])
   })
 })
@@ -141,7 +169,10 @@ describe("the model's folder not served", () => {
     session = await launchDemo({ baseUrl, webgpu: false })
     await session.context.route('**/models/**', notFound)
     const missing = await createMemoryOutcome({ name: 'e2e-no-models', device: 'wasm', model: 'use-lite' })
-    expect(missing).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringContaining(`${baseUrl}/models/use-lite/config.json (HTTP 404)`) })
+    expect(missing).toMatchObject({
+      code: 'MODEL_UNAVAILABLE',
+      message: expect.stringContaining(`${baseUrl}/models/use-lite/config.json (HTTP 404)`),
+    })
     expect((missing as { message: string }).message).toMatch(/\/models\/use-lite\/onnx\/model\w*\.onnx \(HTTP 404\)/)
     expect(weightDownloads()).toEqual([])
   })

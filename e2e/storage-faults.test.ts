@@ -44,7 +44,12 @@ describe('storage faults', () => {
       const persistent = await window.sift.createMemory({ name: 'e2e-persist', device: 'wasm', persist: true })
       const reported = (await persistent.stats()).storage?.persisted
       await persistent.close()
-      return { askedWithout, askedWith: asked - askedWithout, reported, browserSays: await navigator.storage.persisted() }
+      return {
+        askedWithout,
+        askedWith: asked - askedWithout,
+        reported,
+        browserSays: await navigator.storage.persisted(),
+      }
     })
     expect(result.askedWithout).toBe(0)
     expect(result.askedWith).toBe(1)
@@ -67,7 +72,11 @@ describe('storage faults', () => {
       await memory.indexed()
       const before = await memory.stats()
       // Four long messages in one batch (each under the 100,000-character limit) need more than the space left.
-      const long = (n: number) => Array.from({ length: 1800 }, (_, i) => `Line ${i} of pasted report ${n} lists inventory item ${i * 7 + n}.`).join(' ')
+      const long = (n: number) =>
+        Array.from(
+          { length: 1800 },
+          (_, i) => `Line ${i} of pasted report ${n} lists inventory item ${i * 7 + n}.`,
+        ).join(' ')
       let error: { code?: string; message: string } | undefined
       try {
         await memory.add([1, 2, 3, 4].map((n) => ({ role: 'user', content: long(n) })))
@@ -78,7 +87,13 @@ describe('storage faults', () => {
       const context = await memory.buildContext('Who keeps bees?', { strategy: 'lexical', budget: 2000 })
       const listed = await memory.buildContext('', { strategy: 'full' })
       await memory.close()
-      return { error, before: before.messages, after: after.messages, context: context.text, fullChars: listed.stats.historyChars }
+      return {
+        error,
+        before: before.messages,
+        after: after.messages,
+        context: context.text,
+        fullChars: listed.stats.historyChars,
+      }
     })
     expect(result.error?.code).toBe('QUOTA_EXCEEDED')
     expect(result.error?.message).toMatch(/storage is full/)
@@ -98,12 +113,20 @@ describe('storage faults', () => {
       const memory = await window.sift.createMemory({
         name: 'e2e-quota-vectors',
         device: 'wasm',
-        onProgress: (progress) => progress.failure && failures.push({ task: progress.failure.task, code: progress.failure.code }),
+        onProgress: (progress) =>
+          progress.failure && failures.push({ task: progress.failure.task, code: progress.failure.code }),
       })
       ;(window as unknown as { quotaMemory: typeof memory }).quotaMemory = memory
-      const content = Array.from({ length: 300 }, (_, i) => `Shelf ${i} of the pantry holds jar ${i * 3}, labelled in faded ink by a grandmother who wrote every date out in full.`).join(' ')
+      const content = Array.from(
+        { length: 300 },
+        (_, i) =>
+          `Shelf ${i} of the pantry holds jar ${i * 3}, labelled in faded ink by a grandmother who wrote every date out in full.`,
+      ).join(' ')
       await memory.add({ role: 'user', content })
-      const indexed = await memory.indexed().then(() => 'resolved', (error: { code?: string }) => error.code)
+      const indexed = await memory.indexed().then(
+        () => 'resolved',
+        (error: { code?: string }) => error.code,
+      )
       const stats = await memory.stats()
       return { failures, indexed, lastFailure: stats.lastFailure, pending: stats.pending, messages: stats.messages }
     })

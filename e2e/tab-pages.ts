@@ -19,7 +19,11 @@ export async function openPage(context: BrowserContext, name: string): Promise<P
   await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
   await page.evaluate(async (name) => {
     window.tabProgress = []
-    window.tabMemory = await window.sift.createMemory({ name, device: 'wasm', onProgress: (progress) => window.tabProgress.push(progress) })
+    window.tabMemory = await window.sift.createMemory({
+      name,
+      device: 'wasm',
+      onProgress: (progress) => window.tabProgress.push(progress),
+    })
   }, name)
   return page
 }
@@ -36,4 +40,3 @@ export function indexedWithRetry(page: Page): Promise<void> {
     }
   })
 }
-

@@ -1,7 +1,7 @@
 // Several tabs, one memory: pages of one Chromium context open the same name through the demo page's test hook.
 // One engine serves them all (src/tab-election.ts): every page sees one history, each sentence is embedded once,
 // a forget is final everywhere, and when the page holding the engine closes mid-ingest another takes over.
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterEach, expect, inject, test } from 'vitest'
 import type { MessageInput } from '../src/types'
 import { launchDemo, type DemoSession } from './launch-demo'
@@ -38,7 +38,8 @@ test('two pages share one history: concurrent adds stored once and embedded once
   const name = 'e2e-tabs-shared'
   const [a, b] = [await openPage(session.context, name), await openPage(session.context, name)]
 
-  const add = (page: Page, messages: MessageInput[]) => page.evaluate((messages) => window.tabMemory.add(messages), messages)
+  const add = (page: Page, messages: MessageInput[]) =>
+    page.evaluate((messages) => window.tabMemory.add(messages), messages)
   const [fromA, fromB] = await Promise.all([add(a, turns('a', 30)), add(b, turns('b', 30))])
   expect([...fromA, ...fromB]).toHaveLength(60)
   await b.evaluate(() => window.tabMemory.indexed())
@@ -48,7 +49,8 @@ test('two pages share one history: concurrent adds stored once and embedded once
   expect(ids).toEqual([...fromA, ...fromB].sort())
   expect(await storedIds(b)).toHaveLength(60)
   // Each page has its own onProgress, the page that does not hold the engine included.
-  for (const page of [a, b]) expect(await page.evaluate(() => window.tabProgress.some((progress) => progress.done > 0))).toBe(true)
+  for (const page of [a, b])
+    expect(await page.evaluate(() => window.tabProgress.some((progress) => progress.done > 0))).toBe(true)
   // The model ran once per sentence: one stored vector per sentence, none twice.
   const vectorSids = (await scanDatabase(a, name, [])).vectorSids
   expect(vectorSids).toHaveLength(stats.sentences)
@@ -56,17 +58,22 @@ test('two pages share one history: concurrent adds stored once and embedded once
 
   // An add resolved in A is in B's next context.
   await add(a, [{ id: 'zebra', conversationId: 'z', role: 'user', content: 'The zebra gate code is 77123.' }])
-  const seen = await b.evaluate(() => window.tabMemory.buildContext('zebra gate code', { strategy: 'lexical', budget: 300 }))
+  const seen = await b.evaluate(() =>
+    window.tabMemory.buildContext('zebra gate code', { strategy: 'lexical', budget: 300 }),
+  )
   expect(seen.text).toContain('77123')
 
   // A forget in B leaves no trace in A's contexts nor anywhere in the database.
-  await add(a, [{ id: 'secret', conversationId: 'secret', role: 'user', content: 'My marmalade password is quinceflower.' }])
+  await add(a, [
+    { id: 'secret', conversationId: 'secret', role: 'user', content: 'My marmalade password is quinceflower.' },
+  ])
   await a.evaluate(() => window.tabMemory.indexed())
   expect(await b.evaluate(() => window.tabMemory.forget({ conversationId: 'secret' }))).toBe(1)
   const after = await a.evaluate(async () => {
     const memory = window.tabMemory
     const texts: string[] = []
-    for (const strategy of ['lexical', 'dense', 'hybrid', 'full'] as const) texts.push((await memory.buildContext('marmalade password quinceflower', { strategy, budget: 2000 })).text)
+    for (const strategy of ['lexical', 'dense', 'hybrid', 'full'] as const)
+      texts.push((await memory.buildContext('marmalade password quinceflower', { strategy, budget: 2000 })).text)
     await memory.indexed()
     return texts
   })
@@ -90,7 +97,9 @@ test('the page holding the engine closes mid-ingest: another page finishes the b
   await indexedWithRetry(second)
   const stats = await second.evaluate(() => window.tabMemory.stats())
   expect(stats).toMatchObject({ messages: 200, pending: 0 })
-  const more = await second.evaluate(() => window.tabMemory.add({ id: 'late', role: 'user', content: 'A late note about the harbour.' }))
+  const more = await second.evaluate(() =>
+    window.tabMemory.add({ id: 'late', role: 'user', content: 'A late note about the harbour.' }),
+  )
   expect((await storedIds(third)).sort()).toEqual([...added, ...more].sort())
   const vectorSids = (await scanDatabase(third, name, [])).vectorSids
   expect(new Set(vectorSids).size).toBe(vectorSids.length)
@@ -127,8 +136,19 @@ test('a newer Sift upgrades the database in another page: the pages sharing the 
   for (const page of [leader, follower]) {
     const codes = await page.evaluate(async () => {
       const memory = window.tabMemory
-      const calls = [memory.add({ role: 'user', content: 'Too late.' }), memory.buildContext('cellar key'), memory.stats()]
-      return Promise.all(calls.map((call) => (call as Promise<unknown>).then(() => 'resolved', (error: { code?: string }) => error.code)))
+      const calls = [
+        memory.add({ role: 'user', content: 'Too late.' }),
+        memory.buildContext('cellar key'),
+        memory.stats(),
+      ]
+      return Promise.all(
+        calls.map((call) =>
+          (call as Promise<unknown>).then(
+            () => 'resolved',
+            (error: { code?: string }) => error.code,
+          ),
+        ),
+      )
     })
     expect(codes).toEqual(['SCHEMA_TOO_NEW', 'SCHEMA_TOO_NEW', 'SCHEMA_TOO_NEW'])
   }

@@ -65,27 +65,42 @@ describe("the engine's worker ends after open", () => {
   test('the call in flight rejects with WORKER_FAILED, the memory re-opens in a new worker, and later calls see the stored history', async () => {
     session = await launchDemo({ baseUrl, webgpu: false })
     const { page } = session
-    const acknowledged = await page.evaluate(async (messages) => {
-      const memory = await window.sift.createMemory({ name: 'e2e-engine-ends', device: 'wasm' })
-      const ids = await memory.add(messages)
-      window.faults = { memory, settled: memory.indexed().then(() => 'resolved' as const, (error: { code?: string; message?: string }) => ({ code: error.code, message: error.message })) }
-      return ids
-    }, turns('engine', 60))
+    const acknowledged = await page.evaluate(
+      async (messages) => {
+        const memory = await window.sift.createMemory({ name: 'e2e-engine-ends', device: 'wasm' })
+        const ids = await memory.add(messages)
+        window.faults = {
+          memory,
+          settled: memory.indexed().then(
+            () => 'resolved' as const,
+            (error: { code?: string; message?: string }) => ({ code: error.code, message: error.message }),
+          ),
+        }
+        return ids
+      },
+      turns('engine', 60),
+    )
     const first = await workerLike(page, /engine-worker/)
     await endFromInside(first)
 
     const inFlight = await page.evaluate(() => window.faults.settled)
-    expect(inFlight).toMatchObject({ code: 'WORKER_FAILED', message: expect.stringContaining('before indexed() finished') })
+    expect(inFlight).toMatchObject({
+      code: 'WORKER_FAILED',
+      message: expect.stringContaining('before indexed() finished'),
+    })
     await workerLike(page, /engine-worker/, first)
 
-    const after = await page.evaluate(async (more) => {
-      const { memory } = window.faults
-      const added = await memory.add(more)
-      await memory.indexed()
-      const stats = await memory.stats()
-      const context = await memory.buildContext('Which office got the parcel?', { budget: 600 })
-      return { added, stats, items: context.items.length }
-    }, turns('engine', 2, 60))
+    const after = await page.evaluate(
+      async (more) => {
+        const { memory } = window.faults
+        const added = await memory.add(more)
+        await memory.indexed()
+        const stats = await memory.stats()
+        const context = await memory.buildContext('Which office got the parcel?', { budget: 600 })
+        return { added, stats, items: context.items.length }
+      },
+      turns('engine', 2, 60),
+    )
     expect(after.added).toEqual(['engine-60', 'engine-61'])
     expect(after.stats).toMatchObject({ messages: 62, pending: 0, backend: 'wasm' })
     expect(after.items).toBeGreaterThan(0)
@@ -98,19 +113,35 @@ describe("the model's worker ends mid-session", () => {
   test('the embedding in flight fails as MODEL_UNAVAILABLE, and the next call starts a new model worker that embeds the rest', async () => {
     session = await launchDemo({ baseUrl, webgpu: false })
     const { page } = session
-    await page.evaluate(async (messages) => {
-      // Ended once it has embedded a chunk: the end of a worker that had not yet answered its start goes unnoticed.
-      let embedding: () => void = () => undefined
-      const firstBatch = new Promise<void>((resolve) => (embedding = resolve))
-      const memory = await window.sift.createMemory({ name: 'e2e-model-ends', device: 'wasm', onProgress: ({ done }) => done > 0 && embedding() })
-      await memory.add(messages)
-      window.faults = { memory, settled: memory.indexed().then(() => 'resolved' as const, (error: { code?: string; message?: string }) => ({ code: error.code, message: error.message })) }
-      await firstBatch
-    }, turns('model', 200))
+    await page.evaluate(
+      async (messages) => {
+        // Ended once it has embedded a chunk: the end of a worker that had not yet answered its start goes unnoticed.
+        let embedding: () => void = () => undefined
+        const firstBatch = new Promise<void>((resolve) => (embedding = resolve))
+        const memory = await window.sift.createMemory({
+          name: 'e2e-model-ends',
+          device: 'wasm',
+          onProgress: ({ done }) => done > 0 && embedding(),
+        })
+        await memory.add(messages)
+        window.faults = {
+          memory,
+          settled: memory.indexed().then(
+            () => 'resolved' as const,
+            (error: { code?: string; message?: string }) => ({ code: error.code, message: error.message }),
+          ),
+        }
+        await firstBatch
+      },
+      turns('model', 200),
+    )
     const first = await workerLike(page, /model-worker/)
     await endFromInside(first)
 
-    expect(await page.evaluate(() => window.faults.settled)).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringContaining('worker stopped') })
+    expect(await page.evaluate(() => window.faults.settled)).toMatchObject({
+      code: 'MODEL_UNAVAILABLE',
+      message: expect.stringContaining('worker stopped'),
+    })
     await page.evaluate(() => window.faults.memory.indexed())
     await workerLike(page, /model-worker/, first)
     const after = await page.evaluate(async () => {
@@ -136,8 +167,13 @@ describe('a reload mid-ingest and mid-forget', () => {
         const memory = await window.sift.createMemory({ name: 'e2e-reload', device: 'wasm' })
         const ids = [...(await memory.add(kept)), ...(await memory.add(doomed))]
         // Not awaited: the page reloads while these run; each records its acknowledgement as it gets it.
-        for (const batch of batches) void memory.add(batch).then((added) => localStorage.setItem(`added ${batch[0].conversationId}`, JSON.stringify(added)))
-        void memory.forget({ conversationId: 'doomed' }).then((removed) => localStorage.setItem('forgotten', String(removed)))
+        for (const batch of batches)
+          void memory
+            .add(batch)
+            .then((added) => localStorage.setItem(`added ${batch[0].conversationId}`, JSON.stringify(added)))
+        void memory
+          .forget({ conversationId: 'doomed' })
+          .then((removed) => localStorage.setItem('forgotten', String(removed)))
         return ids
       },
       { kept: turns('kept', 30), doomed: turns('doomed', 20), batches },
@@ -148,21 +184,28 @@ describe('a reload mid-ingest and mid-forget', () => {
     const reopened = await page.evaluate(async () => {
       const memory = await window.sift.createMemory({ name: 'e2e-reload', device: 'wasm' })
       window.faults = { memory, settled: Promise.resolve('resolved') }
-      const acknowledgements = Object.fromEntries(Object.keys(localStorage).map((key) => [key, JSON.parse(localStorage.getItem(key)!) as unknown]))
+      const acknowledgements = Object.fromEntries(
+        Object.keys(localStorage).map((key) => [key, JSON.parse(localStorage.getItem(key)!) as unknown]),
+      )
       return { before: await memory.stats(), acknowledgements }
     })
     const stored = new Set(await storedIds(page))
     const { acknowledgements } = reopened
     // The forget may have been applied without its answer reaching the page: its conversation is checked below.
     const mustBeStored = acknowledged.filter((id) => !id.startsWith('doomed'))
-    for (const key of Object.keys(acknowledgements)) if (key.startsWith('added ')) mustBeStored.push(...(acknowledgements[key] as string[]))
-    expect(mustBeStored.filter((id) => !stored.has(id)), 'acknowledged but lost').toEqual([])
+    for (const key of Object.keys(acknowledgements))
+      if (key.startsWith('added ')) mustBeStored.push(...(acknowledgements[key] as string[]))
+    expect(
+      mustBeStored.filter((id) => !stored.has(id)),
+      'acknowledged but lost',
+    ).toEqual([])
     // Each add and the forget is one transaction: a batch is all there or not at all, and so is the forgotten conversation.
     for (const batch of [turns('doomed', 20), ...batches]) {
       const present = batch.filter((message) => stored.has(message.id!)).length
       expect([0, batch.length], `${batch[0].conversationId}: ${present} of ${batch.length} stored`).toContain(present)
     }
-    if (acknowledgements.forgotten !== undefined) expect([...stored].filter((id) => id.startsWith('doomed'))).toEqual([])
+    if (acknowledgements.forgotten !== undefined)
+      expect([...stored].filter((id) => id.startsWith('doomed'))).toEqual([])
     expect(reopened.before.messages).toBe(stored.size)
 
     const after = await page.evaluate(async () => {
@@ -188,15 +231,29 @@ describe('an argument that cannot be cloned to the worker', () => {
         message: error.message,
         cause: error.cause?.name,
       })
-      const inMessage = await memory.add({ role: 'user', content: 'hello', timestamp: (() => 0) as never }).then(() => undefined, refusal)
-      const inOptions = await memory.buildContext('hello', { budget: (() => 100) as never }).then(() => undefined, refusal)
-      const symbol = await memory.add([{ role: 'user', content: 'fine' }, { role: 'user', content: Symbol('no') as never }]).then(() => undefined, refusal)
+      const inMessage = await memory
+        .add({ role: 'user', content: 'hello', timestamp: (() => 0) as never })
+        .then(() => undefined, refusal)
+      const inOptions = await memory
+        .buildContext('hello', { budget: (() => 100) as never })
+        .then(() => undefined, refusal)
+      const symbol = await memory
+        .add([
+          { role: 'user', content: 'fine' },
+          { role: 'user', content: Symbol('no') as never },
+        ])
+        .then(() => undefined, refusal)
       const stats = await memory.stats()
       await memory.close()
       return { inMessage, inOptions, symbol, messages: stats.messages }
     })
     for (const refused of [result.inMessage, result.inOptions, result.symbol]) {
-      expect(refused).toMatchObject({ name: 'SiftError', code: 'INVALID_INPUT', message: expect.stringContaining('cannot be sent to the Sift worker'), cause: 'DataCloneError' })
+      expect(refused).toMatchObject({
+        name: 'SiftError',
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('cannot be sent to the Sift worker'),
+        cause: 'DataCloneError',
+      })
     }
     expect(result.inMessage!.message).toContain('add()')
     expect(result.inOptions!.message).toContain('buildContext()')
@@ -208,27 +265,33 @@ describe('the WebGPU device lost mid-session', () => {
   test('the model falls back to WASM and the engine continues, saying why', async () => {
     session = await launchDemo({ baseUrl, webgpu: true })
     const { page, browser } = session
-    const before = await page.evaluate(async (messages) => {
-      const memory = await window.sift.createMemory({ name: 'e2e-device-lost', device: 'webgpu' })
-      window.faults = { memory, settled: Promise.resolve('resolved') }
-      await memory.add(messages)
-      await memory.indexed()
-      return memory.stats()
-    }, turns('gpu', 2))
+    const before = await page.evaluate(
+      async (messages) => {
+        const memory = await window.sift.createMemory({ name: 'e2e-device-lost', device: 'webgpu' })
+        window.faults = { memory, settled: Promise.resolve('resolved') }
+        await memory.add(messages)
+        await memory.indexed()
+        return memory.stats()
+      },
+      turns('gpu', 2),
+    )
     expect(before).toMatchObject({ backend: 'webgpu', pending: 0 })
 
     // A real loss: the GPU process (SwiftShader's WebGPU here) crashes, and every device it served is lost.
     const cdp = await browser.newBrowserCDPSession()
     await cdp.send('Browser.crashGpuProcess')
-    const after = await page.evaluate(async (messages) => {
-      const { memory } = window.faults
-      await memory.add(messages)
-      await memory.indexed()
-      const stats = await memory.stats()
-      const context = await memory.buildContext('Which office got parcel 1003?', { strategy: 'dense', budget: 600 })
-      await memory.close()
-      return { stats, items: context.items.length, backend: context.stats.backend }
-    }, turns('gpu', 2, 2))
+    const after = await page.evaluate(
+      async (messages) => {
+        const { memory } = window.faults
+        await memory.add(messages)
+        await memory.indexed()
+        const stats = await memory.stats()
+        const context = await memory.buildContext('Which office got parcel 1003?', { strategy: 'dense', budget: 600 })
+        await memory.close()
+        return { stats, items: context.items.length, backend: context.stats.backend }
+      },
+      turns('gpu', 2, 2),
+    )
     expect(after.stats).toMatchObject({ messages: 4, pending: 0, backend: 'wasm' })
     expect(after.stats.backendReason).toMatch(/fell back to wasm after webgpu: device lost mid-session/)
     expect(after.backend).toBe('wasm')

@@ -25,20 +25,54 @@ if (![rounds, queries].every((n) => Number.isInteger(n) && n > 0)) {
   process.exit(1)
 }
 
-const subjects = ['My neighbour', 'The old captain', 'A quiet student', 'Her grandmother', 'Our new manager', 'The baker', 'His cousin', 'That tourist']
+const subjects = [
+  'My neighbour',
+  'The old captain',
+  'A quiet student',
+  'Her grandmother',
+  'Our new manager',
+  'The baker',
+  'His cousin',
+  'That tourist',
+]
 const actions = ['painted', 'repaired', 'forgot', 'sold', 'photographed', 'described', 'borrowed', 'cleaned']
-const objects = ['a red bicycle', 'the kitchen window', 'three wooden chairs', 'an antique clock', 'the garden fence', 'a broken laptop', 'two paper lanterns', 'the blue boat']
-const places = ['near the harbour', 'before breakfast', 'in the rain', 'after the concert', 'at the market', 'during the holidays', 'behind the station', 'on Sunday']
-const sentence = (i: number) => `${subjects[i % 8]} ${actions[Math.floor(i / 8) % 8]} ${objects[Math.floor(i / 64) % 8]} ${places[Math.floor(i / 512) % 8]}`
+const objects = [
+  'a red bicycle',
+  'the kitchen window',
+  'three wooden chairs',
+  'an antique clock',
+  'the garden fence',
+  'a broken laptop',
+  'two paper lanterns',
+  'the blue boat',
+]
+const places = [
+  'near the harbour',
+  'before breakfast',
+  'in the rain',
+  'after the concert',
+  'at the market',
+  'during the holidays',
+  'behind the station',
+  'on Sunday',
+]
+const sentence = (i: number) =>
+  `${subjects[i % 8]} ${actions[Math.floor(i / 8) % 8]} ${objects[Math.floor(i / 64) % 8]} ${places[Math.floor(i / 512) % 8]}`
 
 /** 50 two-sentence messages per round, distinct across rounds; requests distinct from each other and from the history. */
 const batches = Array.from({ length: rounds }, (_, round) =>
   Array.from({ length: 50 }, (_, m) => {
     const i = (round * 50 + m) * 2
-    return { role: m % 2 ? 'assistant' : 'user', content: `${sentence(i)} (note ${i}). ${sentence(i + 1)} (note ${i + 1}).` }
+    return {
+      role: m % 2 ? 'assistant' : 'user',
+      content: `${sentence(i)} (note ${i}). ${sentence(i + 1)} (note ${i + 1}).`,
+    }
   }),
 )
-const requests = Array.from({ length: queries }, (_, q) => `Who ${actions[q % 8]} ${objects[Math.floor(q / 8) % 8]}, and was it ${places[q % 8]}? (${q})`)
+const requests = Array.from(
+  { length: queries },
+  (_, q) => `Who ${actions[q % 8]} ${objects[Math.floor(q / 8) % 8]}, and was it ${places[q % 8]}? (${q})`,
+)
 
 if (!values['no-build']) await buildDemo()
 const server = await startStaticServer({ root: demoOutDir, port: 0 })
@@ -50,7 +84,11 @@ try {
   const result = await page.evaluate(
     async ({ batches, requests }) => {
       const dtypes = ['fp32', 'q8'] as const
-      const memories = await Promise.all(dtypes.map((dtype) => window.sift.createMemory({ name: `bench-dtype-${dtype}`, device: 'wasm', embedding: { dtype } })))
+      const memories = await Promise.all(
+        dtypes.map((dtype) =>
+          window.sift.createMemory({ name: `bench-dtype-${dtype}`, device: 'wasm', embedding: { dtype } }),
+        ),
+      )
       for (const memory of memories) {
         await memory.add({ role: 'user', content: 'Warm-up sentence that loads the model.' })
         await memory.indexed()
@@ -81,17 +119,28 @@ try {
       for (let run = 0; run < 3; run++) {
         for (const [d, dtype] of dtypes.entries()) {
           const started = performance.now()
-          const memory = await window.sift.createMemory({ name: `bench-dtype-${dtype}`, device: 'wasm', embedding: { dtype } })
+          const memory = await window.sift.createMemory({
+            name: `bench-dtype-${dtype}`,
+            device: 'wasm',
+            embedding: { dtype },
+          })
           await memory.buildContext(requests[run])
           coldStartMs[d].push(performance.now() - started)
           await (run === 2 ? memory.clear() : memory.close())
         }
       }
-      return dtypes.map((dtype, d) => ({ dtype, backend: backends[d], ...ingest[d], ...contexts[d], coldStartMs: coldStartMs[d] }))
+      return dtypes.map((dtype, d) => ({
+        dtype,
+        backend: backends[d],
+        ...ingest[d],
+        ...contexts[d],
+        coldStartMs: coldStartMs[d],
+      }))
     },
     { batches, requests },
   )
-  const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]
+  const percentile = (values: number[], p: number) =>
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]
   for (const { dtype, backend, sentences, ingestMs, contextMs, queryMs, coldStartMs } of result) {
     console.log(
       `${dtype} (${backend}): ingest ${sentences} sentences at ${(sentences / (ingestMs / 1000)).toFixed(1)}/s; ` +

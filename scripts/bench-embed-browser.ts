@@ -29,10 +29,37 @@ if (!['fp32', 'q8'].includes(dtype) || !['auto', 'wasm', 'webgpu'].includes(devi
   process.exit(1)
 }
 
-const subjects = ['My neighbour', 'The old captain', 'A quiet student', 'Her grandmother', 'Our new manager', 'The baker', 'His cousin', 'That tourist']
+const subjects = [
+  'My neighbour',
+  'The old captain',
+  'A quiet student',
+  'Her grandmother',
+  'Our new manager',
+  'The baker',
+  'His cousin',
+  'That tourist',
+]
 const actions = ['painted', 'repaired', 'forgot', 'sold', 'photographed', 'described', 'borrowed', 'cleaned']
-const objects = ['a red bicycle', 'the kitchen window', 'three wooden chairs', 'an antique clock', 'the garden fence', 'a broken laptop', 'two paper lanterns', 'the blue boat']
-const places = ['near the harbour', 'before breakfast', 'in the rain', 'after the concert', 'at the market', 'during the holidays', 'behind the station', 'on Sunday']
+const objects = [
+  'a red bicycle',
+  'the kitchen window',
+  'three wooden chairs',
+  'an antique clock',
+  'the garden fence',
+  'a broken laptop',
+  'two paper lanterns',
+  'the blue boat',
+]
+const places = [
+  'near the harbour',
+  'before breakfast',
+  'in the rain',
+  'after the concert',
+  'at the market',
+  'during the holidays',
+  'behind the station',
+  'on Sunday',
+]
 
 /** Distinct one-sentence messages, so every message is exactly one sentence to embed. */
 function syntheticMessages(n: number): MessageInput[] {
@@ -48,19 +75,29 @@ async function measure(url: string, webgpu: boolean) {
     const page = await browser.newPage()
     await page.goto(`${url}/?open=0`)
     await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-    return await page.evaluate(async ({ messages, dtype, device }) => {
-      const memory = await window.sift.createMemory({ name: 'bench-embed', device, embedding: { dtype } })
-      await memory.add({ role: 'user', content: 'Warm-up sentence that loads the model.' })
-      await memory.indexed()
-      const before = (await memory.stats()).sentences
-      const start = performance.now()
-      await memory.add(messages)
-      await memory.indexed()
-      const seconds = (performance.now() - start) / 1000
-      const stats = await memory.stats()
-      await memory.close()
-      return { backend: stats.backend, reason: stats.backendReason, sentences: stats.sentences - before, seconds, isolated: self.crossOriginIsolated, cores: navigator.hardwareConcurrency }
-    }, { messages: syntheticMessages(count), dtype, device })
+    return await page.evaluate(
+      async ({ messages, dtype, device }) => {
+        const memory = await window.sift.createMemory({ name: 'bench-embed', device, embedding: { dtype } })
+        await memory.add({ role: 'user', content: 'Warm-up sentence that loads the model.' })
+        await memory.indexed()
+        const before = (await memory.stats()).sentences
+        const start = performance.now()
+        await memory.add(messages)
+        await memory.indexed()
+        const seconds = (performance.now() - start) / 1000
+        const stats = await memory.stats()
+        await memory.close()
+        return {
+          backend: stats.backend,
+          reason: stats.backendReason,
+          sentences: stats.sentences - before,
+          seconds,
+          isolated: self.crossOriginIsolated,
+          cores: navigator.hardwareConcurrency,
+        }
+      },
+      { messages: syntheticMessages(count), dtype, device },
+    )
   } finally {
     await browser.close()
   }
@@ -72,7 +109,9 @@ try {
   for (const webgpu of [false, true]) {
     const { backend, reason, sentences, seconds, isolated, cores } = await measure(server.url, webgpu)
     const rate = (sentences / seconds).toFixed(1)
-    console.log(`${webgpu ? 'WebGPU flag' : 'no flag    '} ${dtype} backend=${backend}: ${sentences} sentences in ${seconds.toFixed(2)} s = ${rate} sentences/s (${reason}; crossOriginIsolated=${isolated}, ${cores} cores)`)
+    console.log(
+      `${webgpu ? 'WebGPU flag' : 'no flag    '} ${dtype} backend=${backend}: ${sentences} sentences in ${seconds.toFixed(2)} s = ${rate} sentences/s (${reason}; crossOriginIsolated=${isolated}, ${cores} cores)`,
+    )
   }
 } finally {
   await server.close()

@@ -16,7 +16,9 @@ env.allowRemoteModels = false
 const tokenizer = await AutoTokenizer.from_pretrained('use-lite')
 for (const dtype of ['fp32', 'q8'] as const) {
   const model = await AutoModel.from_pretrained('use-lite', { dtype })
-  const batches = Array.from({ length: Math.floor(lines.length / BATCH) }, (_, i) => lines.slice(i * BATCH, (i + 1) * BATCH))
+  const batches = Array.from({ length: Math.floor(lines.length / BATCH) }, (_, i) =>
+    lines.slice(i * BATCH, (i + 1) * BATCH),
+  )
   await model(tokenizer(batches[0], { padding: true, truncation: true }))
   const started = performance.now()
   let sentences = 0
@@ -27,5 +29,7 @@ for (const dtype of ['fp32', 'q8'] as const) {
     }
   }
   const seconds = (performance.now() - started) / 1000
-  console.log(`${dtype}: ${(sentences / seconds).toFixed(0)} sentences/s (batch ${BATCH}, ${sentences} sentences, onnxruntime-node CPU)`)
+  console.log(
+    `${dtype}: ${(sentences / seconds).toFixed(0)} sentences/s (batch ${BATCH}, ${sentences} sentences, onnxruntime-node CPU)`,
+  )
 }

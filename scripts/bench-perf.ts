@@ -60,7 +60,10 @@ const embedRuns = Number(values['embed-runs'])
 // SwiftShader (WebGPU on the CPU) is slow: fewer runs keep the default run within about 15 minutes.
 const webgpuRuns = Number(values['webgpu-runs'])
 const batchSizes = [1, 8, 32]
-const peerNames = values.peers.split(',').map((p) => p.trim()).filter((p) => p !== '')
+const peerNames = values.peers
+  .split(',')
+  .map((p) => p.trim())
+  .filter((p) => p !== '')
 if (peerNames.some((p) => p !== 'orama' && p !== 'mememo')) {
   console.error('bench:perf: --peers takes a comma-separated subset of orama,mememo (or an empty string for none)')
   process.exit(2)
@@ -117,11 +120,13 @@ async function openSession(url: string, webgpu: boolean): Promise<Session> {
     const text = message.text()
     if (text.startsWith('[bench]')) say(text.slice(8))
     else if (text.startsWith('Failed to load resource')) return
-    else if (message.type() === 'error' || message.type() === 'warning') console.error(`  [page ${message.type()}] ${text}`)
+    else if (message.type() === 'error' || message.type() === 'warning')
+      console.error(`  [page ${message.type()}] ${text}`)
   })
   page.on('pageerror', (error) => console.error(`  [page error] ${error.message}`))
   page.on('response', (response) => {
-    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) console.error(`  [http ${response.status()}] ${response.url()}`)
+    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
+      console.error(`  [http ${response.status()}] ${response.url()}`)
   })
   await page.goto(`${url}/perf.html`)
   await page.waitForFunction(() => typeof window.siftBench?.prepare === 'function')
@@ -164,7 +169,15 @@ if (!values['no-build']) {
   await build({ configFile: join(root, 'bench', 'vite.config.ts'), logLevel: 'warn' })
 }
 const server = await startStaticServer({ root: benchSiteDir, port: 0 })
-const raw: Partial<PerfRaw> = { embed: [], loads: [], contexts: [], footprints: [], coldStarts: [], peers: [], errors: [] }
+const raw: Partial<PerfRaw> = {
+  embed: [],
+  loads: [],
+  contexts: [],
+  footprints: [],
+  coldStarts: [],
+  peers: [],
+  errors: [],
+}
 
 /** Runs one measurement; a failure is recorded and reported, and the run goes on with the next one. */
 async function attempt<T>(label: string, work: () => Promise<T>): Promise<T | undefined> {
@@ -185,24 +198,40 @@ try {
     const session = await openSession(server.url, true)
     try {
       await session.page.evaluate((s) => window.siftBench.prepare(s), { ...setup, maxSentences: 2000 })
-      keep(raw.embed!, await attempt('webgpu embedding', () => session.page.evaluate(([b, r]) => window.siftBench.embedThroughput('webgpu', b, r), [batchSizes, webgpuRuns] as const)))
-      webgpuLaunch = await attempt('auto backend (WebGPU launch)', () => session.page.evaluate(() => window.siftBench.autoBackend()))
+      keep(
+        raw.embed!,
+        await attempt('webgpu embedding', () =>
+          session.page.evaluate(([b, r]) => window.siftBench.embedThroughput('webgpu', b, r), [
+            batchSizes,
+            webgpuRuns,
+          ] as const),
+        ),
+      )
+      webgpuLaunch = await attempt('auto backend (WebGPU launch)', () =>
+        session.page.evaluate(() => window.siftBench.autoBackend()),
+      )
     } finally {
       await session.close()
     }
   }
 
-  say(oneSection ? `plain launch: ${values.only} only` : 'plain launch: WASM embedding, auto backend, real-model ingest')
+  say(
+    oneSection ? `plain launch: ${values.only} only` : 'plain launch: WASM embedding, auto backend, real-model ingest',
+  )
   const session = await openSession(server.url, false)
   try {
     const { page, userDataDir } = session
     if (!oneSection) await page.evaluate((s) => window.siftBench.prepare(s), setup)
     if (!sizesOnly && !oneSection) {
-      const wasm = await attempt('wasm embedding', () => page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const))
+      const wasm = await attempt('wasm embedding', () =>
+        page.evaluate(([b, r]) => window.siftBench.embedThroughput('wasm', b, r), [batchSizes, embedRuns] as const),
+      )
       if (wasm) raw.embed!.unshift(wasm)
       raw.auto = { wasmLaunch: await page.evaluate(() => window.siftBench.autoBackend()), webgpuLaunch }
       raw.ingest = await page.evaluate((n) => window.siftBench.realIngest(n), ingestSentences)
-      say(`ingest: ${raw.ingest.sentences} sentences in ${raw.ingest.ms.toFixed(0)} ms, UI longest block ${raw.ingest.ui.longestBlockMs.toFixed(1)} ms`)
+      say(
+        `ingest: ${raw.ingest.sentences} sentences in ${raw.ingest.ms.toFixed(0)} ms, UI longest block ${raw.ingest.ui.longestBlockMs.toFixed(1)} ms`,
+      )
     }
     const originUsageBaseline = await page.evaluate(() => window.siftBench.originUsage())
     const diskBaseline = await indexedDbDiskBytes(userDataDir)
@@ -214,31 +243,71 @@ try {
       raw.loads!.push(load)
       say(`size ${size}: loaded in ${((load.addMs + load.indexedMs) / 1000).toFixed(1)} s; buildContext`)
       for (const strategy of ['hybrid', 'dense'] as const) {
-        keep(raw.contexts!, await attempt(`buildContext ${strategy} ${size}`, () => page.evaluate(([n, s, r]) => window.siftBench.context(n, s, r, 1), [size, strategy, repeats] as const)))
+        keep(
+          raw.contexts!,
+          await attempt(`buildContext ${strategy} ${size}`, () =>
+            page.evaluate(([n, s, r]) => window.siftBench.context(n, s, r, 1), [size, strategy, repeats] as const),
+          ),
+        )
       }
       await page.evaluate(() => window.siftBench.closeSift())
       const footprint = await page.evaluate((n) => window.siftBench.footprint(n), size)
-      raw.footprints!.push({ ...footprint, originUsageBaseline, diskBytes: await indexedDbDiskBytes(userDataDir), diskBaseline })
+      raw.footprints!.push({
+        ...footprint,
+        originUsageBaseline,
+        diskBytes: await indexedDbDiskBytes(userDataDir),
+        diskBaseline,
+      })
       say(`size ${size}: cold start`)
-      keep(raw.coldStarts!, await attempt(`cold start ${size}`, () => page.evaluate(([n, r, m]) => window.siftBench.coldStart(n, r, m), [size, repeats, size === sizes[sizes.length - 1]] as const)))
+      keep(
+        raw.coldStarts!,
+        await attempt(`cold start ${size}`, () =>
+          page.evaluate(([n, r, m]) => window.siftBench.coldStart(n, r, m), [
+            size,
+            repeats,
+            size === sizes[sizes.length - 1],
+          ] as const),
+        ),
+      )
       for (const peer of peerNames as ('orama' | 'mememo')[]) {
         say(`size ${size}: ${peer}`)
-        keep(raw.peers!, await attempt(`${peer} ${size}`, () => page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [size, peer, peerTimeLimitMs, repeats] as const)))
+        keep(
+          raw.peers!,
+          await attempt(`${peer} ${size}`, () =>
+            page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [
+              size,
+              peer,
+              peerTimeLimitMs,
+              repeats,
+            ] as const),
+          ),
+        )
       }
     }
     if (importSentences > 0 && !sizesOnly && !encryptionOnly) {
       say(`import: ${importSentences} sentences as one export`)
-      raw.import = await attempt('import', () => page.evaluate((n) => window.siftBench.importHistory(n), importSentences))
-      if (raw.import) say(`import: stored in ${(raw.import.storeMs / 1000).toFixed(1)} s, indexed ${(raw.import.indexedMs / 1000).toFixed(1)} s later`)
+      raw.import = await attempt('import', () =>
+        page.evaluate((n) => window.siftBench.importHistory(n), importSentences),
+      )
+      if (raw.import)
+        say(
+          `import: stored in ${(raw.import.storeMs / 1000).toFixed(1)} s, indexed ${(raw.import.indexedMs / 1000).toFixed(1)} s later`,
+        )
     }
     if (encryptionSize > 0 && !sizesOnly && !importOnly) {
       say(`encryption: ${encryptionSize} sentences, plain and encrypted`)
       raw.encryption = await attempt('encryption', async () => {
-        const stores = await page.evaluate(([n, r]) => window.siftBench.encryptionStores(n, r), [encryptionSize, repeats] as const)
+        const stores = await page.evaluate(([n, r]) => window.siftBench.encryptionStores(n, r), [
+          encryptionSize,
+          repeats,
+        ] as const)
         // Alternating, so that a drift of the machine's speed during the section reaches both alike.
         const ingest: EncryptionCost['ingest'] = { plain: [], encrypted: [] }
         for (let run = 0; run < ENCRYPTION_INGEST_RUNS; run++) {
-          for (const encrypted of [false, true]) ingest[encrypted ? 'encrypted' : 'plain'].push(await page.evaluate(([n, e]) => window.siftBench.realIngest(n, e), [ingestSentences, encrypted] as const))
+          for (const encrypted of [false, true])
+            ingest[encrypted ? 'encrypted' : 'plain'].push(
+              await page.evaluate(([n, e]) => window.siftBench.realIngest(n, e), [ingestSentences, encrypted] as const),
+            )
         }
         return { ...stores, ingest }
       })

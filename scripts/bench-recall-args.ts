@@ -30,7 +30,8 @@ export interface BenchRecallArgs {
 
 function commaList(option: string, value: string): string[] {
   const items = value.split(',').map((item) => item.trim())
-  if (items.some((item) => item === '')) throw new UsageError(`--${option} must be a comma-separated list without empty items, got ${JSON.stringify(value)}`)
+  if (items.some((item) => item === ''))
+    throw new UsageError(`--${option} must be a comma-separated list without empty items, got ${JSON.stringify(value)}`)
   return [...new Set(items)]
 }
 
@@ -51,14 +52,18 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
   })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
-  if (images !== 'caption' && images !== 'omit') throw new UsageError(`--images must be caption or omit, got ${JSON.stringify(images)}`)
+  if (images !== 'caption' && images !== 'omit')
+    throw new UsageError(`--images must be caption or omit, got ${JSON.stringify(images)}`)
   const limit = (option: 'limit-conversations' | 'limit-questions') => {
     const value = values[option]
     return value === undefined ? undefined : parsePositiveInteger(option, value)
   }
   return {
     data: values.data,
-    budgets: values.budgets === undefined ? DEFAULT_BUDGETS : commaList('budgets', values.budgets).map((budget) => parsePositiveInteger('budgets', budget)),
+    budgets:
+      values.budgets === undefined
+        ? DEFAULT_BUDGETS
+        : commaList('budgets', values.budgets).map((budget) => parsePositiveInteger('budgets', budget)),
     strategies: values.strategies === undefined ? DEFAULT_STRATEGIES : commaList('strategies', values.strategies),
     json: values.json,
     misses: values.misses,

@@ -26,7 +26,9 @@ export function renderRecallTable(results: RecallResults, defaultStrategy: strin
     }
   }
   const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column].length)))
-  const lines = rows.map((row) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '))
+  const lines = rows.map((row) =>
+    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '),
+  )
   lines.splice(1, 0, widths.map((width) => '-'.repeat(width)).join('  '))
   return `${lines.join('\n')}\n* = default strategy; any/all = questions with at least one / every evidence turn in the context; category columns = any\n`
 }

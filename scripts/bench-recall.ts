@@ -63,7 +63,8 @@ class RecallBench {
     private readonly args: BenchRecallArgs,
     private readonly misses: WriteStream | undefined,
   ) {
-    for (const strategy of args.strategies) this.tallies.set(strategy, new Map(args.budgets.map((budget) => [budget, new RecallTally()])))
+    for (const strategy of args.strategies)
+      this.tallies.set(strategy, new Map(args.budgets.map((budget) => [budget, new RecallTally()])))
   }
 
   async run(conversation: LoadedConversation, questions: EvidenceQuestion[], label: string): Promise<void> {
@@ -77,12 +78,15 @@ class RecallBench {
       await memory.indexed()
       const stats = await memory.stats()
       this.memoryStats = stats
-      log(`${label}: ${conversation.messages.length} turns, ${stats.sentences} sentences indexed in ${elapsed(started)}`)
+      log(
+        `${label}: ${conversation.messages.length} turns, ${stats.sentences} sentences indexed in ${elapsed(started)}`,
+      )
       await this.measureReferences(memory, conversation.id, questions[0].question)
       const asking = performance.now()
       for (const [index, question] of questions.entries()) {
         await this.ask(memory, conversation.id, question)
-        if ((index + 1) % 50 === 0 || index + 1 === questions.length) log(`${label}: ${index + 1}/${questions.length} questions, ${elapsed(asking)}`)
+        if ((index + 1) % 50 === 0 || index + 1 === questions.length)
+          log(`${label}: ${index + 1}/${questions.length} questions, ${elapsed(asking)}`)
       }
     } finally {
       await memory.close()
@@ -91,7 +95,8 @@ class RecallBench {
 
   /** The strategy used when none is given, as the engine reports it, and the size of the whole history. */
   private async measureReferences(memory: Memory, conversationId: string, request: string): Promise<void> {
-    if (this.defaultStrategy === undefined) this.defaultStrategy = (await memory.buildContext(request, { conversationId })).stats.strategy
+    if (this.defaultStrategy === undefined)
+      this.defaultStrategy = (await memory.buildContext(request, { conversationId })).stats.strategy
     const full = await memory.buildContext(request, { conversationId, strategy: 'full' })
     this.sizes[conversationId] = { historyChars: full.stats.historyChars, renderedChars: full.stats.used }
   }
@@ -100,10 +105,20 @@ class RecallBench {
     const missed: Miss[] = []
     for (const [strategy, byBudget] of this.tallies) {
       for (const [budget, tally] of byBudget) {
-        const context = await memory.buildContext(question.question, { budget, strategy: strategy as Strategy, conversationId, adaptiveStop: this.args.adaptiveStop, followUpdates: this.args.followUpdates })
+        const context = await memory.buildContext(question.question, {
+          budget,
+          strategy: strategy as Strategy,
+          conversationId,
+          adaptiveStop: this.args.adaptiveStop,
+          followUpdates: this.args.followUpdates,
+        })
         const stray = context.items.find((item) => item.conversationId !== conversationId)
-        if (stray) throw new Error(`buildContext scoped to ${conversationId} returned a sentence of ${stray.conversationId}`)
-        const found = foundEvidence(question.evidence, context.items.map((item) => item.messageId))
+        if (stray)
+          throw new Error(`buildContext scoped to ${conversationId} returned a sentence of ${stray.conversationId}`)
+        const found = foundEvidence(
+          question.evidence,
+          context.items.map((item) => item.messageId),
+        )
         tally.record(question, found, context.stats.used, context.stats.fill)
         if (found.length < question.evidence.length) missed.push({ strategy, budget, found })
       }
@@ -131,23 +146,32 @@ async function openMisses(path: string | undefined): Promise<WriteStream | undef
 
 async function benchRecall(args: BenchRecallArgs): Promise<void> {
   const started = performance.now()
-  let history
+  let history: Awaited<ReturnType<typeof readHistory>>
   try {
     history = await readHistory(args.data, { images: args.images })
   } catch (error) {
     throw new UsageError(`cannot read --data: ${(error as Error).message}`)
   }
-  if (history.format !== 'locomo') throw new UsageError(`--data must be LoCoMo JSON (with questions); ${args.data} is a plain message list`)
+  if (history.format !== 'locomo')
+    throw new UsageError(`--data must be LoCoMo JSON (with questions); ${args.data} is a plain message list`)
   for (const warning of history.warnings) log(`data: ${warning}`)
 
-  const conversations = (args.questions ? await askedFromQuestionSet(args.questions, history.conversations) : history.conversations).slice(0, args.limitConversations)
+  const conversations = (
+    args.questions ? await askedFromQuestionSet(args.questions, history.conversations) : history.conversations
+  ).slice(0, args.limitConversations)
   const plan = conversations.map((conversation) => {
     const answerable = conversation.questions.filter(isAnswerable)
     const asked = answerable.filter((question) => question.evidence.length > 0).slice(0, args.limitQuestions)
-    return { conversation, asked, withoutEvidence: answerable.filter((question) => question.evidence.length === 0).length }
+    return {
+      conversation,
+      asked,
+      withoutEvidence: answerable.filter((question) => question.evidence.length === 0).length,
+    }
   })
   const questionCount = plan.reduce((sum, { asked }) => sum + asked.length, 0)
-  log(`${conversations.length} conversations, ${questionCount} questions × ${args.strategies.length} strategies × ${args.budgets.length} budgets`)
+  log(
+    `${conversations.length} conversations, ${questionCount} questions × ${args.strategies.length} strategies × ${args.budgets.length} budgets`,
+  )
 
   // Loaded only once the arguments are known to be good: the engine pulls in ONNX Runtime.
   const { createMemory } = await import('../src/node')
@@ -165,7 +189,8 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   const results = bench.results()
   const defaultStrategy = bench.defaultStrategy ?? 'unknown'
   const sizes = Object.values(bench.sizes)
-  const mean = (pick: (size: ConversationSize) => number) => (sizes.length ? sizes.reduce((sum, size) => sum + pick(size), 0) / sizes.length : 0)
+  const mean = (pick: (size: ConversationSize) => number) =>
+    sizes.length ? sizes.reduce((sum, size) => sum + pick(size), 0) / sizes.length : 0
   const full = {
     meanHistoryChars: mean((size) => size.historyChars),
     meanRenderedChars: mean((size) => size.renderedChars),
@@ -183,13 +208,29 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
       date: new Date().toISOString(),
       commit: git(['rev-parse', 'HEAD']),
       uncommittedChanges: dirty === undefined ? undefined : dirty.length > 0,
-      machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), platform: process.platform, arch: process.arch, node: process.version },
+      machine: {
+        cpu: cpus()[0]?.model,
+        cores: cpus().length,
+        memoryGiB: Math.round(totalmem() / 2 ** 30),
+        platform: process.platform,
+        arch: process.arch,
+        node: process.version,
+      },
       engine: bench.memoryStats ? { backend: bench.memoryStats.backend, model: bench.memoryStats.model } : undefined,
       data: {
         path: args.data,
-        sha256: createHash('sha256').update(await readFile(args.data)).digest('hex'),
+        sha256: createHash('sha256')
+          .update(await readFile(args.data))
+          .digest('hex'),
         images: args.images,
-        questionSet: args.questions ? { path: args.questions, sha256: createHash('sha256').update(await readFile(args.questions)).digest('hex') } : undefined,
+        questionSet: args.questions
+          ? {
+              path: args.questions,
+              sha256: createHash('sha256')
+                .update(await readFile(args.questions))
+                .digest('hex'),
+            }
+          : undefined,
         conversations: conversations.length,
         questions: questionCount,
         answerableWithoutEvidence: plan.reduce((sum, { withoutEvidence }) => sum + withoutEvidence, 0),
@@ -208,7 +249,10 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
 }
 
 /** The conversations the set asks about, with its questions; each question that shares a content word with its evidence is reported. */
-async function askedFromQuestionSet(path: string, conversations: readonly LoadedConversation[]): Promise<LoadedConversation[]> {
+async function askedFromQuestionSet(
+  path: string,
+  conversations: readonly LoadedConversation[],
+): Promise<LoadedConversation[]> {
   let asked: LoadedConversation[]
   try {
     asked = withQuestionSet(conversations, await readQuestionSet(path))
@@ -219,8 +263,13 @@ async function askedFromQuestionSet(path: string, conversations: readonly Loaded
     const texts = new Map(conversation.messages.map((message) => [message.id, message.content]))
     const speakers = [...new Set(conversation.messages.map((message) => message.role))]
     for (const { question, evidence } of conversation.questions) {
-      const shared = sharedContentTerms(question, evidence.map((id) => texts.get(id)!), speakers)
-      if (shared.length > 0) log(`questions: "${question}" (${conversation.id}) shares ${shared.join(', ')} with its evidence`)
+      const shared = sharedContentTerms(
+        question,
+        evidence.map((id) => texts.get(id)!),
+        speakers,
+      )
+      if (shared.length > 0)
+        log(`questions: "${question}" (${conversation.id}) shares ${shared.join(', ')} with its evidence`)
     }
   }
   return asked

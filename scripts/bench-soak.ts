@@ -38,8 +38,14 @@ const maxPending = Number(values['max-pending'])
 const forgetEvery = Number(values['forget-every'])
 const budgets = values.budgets.split(',').map((b) => Number(b.trim()))
 const queryCount = Number(values.queries)
-if (![target, burstSize, forgetEvery, queryCount].every((n) => Number.isInteger(n) && n >= 1) || !(maxPending >= 0) || budgets.some((b) => !Number.isInteger(b) || b < 1)) {
-  console.error('bench:soak: --sentences, --burst, --forget-every and --queries take positive integers, --max-pending one ≥ 0, --budgets e.g. 2000,8000')
+if (
+  ![target, burstSize, forgetEvery, queryCount].every((n) => Number.isInteger(n) && n >= 1) ||
+  !(maxPending >= 0) ||
+  budgets.some((b) => !Number.isInteger(b) || b < 1)
+) {
+  console.error(
+    'bench:soak: --sentences, --burst, --forget-every and --queries take positive integers, --max-pending one ≥ 0, --budgets e.g. 2000,8000',
+  )
   process.exit(2)
 }
 
@@ -48,7 +54,8 @@ const say = (message: string) => console.log(`[${((Date.now() - startedAt) / 100
 
 /** Every rejected call, by `method:code`. */
 const errors: Record<string, number> = {}
-const countError = (method: string, code: string) => (errors[`${method}:${code}`] = (errors[`${method}:${code}`] ?? 0) + 1)
+const countError = (method: string, code: string) =>
+  (errors[`${method}:${code}`] = (errors[`${method}:${code}`] ?? 0) + 1)
 
 async function call<T>(page: Page, request: Parameters<typeof soakPage.callMemory>[0]): Promise<T | undefined> {
   const outcome = await page.evaluate(soakPage.callMemory, request)
@@ -82,7 +89,10 @@ async function measureHeaps(pages: Page[], sessions: CDPSession[]): Promise<{ pa
     heaps.push((await session.send('Runtime.getHeapUsage')).usedSize)
   }
   const measured = await userAgent
-  return { pages: heaps, userAgent: measured.every((b) => b !== undefined) ? measured.reduce((a, b) => a! + b!, 0) : undefined }
+  return {
+    pages: heaps,
+    userAgent: measured.every((b) => b !== undefined) ? measured.reduce((a, b) => a! + b!, 0) : undefined,
+  }
 }
 
 const history = generateHistory(target)
@@ -109,11 +119,19 @@ try {
   const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)))
 
   // One request per page loads the model before the heap baseline, so the baseline is the loaded memory.
-  for (const page of pages) await page.evaluate((request) => window.soak.memory.buildContext(request, { strategy: 'hybrid', budget: 2000 }), requests[0])
+  for (const page of pages)
+    await page.evaluate(
+      (request) => window.soak.memory.buildContext(request, { strategy: 'hybrid', budget: 2000 }),
+      requests[0],
+    )
   const heapStart = await measureHeaps(pages, sessions)
-  say(`pages open, model loaded; heap baseline taken; ingesting ${history.sentences.length} sentences in ${history.messages.length} messages`)
+  say(
+    `pages open, model loaded; heap baseline taken; ingesting ${history.sentences.length} sentences in ${history.messages.length} messages`,
+  )
 
-  await Promise.all(pages.map((page, i) => page.evaluate(soakPage.startQueryLoop, { requests, budgets, offset: i * 7 })))
+  await Promise.all(
+    pages.map((page, i) => page.evaluate(soakPage.startQueryLoop, { requests, budgets, offset: i * 7 })),
+  )
   const acknowledged = new Set<string>()
   const forgotten = new Set<string>()
   // Ids whose add or forget rejected: their state is not claimed by Sift, so neither check counts them.
@@ -179,7 +197,9 @@ try {
   await Promise.all(pages.map((page) => call<void>(page, { method: 'indexed' })))
   const runEnd = Date.now()
   const loops = await Promise.all(pages.map((page) => page.evaluate(soakPage.stopQueryLoop)))
-  for (const loop of loops) for (const [code, count] of Object.entries(loop.errors)) errors[`buildContext:${code}`] = (errors[`buildContext:${code}`] ?? 0) + count
+  for (const loop of loops)
+    for (const [code, count] of Object.entries(loop.errors))
+      errors[`buildContext:${code}`] = (errors[`buildContext:${code}`] ?? 0) + count
   const queries = loops.flatMap((loop) => loop.queries)
   say(`indexed; checking what is stored (${queries.length} buildContext calls made during the run)`)
 
@@ -193,7 +213,12 @@ try {
   const heapEnd = await measureHeaps(pages, sessions)
   for (const page of [b, a]) await call<void>(page, { method: 'close' })
 
-  const heap: HeapFigures = { pagesStart: heapStart.pages, pagesEnd: heapEnd.pages, userAgentStart: heapStart.userAgent, userAgentEnd: heapEnd.userAgent }
+  const heap: HeapFigures = {
+    pagesStart: heapStart.pages,
+    pagesEnd: heapEnd.pages,
+    userAgentStart: heapStart.userAgent,
+    userAgentEnd: heapEnd.userAgent,
+  }
   const ingestSeconds = (runEnd - runStart) / 1000
   const report: SoakReport = {
     date: new Date(startedAt).toISOString(),
@@ -218,14 +243,26 @@ try {
     ...latencyDrift(queries, runStart, runEnd),
     heap,
     backend: finalStats?.backend ?? 'unknown',
-    denseIndex: finalStats ? (finalStats.denseIndex.kind === 'exact' ? 'exact' : `coarse-lists (${finalStats.denseIndex.lists} lists)`) : 'unknown',
+    denseIndex: finalStats
+      ? finalStats.denseIndex.kind === 'exact'
+        ? 'exact'
+        : `coarse-lists (${finalStats.denseIndex.lists} lists)`
+      : 'unknown',
     lastFailure: finalStats?.lastFailure ? JSON.stringify(finalStats.lastFailure) : undefined,
   }
-  console.log(`\nSoak: ${report.date}, ${target} sentences target, bursts of ${burstSize} messages, hybrid budgets ${budgets.join('/')}\n`)
+  console.log(
+    `\nSoak: ${report.date}, ${target} sentences target, bursts of ${burstSize} messages, hybrid budgets ${budgets.join('/')}\n`,
+  )
   console.log(soakTable(report))
-  if (fromContext.lost.length + fromStore.lost.length > 0) console.error(`lost ids (first 20): ${[...new Set([...fromContext.lost, ...fromStore.lost])].slice(0, 20).join(', ')}`)
+  if (fromContext.lost.length + fromStore.lost.length > 0)
+    console.error(
+      `lost ids (first 20): ${[...new Set([...fromContext.lost, ...fromStore.lost])].slice(0, 20).join(', ')}`,
+    )
   if (values.json) {
-    await writeFile(values.json, JSON.stringify({ options: { target, burstSize, maxPending, forgetEvery, budgets, queryCount }, report }, null, 2))
+    await writeFile(
+      values.json,
+      JSON.stringify({ options: { target, burstSize, maxPending, forgetEvery, budgets, queryCount }, report }, null, 2),
+    )
     say(`wrote ${values.json}`)
   }
   const failed =

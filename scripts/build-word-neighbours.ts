@@ -19,12 +19,21 @@ export function buildWordNeighbours(): void {
   const target = join(root, 'public/models', WORD_NEIGHBOURS_FILE)
   const existing = statSync(target, { throwIfNoEntry: false })
   const licence = statSync(join(dirname(target), 'LICENSE'), { throwIfNoEntry: false })
-  if (existing && licence && existing.mtimeMs >= statSync(source).mtimeMs && existing.mtimeMs >= statSync(fileURLToPath(import.meta.url)).mtimeMs) {
+  if (
+    existing &&
+    licence &&
+    existing.mtimeMs >= statSync(source).mtimeMs &&
+    existing.mtimeMs >= statSync(fileURLToPath(import.meta.url)).mtimeMs
+  ) {
     console.error(`setup: ${WORD_NEIGHBOURS_FILE} is up to date`)
     return
   }
   const started = performance.now()
-  const data = JSON.parse(readFileSync(source, 'utf8')) as { words: string[]; vectors: Record<string, number[]>; dimensions: number }
+  const data = JSON.parse(readFileSync(source, 'utf8')) as {
+    words: string[]
+    vectors: Record<string, number[]>
+    dimensions: number
+  }
   const { dimensions } = data
   const words: string[] = []
   const rows = new Float32Array(WORDS * dimensions)
@@ -44,7 +53,9 @@ export function buildWordNeighbours(): void {
   copyFileSync(join(dirname(source), 'LICENSE'), join(dirname(target), 'LICENSE'))
   copyFileSync(join(dirname(source), 'ACKNOWLEDGEMENT.md'), join(dirname(target), 'ACKNOWLEDGEMENT.md'))
   const seconds = ((performance.now() - started) / 1000).toFixed(0)
-  console.error(`setup: wrote ${WORD_NEIGHBOURS_FILE} (${words.length} words, ${table.neighbours.length} neighbours, ${(file.length / 1e6).toFixed(2)} MB) in ${seconds} s`)
+  console.error(
+    `setup: wrote ${WORD_NEIGHBOURS_FILE} (${words.length} words, ${table.neighbours.length} neighbours, ${(file.length / 1e6).toFixed(2)} MB) in ${seconds} s`,
+  )
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) buildWordNeighbours()

@@ -21,7 +21,8 @@ export class UsageError extends Error {}
 
 /** A positive whole number from an option value, or a UsageError naming the option. */
 export function parsePositiveInteger(option: string, value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`--${option} must be a positive whole number, got ${JSON.stringify(value)}`)
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new UsageError(`--${option} must be a positive whole number, got ${JSON.stringify(value)}`)
   return Number(value)
 }
 
@@ -45,8 +46,10 @@ export function parseContextArgs(argv: string[]): ContextArgs {
     cache: { type: 'string' },
   })
   if (!values.history) throw new UsageError('--history FILE is required')
-  if (values.request === undefined || values.request.trim() === '') throw new UsageError('--request "TEXT" is required and must not be empty')
-  if (values.strategy !== undefined && values.strategy.trim() === '') throw new UsageError('--strategy must not be empty')
+  if (values.request === undefined || values.request.trim() === '')
+    throw new UsageError('--request "TEXT" is required and must not be empty')
+  if (values.strategy !== undefined && values.strategy.trim() === '')
+    throw new UsageError('--strategy must not be empty')
   return {
     history: values.history,
     request: values.request,

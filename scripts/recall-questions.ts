@@ -24,14 +24,24 @@ export const QUESTION_SET_FORMAT = 'sift-recall-questions'
 export async function readQuestionSet(path: string): Promise<QuestionSetEntry[]> {
   const data = JSON.parse(await readFile(path, 'utf8')) as { format?: unknown; version?: unknown; questions?: unknown }
   if (data.format !== QUESTION_SET_FORMAT || data.version !== 1 || !Array.isArray(data.questions)) {
-    throw new Error(`${path} is not a question set: expected { format: '${QUESTION_SET_FORMAT}', version: 1, questions: [...] }`)
+    throw new Error(
+      `${path} is not a question set: expected { format: '${QUESTION_SET_FORMAT}', version: 1, questions: [...] }`,
+    )
   }
   return data.questions.map((entry: Partial<QuestionSetEntry>, index: number) => {
     const { conversation, category, question, evidence } = entry
     const usable =
-      typeof conversation === 'string' && typeof question === 'string' && question !== '' && Number.isInteger(category) &&
-      Array.isArray(evidence) && evidence.length > 0 && evidence.every((id) => typeof id === 'string')
-    if (!usable) throw new Error(`${path}: questions[${index}] needs conversation, category, question and a non-empty evidence list`)
+      typeof conversation === 'string' &&
+      typeof question === 'string' &&
+      question !== '' &&
+      Number.isInteger(category) &&
+      Array.isArray(evidence) &&
+      evidence.length > 0 &&
+      evidence.every((id) => typeof id === 'string')
+    if (!usable)
+      throw new Error(
+        `${path}: questions[${index}] needs conversation, category, question and a non-empty evidence list`,
+      )
     return entry as QuestionSetEntry
   })
 }
@@ -41,7 +51,10 @@ export async function readQuestionSet(path: string): Promise<QuestionSetEntry[]>
  * and so are the set's questions about conversations the data does not hold (a part of LoCoMo, e.g. one half, asks
  * only its own). Throws when no question is left, or when an entry names an evidence turn its conversation lacks.
  */
-export function withQuestionSet(conversations: readonly LoadedConversation[], entries: readonly QuestionSetEntry[]): LoadedConversation[] {
+export function withQuestionSet(
+  conversations: readonly LoadedConversation[],
+  entries: readonly QuestionSetEntry[],
+): LoadedConversation[] {
   const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]))
   const asked = new Map<string, EvidenceQuestion[]>()
   entries.forEach((entry, index) => {
@@ -49,13 +62,22 @@ export function withQuestionSet(conversations: readonly LoadedConversation[], en
     if (!conversation) return
     const turns = new Set(conversation.messages.map((message) => message.id))
     const unknown = entry.evidence.find((id) => !turns.has(id))
-    if (unknown !== undefined) throw new Error(`questions[${index}] names evidence ${unknown}, which ${entry.conversation} does not have`)
+    if (unknown !== undefined)
+      throw new Error(`questions[${index}] names evidence ${unknown}, which ${entry.conversation} does not have`)
     const questions = asked.get(entry.conversation) ?? []
-    questions.push({ question: entry.question, answer: '', category: entry.category, evidence: entry.evidence, rawEvidence: entry.evidence })
+    questions.push({
+      question: entry.question,
+      answer: '',
+      category: entry.category,
+      evidence: entry.evidence,
+      rawEvidence: entry.evidence,
+    })
     asked.set(entry.conversation, questions)
   })
   if (asked.size === 0) throw new Error('none of its questions is about a conversation of the data')
-  return conversations.filter((conversation) => asked.has(conversation.id)).map((conversation) => ({ ...conversation, questions: asked.get(conversation.id)! }))
+  return conversations
+    .filter((conversation) => asked.has(conversation.id))
+    .map((conversation) => ({ ...conversation, questions: asked.get(conversation.id)! }))
 }
 
 /**
@@ -64,9 +86,16 @@ export function withQuestionSet(conversations: readonly LoadedConversation[], en
  * or when one of at least four letters begins the other ("collaborate" / "collaboration"), so a rewording cannot
  * pass on a derived form of the same word.
  */
-export function sharedContentTerms(question: string, evidence: readonly string[], allowed: readonly string[] = []): string[] {
+export function sharedContentTerms(
+  question: string,
+  evidence: readonly string[],
+  allowed: readonly string[] = [],
+): string[] {
   const skip = new Set(allowed.flatMap((word) => [...contentTerms(word)]))
   const inEvidence = [...new Set(evidence.flatMap((text) => [...contentTerms(text)]))]
-  const related = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)))
-  return [...contentTerms(question)].filter((term) => !skip.has(term) && inEvidence.some((other) => related(term, other)))
+  const related = (a: string, b: string) =>
+    a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)))
+  return [...contentTerms(question)].filter(
+    (term) => !skip.has(term) && inEvidence.some((other) => related(term, other)),
+  )
 }

@@ -1,5 +1,10 @@
 /** LoCoMo's answerable question categories, as labelled in the data. */
-export const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' }
+export const CATEGORY_NAMES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+}
 
 export interface CategoryRecall {
   /** Share of questions with at least one evidence turn in the context. */
@@ -38,7 +43,12 @@ export class RecallTally {
   private fill = 0
 
   /** `found` must be the subset of `evidence` present in the context (see `foundEvidence`); `evidence` must not be empty. */
-  record(question: { category: number; evidence: readonly string[] }, found: readonly string[], used: number, fill: number): void {
+  record(
+    question: { category: number; evidence: readonly string[] },
+    found: readonly string[],
+    used: number,
+    fill: number,
+  ): void {
     if (question.evidence.length === 0) throw new Error('a question without evidence cannot be scored')
     const counts = this.byCategory.get(question.category) ?? { any: 0, all: 0, n: 0 }
     this.byCategory.set(question.category, counts)
@@ -62,5 +72,9 @@ export class RecallTally {
 }
 
 function shares(counts: Counts): CategoryRecall {
-  return { anyEvidence: counts.n ? counts.any / counts.n : 0, allEvidence: counts.n ? counts.all / counts.n : 0, n: counts.n }
+  return {
+    anyEvidence: counts.n ? counts.any / counts.n : 0,
+    allEvidence: counts.n ? counts.all / counts.n : 0,
+    n: counts.n,
+  }
 }

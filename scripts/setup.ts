@@ -16,7 +16,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 export function setUp(): void {
   // Progress goes to stderr, here and below: `npm pack --json` runs this (prepack) and its stdout must stay JSON.
   const converted = spawnSync('npx', ['tsx', 'scripts/convert-model.ts'], { cwd: root, stdio: [0, 2, 2] })
-  if (converted.status !== 0) throw new Error(`setup: npx tsx scripts/convert-model.ts failed (exit ${converted.status})`)
+  if (converted.status !== 0)
+    throw new Error(`setup: npx tsx scripts/convert-model.ts failed (exit ${converted.status})`)
   copyOnnxRuntimeFiles()
   buildWordNeighbours()
 }

@@ -13,7 +13,8 @@ import { sendStaticFile } from '../src/send-static-file'
  * `'wasm-unsafe-eval'` lets ONNX Runtime compile its WebAssembly; it allows no JavaScript `eval`. A dedicated
  * worker takes the policy of its own script's response, so every response carries it.
  */
-export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'"
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'"
 
 const isolationHeaders = {
   'Cross-Origin-Opener-Policy': 'same-origin',

@@ -1,4 +1,5 @@
-// `npm test`: makes sure a Chromium, the embedded model and the ONNX Runtime files exist, then runs every vitest project.
+// `npm test`: makes sure a Chromium, the embedded model and the ONNX Runtime files exist, checks format, lint and types,
+// then runs every vitest project.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -14,14 +15,20 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 }
 
 function canInstallWithApt(): boolean {
-  return process.getuid?.() === 0 && existsSync('/etc/debian_version') && run('sh', ['-c', 'command -v apt-get >/dev/null']) === 0
+  return (
+    process.getuid?.() === 0 &&
+    existsSync('/etc/debian_version') &&
+    run('sh', ['-c', 'command -v apt-get >/dev/null']) === 0
+  )
 }
 
 function ensureChromium(): string {
   const found = findChromium()
   if (found) return found
   if (process.env.CHROME_PATH) {
-    console.error(`npm test: CHROME_PATH=${process.env.CHROME_PATH} is not an executable file; point it at Chromium or Chrome.`)
+    console.error(
+      `npm test: CHROME_PATH=${process.env.CHROME_PATH} is not an executable file; point it at Chromium or Chrome.`,
+    )
     process.exit(1)
   }
   if (canInstallWithApt()) {
@@ -31,19 +38,33 @@ function ensureChromium(): string {
       if (installed) return installed
     }
   }
-  console.error('npm test: no Chromium found; install Chromium or Chrome (Debian: apt-get install -y chromium) or set CHROME_PATH to its binary.')
+  console.error(
+    'npm test: no Chromium found; install Chromium or Chrome (Debian: apt-get install -y chromium) or set CHROME_PATH to its binary.',
+  )
   process.exit(1)
 }
 
 /** One closing line in the plain `N passed, N failed` form that CI reads, from vitest's JSON report. */
 function printSummary(reportPath: string): void {
   if (!existsSync(reportPath)) return
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
-  console.log(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`)
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as {
+    numPassedTests: number
+    numFailedTests: number
+    numPendingTests: number
+    numTodoTests: number
+  }
+  console.log(
+    `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`,
+  )
 }
 
 const chromePath = ensureChromium()
 setUp()
+// Formatting and lint are part of the code's review: an unformatted file fails the run (`npm run format` fixes it).
+if (run('npx', ['biome', 'check', '.']) !== 0) {
+  console.error('npm test: the format or lint check failed (npx biome check .; npm run format writes the fixes it can)')
+  process.exit(1)
+}
 // Types are part of the contract (the declarations ship): a type error fails the run like a failing test.
 if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) {
   console.error('npm test: the type check failed (npx tsc --noEmit -p tsconfig.json)')
@@ -51,9 +72,20 @@ if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) {
 }
 const reportPath = join(root, '.cache/vitest-report.json')
 rmSync(reportPath, { force: true })
-const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...process.argv.slice(2)], {
-  ...process.env,
-  CHROME_PATH: chromePath,
-})
+const status = run(
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reportPath}`,
+    ...process.argv.slice(2),
+  ],
+  {
+    ...process.env,
+    CHROME_PATH: chromePath,
+  },
+)
 printSummary(reportPath)
 process.exit(status)

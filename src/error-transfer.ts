@@ -20,13 +20,17 @@ export function serializedError(value: unknown): SerializedError {
   if (!(value instanceof Error)) return { name: 'Error', message: String(value) }
   const serialized: SerializedError = { name: value.name, message: value.message, stack: value.stack }
   if (value instanceof SiftError) serialized.code = value.code
-  if (value.cause instanceof Error) serialized.cause = { name: value.cause.name, message: value.cause.message, stack: value.cause.stack }
+  if (value.cause instanceof Error)
+    serialized.cause = { name: value.cause.name, message: value.cause.message, stack: value.cause.stack }
   return serialized
 }
 
 /** The error `serializedError` described: a `SiftError` with its code when it was one, its cause a plain Error of the same name and message. */
 export function revivedError({ code, name, message, stack, cause }: SerializedError): Error {
-  const error = code === undefined ? new Error(message, cause && { cause: plainError(cause) }) : new SiftError(code, message, cause && { cause: plainError(cause) })
+  const error =
+    code === undefined
+      ? new Error(message, cause && { cause: plainError(cause) })
+      : new SiftError(code, message, cause && { cause: plainError(cause) })
   if (code === undefined) error.name = name
   if (stack) error.stack = stack
   return error
@@ -52,12 +56,14 @@ export function installSiftErrorTransfer(): void {
     canHandle: (value): value is { value: unknown } => builtIn.canHandle(value),
     serialize(thrown) {
       const { value } = thrown
-      if (value instanceof SiftError) return [{ sift: true, ...serializedError(value) } satisfies SerializedSiftError, []]
+      if (value instanceof SiftError)
+        return [{ sift: true, ...serializedError(value) } satisfies SerializedSiftError, []]
       return builtIn.serialize(thrown)
     },
     deserialize(serialized) {
       const candidate = serialized as Partial<SerializedSiftError>
-      if (candidate && candidate.sift === true && typeof candidate.code === 'string') throw revivedError(candidate as SerializedSiftError)
+      if (candidate && candidate.sift === true && typeof candidate.code === 'string')
+        throw revivedError(candidate as SerializedSiftError)
       return builtIn.deserialize(serialized)
     },
   }

@@ -66,7 +66,11 @@ export function isSiftError(value: unknown): value is SiftError {
 export function asSiftError(error: unknown, method: string): SiftError {
   if (error instanceof SiftError) return error
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-  return new SiftError('INTERNAL', `${method}() failed unexpectedly (${detail}). This is a bug in Sift or an error it does not handle yet; please report it with this error's cause.`, { cause: error })
+  return new SiftError(
+    'INTERNAL',
+    `${method}() failed unexpectedly (${detail}). This is a bug in Sift or an error it does not handle yet; please report it with this error's cause.`,
+    { cause: error },
+  )
 }
 
 /** `call()`, with whatever it throws or rejects with passed through `asSiftError`: the API boundary of `method`. */

@@ -47,10 +47,15 @@ async function openMemory(engineOptions: EngineOptions, onProgress: MemoryOption
     const open = () => openEngineWorker(engineOptions, onProgress)
     return new WorkerMemory(opened(await open()), open, keyChanged)
   }
-  const election = new TabElection(engineOptions.name ?? 'sift', (progress) => openEngineWorker(engineOptions, progress), onProgress, () => ({
-    passphrase: engineOptions.passphrase,
-    key: engineOptions.key,
-  }))
+  const election = new TabElection(
+    engineOptions.name ?? 'sift',
+    (progress) => openEngineWorker(engineOptions, progress),
+    onProgress,
+    () => ({
+      passphrase: engineOptions.passphrase,
+      key: engineOptions.key,
+    }),
+  )
   const open = () => election.connect()
   try {
     return new WorkerMemory(opened(await open()), open, keyChanged)
@@ -61,7 +66,10 @@ async function openMemory(engineOptions: EngineOptions, onProgress: MemoryOption
 }
 
 /** Starts an engine worker and opens the memory in it; rejects with `WORKER_FAILED` if the worker does not load. */
-async function openEngineWorker(options: EngineOptions, onProgress: ((progress: IndexProgress) => void) | undefined): Promise<EngineConnection> {
+async function openEngineWorker(
+  options: EngineOptions,
+  onProgress: ((progress: IndexProgress) => void) | undefined,
+): Promise<EngineConnection> {
   // The unique name is also the worker's lifetime lock (src/worker-lifetime.ts).
   const name = uniqueWorkerName('sift-memory')
   const worker = new Worker(new URL('../worker/rpc/engine-worker.ts', import.meta.url), { type: 'module', name })
@@ -72,7 +80,9 @@ async function openEngineWorker(options: EngineOptions, onProgress: ((progress: 
     })
     // An error the worker does not catch while it opens would leave `open` unanswered: it fails the open instead.
     const uncaught = new Promise<never>((_, reject) =>
-      worker.addEventListener('error', (event) => reject(workerFailure(event.error ?? new Error(event.message))), { once: true }),
+      worker.addEventListener('error', (event) => reject(workerFailure(event.error ?? new Error(event.message))), {
+        once: true,
+      }),
     )
     await Promise.race([remote.open(options, onProgress ? proxy(onProgress) : undefined), uncaught])
   } catch (error) {

@@ -2,7 +2,24 @@ import type { Remote } from 'comlink'
 import { SiftError, withSiftErrors } from './errors'
 import type { EngineApi } from './protocol'
 import { UnansweredCalls } from './worker-lifetime'
-import type { BuildContextOptions, Context, EncryptedSiftExport, ExportOptions, KeyChange, FindForgettableOptions, ForgetSelector, ForgettableMatch, ImportOptions, ImportResult, Memory, MemoryStats, MessageInput, MessagePage, MessagesOptions, SiftExport } from './types'
+import type {
+  BuildContextOptions,
+  Context,
+  EncryptedSiftExport,
+  ExportOptions,
+  KeyChange,
+  FindForgettableOptions,
+  ForgetSelector,
+  ForgettableMatch,
+  ImportOptions,
+  ImportResult,
+  Memory,
+  MemoryStats,
+  MessageInput,
+  MessagePage,
+  MessagesOptions,
+  SiftExport,
+} from './types'
 
 /** One engine worker with its memory open. */
 export interface EngineConnection {

@@ -1,6 +1,6 @@
 // The public types of `stats()`: the memory's counts, its indexes' state, its storage and its failures.
 import type { SiftErrorCode } from './errors'
-import type { Backend, IndexProgress } from './types'
+import type { Backend } from './types'
 
 export interface MemoryStats {
   messages: number
@@ -68,7 +68,13 @@ export interface BackgroundFailure {
    * `load-residuals` reading the residuals after open, `train-coarse-lists` training the coarse lists (and their
    * first save), `save-lexical-snapshot` / `save-coarse-lists` rewriting a saved copy of an index.
    */
-  task: 'embed' | 'store-vectors' | 'load-residuals' | 'train-coarse-lists' | 'save-lexical-snapshot' | 'save-coarse-lists'
+  task:
+    | 'embed'
+    | 'store-vectors'
+    | 'load-residuals'
+    | 'train-coarse-lists'
+    | 'save-lexical-snapshot'
+    | 'save-coarse-lists'
   /** The `SiftError` code: `MODEL_UNAVAILABLE` for the model, `STORAGE_FAILED` or `QUOTA_EXCEEDED` for the database, `INTERNAL` for anything unexpected. */
   code: SiftErrorCode
   /** What failed and what to do, as `SiftError.message` says it. */

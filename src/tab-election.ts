@@ -81,7 +81,7 @@ export class TabElection {
   async connect(): Promise<EngineConnection> {
     if (this.closed) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
     if (!this.leading) {
-      let stopListening = () => undefined as void
+      let stopListening = () => undefined as undefined
       const leaderWorker = new Promise<string>((heard) => {
         this.leaderHeard.add(heard)
         stopListening = () => void this.leaderHeard.delete(heard)
@@ -100,7 +100,8 @@ export class TabElection {
     this.abort.abort()
     this.resign()
     this.channel.close()
-    for (const { reject } of this.pending.values()) reject(new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().'))
+    for (const { reject } of this.pending.values())
+      reject(new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().'))
     this.pending.clear()
   }
 
@@ -124,7 +125,13 @@ export class TabElection {
     return serving.then((connection) => ({
       ...connection,
       // Relayed calls stop before the engine closes, so followers get WORKER_FAILED and retry with the next leader.
-      remote: { ...forwardTo(connection), close: () => ((this.stopping = true), connection.remote.close()) } as unknown as EngineConnection['remote'],
+      remote: {
+        ...forwardTo(connection),
+        close: () => {
+          this.stopping = true
+          return connection.remote.close()
+        },
+      } as unknown as EngineConnection['remote'],
       terminate: () => {
         connection.terminate()
         this.close()
@@ -144,7 +151,9 @@ export class TabElection {
           reject(error)
         }
       })
-    const relayed = Object.fromEntries(RELAYED_METHODS.map((method) => [method, (...args: unknown[]) => call(method, args)]))
+    const relayed = Object.fromEntries(
+      RELAYED_METHODS.map((method) => [method, (...args: unknown[]) => call(method, args)]),
+    )
     // A follower's close detaches it only: the engine is the leader's.
     const remote = { ...relayed, close: async () => undefined, open: async () => undefined }
     // The leader's engine holds the memory open with the leader's key: this memory must have been given the same one.
@@ -154,7 +163,13 @@ export class TabElection {
       this.close()
       throw error
     }
-    return { remote: remote as unknown as EngineConnection['remote'], ended: whenWorkerEnds(worker), lifetimeLock: worker, followsAnotherTab: true, terminate: () => this.close() }
+    return {
+      remote: remote as unknown as EngineConnection['remote'],
+      ended: whenWorkerEnds(worker),
+      lifetimeLock: worker,
+      followsAnotherTab: true,
+      terminate: () => this.close(),
+    }
   }
 
   private receive(message: TabMessage): void {
@@ -209,5 +224,7 @@ export class TabElection {
 function forwardTo(connection: EngineConnection): EngineConnection['remote'] {
   const remote = connection.remote as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
   const methods = [...RELAYED_METHODS, 'open', 'close'] as const
-  return Object.fromEntries(methods.map((method) => [method, (...args: unknown[]) => remote[method](...args)])) as unknown as EngineConnection['remote']
+  return Object.fromEntries(
+    methods.map((method) => [method, (...args: unknown[]) => remote[method](...args)]),
+  ) as unknown as EngineConnection['remote']
 }

@@ -1,5 +1,16 @@
 import type { Context, BuildContextOptions } from './context-types'
-import type { EncryptedSiftExport, ExportOptions, FindForgettableOptions, ForgetSelector, ForgettableMatch, ImportOptions, ImportResult, MessagePage, MessagesOptions, SiftExport } from './history-types'
+import type {
+  EncryptedSiftExport,
+  ExportOptions,
+  FindForgettableOptions,
+  ForgetSelector,
+  ForgettableMatch,
+  ImportOptions,
+  ImportResult,
+  MessagePage,
+  MessagesOptions,
+  SiftExport,
+} from './history-types'
 import type { BackgroundFailure, MemoryStats } from './stats-types'
 
 export type * from './context-types'

@@ -37,11 +37,14 @@ export function siftMemory(): Plugin {
             const file = served.get(servedPath(request.url ?? '/', server.config.base))
             if (!file) return next()
             const info = await stat(file)
-            for (const [name, value] of Object.entries(server.config.server.headers ?? {})) if (value !== undefined) response.setHeader(name, value)
+            for (const [name, value] of Object.entries(server.config.server.headers ?? {}))
+              if (value !== undefined) response.setHeader(name, value)
             sendStaticFile(file, info, request, response)
           })
           // Only Sift's own paths fail with it: the app's pages are served whatever happened to the listing.
-          .catch((error: unknown) => (/^\/(?:models|ort)\//.test(servedPath(request.url ?? '/', server.config.base)) ? next(error) : next()))
+          .catch((error: unknown) =>
+            /^\/(?:models|ort)\//.test(servedPath(request.url ?? '/', server.config.base)) ? next(error) : next(),
+          )
       })
     },
     async generateBundle() {

@@ -7,7 +7,10 @@
 
 /** A name no other worker of this origin holds, for a worker's `name` option and its lifetime lock. */
 export function uniqueWorkerName(prefix: string): string {
-  const id = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`
+  const id =
+    typeof crypto.randomUUID === 'function'
+      ? crypto.randomUUID()
+      : `${Date.now()}-${Math.random().toString(36).slice(2)}`
   return `${prefix} ${id}`
 }
 

@@ -61,5 +61,8 @@ function rebuiltError(posted: ModuleLoadMessage['error']): Error {
 function bootstrapError(event: Event): Error {
   const { message, error } = event as ErrorEvent
   if (error instanceof Error) return error
-  return new Error(message || "its script or one of its imports did not load (a missing file, a response that is not JavaScript, a module that does not link, or one the page's Content-Security-Policy refuses)")
+  return new Error(
+    message ||
+      "its script or one of its imports did not load (a missing file, a response that is not JavaScript, a module that does not link, or one the page's Content-Security-Policy refuses)",
+  )
 }

@@ -1,9 +1,29 @@
 import { describe, expect, it } from 'vitest'
-import { REPLY_LEADS, isQuestion, isShortReply, replyLeadsFor, withAnswerNeighbours } from '../src/core/answer-neighbours'
+import {
+  REPLY_LEADS,
+  isQuestion,
+  isShortReply,
+  replyLeadsFor,
+  withAnswerNeighbours,
+} from '../src/core/answer-neighbours'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function sentence(sid: number, turn: number, text: string, conversationId = 'c'): ScoredSentence {
-  return { sid, turn, text, conversationId, messageId: `m${turn}`, seq: turn + 1, index: 0, role: turn % 2 ? 'assistant' : 'user', timestamp: 0, start: 0, end: text.length, score: 1, reason: 'relevant' }
+  return {
+    sid,
+    turn,
+    text,
+    conversationId,
+    messageId: `m${turn}`,
+    seq: turn + 1,
+    index: 0,
+    role: turn % 2 ? 'assistant' : 'user',
+    timestamp: 0,
+    start: 0,
+    end: text.length,
+    score: 1,
+    reason: 'relevant',
+  }
 }
 
 describe('isQuestion', () => {
@@ -44,8 +64,13 @@ describe('withAnswerNeighbours', () => {
     closingOfPrevious: (s: ScoredSentence) => history.find((h) => h.turn === s.turn - 1),
   }
   /** Candidates ranked below the first `REPLY_LEADS`, so only their own kind brings a neighbour. */
-  const leads = [sentence(21, 20, 'Lead one about the garden.'), sentence(23, 22, 'Lead two about the garden.'), sentence(25, 24, 'Lead three about the garden.')]
-  const afterLeads = (...ranked: ScoredSentence[]) => [...withAnswerNeighbours([...leads, ...ranked], turns)].slice(leads.length).map((s) => [s.sid, s.reason])
+  const leads = [
+    sentence(21, 20, 'Lead one about the garden.'),
+    sentence(23, 22, 'Lead two about the garden.'),
+    sentence(25, 24, 'Lead three about the garden.'),
+  ]
+  const afterLeads = (...ranked: ScoredSentence[]) =>
+    [...withAnswerNeighbours([...leads, ...ranked], turns)].slice(leads.length).map((s) => [s.sid, s.reason])
 
   it('follows a question with the opening of the next turn, as a neighbour with the question’s score', () => {
     const out = [...withAnswerNeighbours([...leads, { ...history[0], score: 0.7 }], turns)].slice(leads.length)
@@ -71,7 +96,8 @@ describe('withAnswerNeighbours', () => {
   })
 
   it('brings a lead’s continuation only after another speaker’s reply, only from the same speaker, and not for a question', () => {
-    const continuationOf = (lead: ScoredSentence, neighbours = turns) => [...withAnswerNeighbours([lead], neighbours)].map((s) => [s.sid, s.reason])
+    const continuationOf = (lead: ScoredSentence, neighbours = turns) =>
+      [...withAnswerNeighbours([lead], neighbours)].map((s) => [s.sid, s.reason])
     expect(continuationOf({ ...history[2], score: 0.3 })).toEqual([
       [3, 'relevant'],
       [4, 'neighbour'],
@@ -83,13 +109,20 @@ describe('withAnswerNeighbours', () => {
       [2, 'neighbour'],
     ])
     // A third speaker after the reply: that turn goes on with someone else's subject.
-    const thirdSpeaker = { ...turns, openingOfNext: (s: ScoredSentence) => (s.turn === 3 ? { ...history[4], role: 'system' } : turns.openingOfNext(s)) }
+    const thirdSpeaker = {
+      ...turns,
+      openingOfNext: (s: ScoredSentence) => (s.turn === 3 ? { ...history[4], role: 'system' } : turns.openingOfNext(s)),
+    }
     expect(continuationOf(history[2], thirdSpeaker)).toEqual([
       [3, 'relevant'],
       [4, 'neighbour'],
     ])
     // The turn after the reply belongs to another conversation.
-    const elsewhere = { ...turns, openingOfNext: (s: ScoredSentence) => (s.turn === 3 ? { ...history[4], conversationId: 'other' } : turns.openingOfNext(s)) }
+    const elsewhere = {
+      ...turns,
+      openingOfNext: (s: ScoredSentence) =>
+        s.turn === 3 ? { ...history[4], conversationId: 'other' } : turns.openingOfNext(s),
+    }
     expect(continuationOf(history[2], elsewhere)).toEqual([
       [3, 'relevant'],
       [4, 'neighbour'],
@@ -109,7 +142,8 @@ describe('withAnswerNeighbours', () => {
       openingOfNext: (s: ScoredSentence) => list.find((h) => h.turn === s.turn + 1),
       closingOfPrevious: (s: ScoredSentence) => list.filter((h) => h.turn === s.turn - 1).at(-1),
     })
-    const around = (lead: ScoredSentence, list = trip, leads = REPLY_LEADS) => [...withAnswerNeighbours([lead], byTurn(list), leads)].map((s) => [s.sid, s.reason])
+    const around = (lead: ScoredSentence, list = trip, leads = REPLY_LEADS) =>
+      [...withAnswerNeighbours([lead], byTurn(list), leads)].map((s) => [s.sid, s.reason])
     expect(around(trip[3])).toEqual([
       [43, 'relevant'],
       [41, 'neighbour'],
@@ -125,12 +159,17 @@ describe('withAnswerNeighbours', () => {
     const thirdSpeaker = trip.map((s) => (s.turn === 0 ? { ...s, role: 'system' } : s))
     expect(around(thirdSpeaker[3], thirdSpeaker)).toEqual([[43, 'relevant']])
     // A lead that asks brings its answer instead.
-    const asking = trip.map((s) => (s.sid === 43 ? { ...s, text: 'Guess which city I spent the jazz festival weekend in with my cousins?' } : s))
+    const asking = trip.map((s) =>
+      s.sid === 43 ? { ...s, text: 'Guess which city I spent the jazz festival weekend in with my cousins?' } : s,
+    )
     expect(around(asking[3], asking)).toEqual([[43, 'relevant']])
   })
 
   it('takes as many leads as it is given: the first `leads` relevant candidates bring their reply, the rest do not', () => {
-    const replied = (leads: number) => [...withAnswerNeighbours([history[1], history[2], history[5]], turns, leads)].filter((s) => s.reason === 'neighbour').map((s) => s.sid)
+    const replied = (leads: number) =>
+      [...withAnswerNeighbours([history[1], history[2], history[5]], turns, leads)]
+        .filter((s) => s.reason === 'neighbour')
+        .map((s) => s.sid)
     expect(replied(0)).toEqual([])
     expect(replied(1)).toEqual([3, 4])
     expect(replied(2)).toEqual([3, 4, 4, 5])
@@ -150,7 +189,10 @@ describe('withAnswerNeighbours', () => {
   })
 
   it('brings no reply or question of the same speaker: a lead’s next note, a short note’s previous one', () => {
-    const sameSpeaker = { openingOfNext: (s: ScoredSentence) => ({ ...history[s.turn + 1], role: s.role }), closingOfPrevious: (s: ScoredSentence) => ({ ...history[s.turn - 1], role: s.role }) }
+    const sameSpeaker = {
+      openingOfNext: (s: ScoredSentence) => ({ ...history[s.turn + 1], role: s.role }),
+      closingOfPrevious: (s: ScoredSentence) => ({ ...history[s.turn - 1], role: s.role }),
+    }
     expect([...withAnswerNeighbours([history[1], history[4]], sameSpeaker)].map((s) => [s.sid, s.reason])).toEqual([
       [2, 'relevant'],
       [5, 'relevant'],
@@ -166,10 +208,18 @@ describe('withAnswerNeighbours', () => {
       [3, 'relevant'],
       [6, 'relevant'],
     ])
-    const elsewhere = { openingOfNext: () => sentence(9, 1, 'Elsewhere.', 'other'), closingOfPrevious: () => sentence(9, 3, 'Elsewhere.', 'other') }
+    const elsewhere = {
+      openingOfNext: () => sentence(9, 1, 'Elsewhere.', 'other'),
+      closingOfPrevious: () => sentence(9, 3, 'Elsewhere.', 'other'),
+    }
     const later = { openingOfNext: () => sentence(9, 7, 'Later.'), closingOfPrevious: () => sentence(9, 1, 'Earlier.') }
-    for (const far of [elsewhere, later]) expect([...withAnswerNeighbours([history[0], history[4]], far)].map((s) => s.sid)).toEqual([1, 5])
-    expect([...withAnswerNeighbours([history[0]], { openingOfNext: () => undefined, closingOfPrevious: () => undefined })].map((s) => s.sid)).toEqual([1])
+    for (const far of [elsewhere, later])
+      expect([...withAnswerNeighbours([history[0], history[4]], far)].map((s) => s.sid)).toEqual([1, 5])
+    expect(
+      [
+        ...withAnswerNeighbours([history[0]], { openingOfNext: () => undefined, closingOfPrevious: () => undefined }),
+      ].map((s) => s.sid),
+    ).toEqual([1])
   })
 
   it('is lazy: pulls ranked candidates only as they are consumed', () => {

@@ -8,15 +8,55 @@ import { UsageError } from '../scripts/context-args'
 
 describe('parseBenchRecallArgs', () => {
   it('defaults to 2000,8000 × head,tail,lexical,dense,hybrid', () => {
-    expect(parseBenchRecallArgs(['--data', 'd.json'])).toEqual({ data: 'd.json', budgets: DEFAULT_BUDGETS, strategies: DEFAULT_STRATEGIES, images: 'caption', adaptiveStop: false, followUpdates: false })
+    expect(parseBenchRecallArgs(['--data', 'd.json'])).toEqual({
+      data: 'd.json',
+      budgets: DEFAULT_BUDGETS,
+      strategies: DEFAULT_STRATEGIES,
+      images: 'caption',
+      adaptiveStop: false,
+      followUpdates: false,
+    })
     expect(DEFAULT_BUDGETS).toEqual([2000, 8000])
     expect(DEFAULT_STRATEGIES).toEqual(['head', 'tail', 'lexical', 'dense', 'hybrid'])
   })
 
   it('reads lists, limits and outputs; strategies are passed through for the engine to judge', () => {
     expect(
-      parseBenchRecallArgs(['--data', 'd', '--budgets', '500, 4000,500', '--strategies', 'hybrid,anything-new', '--json', 'o.json', '--misses', 'm.jsonl', '--limit-conversations', '2', '--limit-questions', '7', '--cache', 'c', '--images', 'omit', '--adaptive-stop', '--follow-updates']),
-    ).toEqual({ data: 'd', budgets: [500, 4000], strategies: ['hybrid', 'anything-new'], json: 'o.json', misses: 'm.jsonl', limitConversations: 2, limitQuestions: 7, cache: 'c', images: 'omit', adaptiveStop: true, followUpdates: true })
+      parseBenchRecallArgs([
+        '--data',
+        'd',
+        '--budgets',
+        '500, 4000,500',
+        '--strategies',
+        'hybrid,anything-new',
+        '--json',
+        'o.json',
+        '--misses',
+        'm.jsonl',
+        '--limit-conversations',
+        '2',
+        '--limit-questions',
+        '7',
+        '--cache',
+        'c',
+        '--images',
+        'omit',
+        '--adaptive-stop',
+        '--follow-updates',
+      ]),
+    ).toEqual({
+      data: 'd',
+      budgets: [500, 4000],
+      strategies: ['hybrid', 'anything-new'],
+      json: 'o.json',
+      misses: 'm.jsonl',
+      limitConversations: 2,
+      limitQuestions: 7,
+      cache: 'c',
+      images: 'omit',
+      adaptiveStop: true,
+      followUpdates: true,
+    })
   })
 
   it.each([
@@ -39,12 +79,23 @@ const ENGINE = join(ROOT, 'src', 'node.ts')
 const dir = mkdtempSync(join(tmpdir(), 'sift-bench-recall-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const TOPICS = ['river walks', 'warm weather', 'a software release', 'lentil soup', 'a concert', 'an Arctic novel', 'weeding', 'green paint']
+const TOPICS = [
+  'river walks',
+  'warm weather',
+  'a software release',
+  'lentil soup',
+  'a concert',
+  'an Arctic novel',
+  'weeding',
+  'green paint',
+]
 const session = (n: number, special: Record<number, string>) =>
   Array.from({ length: 10 }, (_, i) => ({
     speaker: i % 2 ? 'Bob' : 'Ann',
     dia_id: `D${n}:${i + 1}`,
-    text: special[i + 1] ?? `Today I mostly thought about ${TOPICS[(i + n) % TOPICS.length]}, nothing more to add (${n}.${i + 1}).`,
+    text:
+      special[i + 1] ??
+      `Today I mostly thought about ${TOPICS[(i + n) % TOPICS.length]}, nothing more to add (${n}.${i + 1}).`,
   }))
 const dataPath = join(dir, 'mini-locomo.json')
 writeFileSync(
@@ -77,7 +128,22 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall
     const missesPath = join(dir, 'out', 'misses.jsonl')
     const run = spawnSync(
       'npx',
-      ['tsx', 'scripts/bench-recall.ts', '--data', dataPath, '--budgets', '250,100000', '--strategies', 'head,tail,lexical', '--json', jsonPath, '--misses', missesPath, '--cache', join(dir, 'cache')],
+      [
+        'tsx',
+        'scripts/bench-recall.ts',
+        '--data',
+        dataPath,
+        '--budgets',
+        '250,100000',
+        '--strategies',
+        'head,tail,lexical',
+        '--json',
+        jsonPath,
+        '--misses',
+        missesPath,
+        '--cache',
+        join(dir, 'cache'),
+      ],
       { cwd: ROOT, encoding: 'utf8', timeout: 180_000, env: { ...process.env, npm_config_loglevel: 'error' } },
     )
     expect(run.stderr).toMatch(/1 conversations, 3 questions × 3 strategies × 2 budgets/)
@@ -88,7 +154,8 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall
     expect(Object.keys(report).sort()).toEqual(['default', 'head', 'lexical', 'meta', 'tail'])
     expect(report.default).toBe('hybrid')
     // Everything fits in 100,000 characters: head and tail hold all evidence.
-    for (const strategy of ['head', 'tail']) expect(report[strategy]['100000']).toMatchObject({ anyEvidence: 1, allEvidence: 1, n: 3 })
+    for (const strategy of ['head', 'tail'])
+      expect(report[strategy]['100000']).toMatchObject({ anyEvidence: 1, allEvidence: 1, n: 3 })
     // 250 characters hold the first (head) or last (tail) two or three turns only.
     expect(report.head['250']).toMatchObject({ anyEvidence: 2 / 3, allEvidence: 1 / 3, n: 3 })
     expect(report.head['250'].byCategory).toEqual({
@@ -104,7 +171,10 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall
     expect(report.meta.full.meanHistoryChars).toBeGreaterThan(1000)
     expect(report.meta.commit).toMatch(/^[0-9a-f]{40}$/)
 
-    const misses = readFileSync(missesPath, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line))
+    const misses = readFileSync(missesPath, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     const flight = misses.find((miss) => miss.question === 'Where is the flight booked to?')
     expect(flight).toMatchObject({ conversationId: 'mini', category: 2, evidence: ['D2:5'] })
     expect(flight.missed).toContainEqual({ strategy: 'head', budget: 250, found: [] })
@@ -115,11 +185,15 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall
   })
 
   it('exits with 2 and the usage line when the engine rejects a strategy name', () => {
-    const run = spawnSync('npx', ['tsx', 'scripts/bench-recall.ts', '--data', dataPath, '--strategies', 'psychic', '--cache', join(dir, 'cache')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 180_000,
-    })
+    const run = spawnSync(
+      'npx',
+      ['tsx', 'scripts/bench-recall.ts', '--data', dataPath, '--strategies', 'psychic', '--cache', join(dir, 'cache')],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 180_000,
+      },
+    )
     expect(run.status).toBe(2)
     expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^usage: npm run bench:recall/)
   })

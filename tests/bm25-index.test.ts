@@ -49,7 +49,23 @@ function referenceScores(docs: readonly Doc[], terms: readonly string[], group?:
 }
 
 function corpus(count: number, seed = 7): Doc[] {
-  const words = ['zebra', 'zebras', 'painting', 'painted', 'lake', 'the', 'a', 'quiet', 'harbour', 'lantern', 'meadow', 'glacier', 'Orchard', 'canyon', 'running']
+  const words = [
+    'zebra',
+    'zebras',
+    'painting',
+    'painted',
+    'lake',
+    'the',
+    'a',
+    'quiet',
+    'harbour',
+    'lantern',
+    'meadow',
+    'glacier',
+    'Orchard',
+    'canyon',
+    'running',
+  ]
   const random = seededRandom(seed)
   const next = (n: number) => Math.floor(random() * n)
   return Array.from({ length: count }, (_, i) => {
@@ -68,7 +84,14 @@ function expectScores(index: Bm25Index, docs: readonly Doc[], terms: readonly st
   for (const [key, score] of expected) expect(actual.get(key)).toBeCloseTo(score, 10)
 }
 
-const queries: string[][] = [['zebra'], ['paint', 'lake'], ['paint', 'paint', 'melanie'], ['glacier', 'orchard', 'canyon', 'run'], ['the'], ['absent']]
+const queries: string[][] = [
+  ['zebra'],
+  ['paint', 'lake'],
+  ['paint', 'paint', 'melanie'],
+  ['glacier', 'orchard', 'canyon', 'run'],
+  ['the'],
+  ['absent'],
+]
 
 function indexOf(docs: readonly Doc[]): Bm25Index {
   const index = new Bm25Index(2)

@@ -53,7 +53,11 @@ describe('clear()', () => {
   it('shares one clear among concurrent calls; a call queued behind it runs on the empty memory', async () => {
     const memory = await createMemory({ name: 'clear-concurrent', indexedDB: new IDBFactory() })
     await memory.add(history)
-    const [first, second, added] = await Promise.all([memory.clear(), memory.clear(), memory.add({ role: 'user', content: 'After the clear.', id: 'after' })])
+    const [first, second, added] = await Promise.all([
+      memory.clear(),
+      memory.clear(),
+      memory.add({ role: 'user', content: 'After the clear.', id: 'after' }),
+    ])
     expect([first, second]).toEqual([history.length, history.length])
     expect(added).toEqual(['after'])
     expect((await memory.messages()).messages.map((m) => m.id)).toEqual(['after'])

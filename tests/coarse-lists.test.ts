@@ -58,10 +58,11 @@ describe('CoarseLists', () => {
     }
     expect(lists.filed).toBe(expected.size)
     const seen = new Map<number, number>()
-    for (let list = 0; list < 5; list++) for (const row of lists.rows(list)) {
-      expect(seen.has(row)).toBe(false)
-      seen.set(row, list)
-    }
+    for (let list = 0; list < 5; list++)
+      for (const row of lists.rows(list)) {
+        expect(seen.has(row)).toBe(false)
+        seen.set(row, list)
+      }
     expect(seen).toEqual(expected)
     for (const [row, list] of expected) expect(lists.listOfRow(row)).toBe(list)
   })
@@ -90,7 +91,10 @@ describe('trainCentroids', () => {
     for (let r = 0; r < rows; r++) members[lists.nearest(sample.subarray(r * dim, (r + 1) * dim))][r % 8]++
     const purity = members.reduce((sum, counts) => sum + Math.max(...counts), 0) / rows
     expect(purity).toBeGreaterThanOrEqual(0.85)
-    expect(members.filter((counts) => Math.max(...counts) === counts.reduce((a, b) => a + b, 0) && counts.some((c) => c > 0)).length).toBeGreaterThanOrEqual(6)
+    expect(
+      members.filter((counts) => Math.max(...counts) === counts.reduce((a, b) => a + b, 0) && counts.some((c) => c > 0))
+        .length,
+    ).toBeGreaterThanOrEqual(6)
   })
 
   it('draws distinct rows', () => {

@@ -8,9 +8,35 @@ import { UsageError, parseContextArgs } from '../scripts/context-args'
 describe('parseContextArgs', () => {
   it('reads every option', () => {
     expect(
-      parseContextArgs(['--history', 'h.json', '--request', 'where?', '--budget', '500', '--strategy', 'lexical', '--conversation', 'c1', '--json', '--cache', 'd']),
-    ).toEqual({ history: 'h.json', request: 'where?', budget: 500, strategy: 'lexical', conversation: 'c1', json: true, cache: 'd' })
-    expect(parseContextArgs(['--history=h.json', '--request=x'])).toEqual({ history: 'h.json', request: 'x', json: false })
+      parseContextArgs([
+        '--history',
+        'h.json',
+        '--request',
+        'where?',
+        '--budget',
+        '500',
+        '--strategy',
+        'lexical',
+        '--conversation',
+        'c1',
+        '--json',
+        '--cache',
+        'd',
+      ]),
+    ).toEqual({
+      history: 'h.json',
+      request: 'where?',
+      budget: 500,
+      strategy: 'lexical',
+      conversation: 'c1',
+      json: true,
+      cache: 'd',
+    })
+    expect(parseContextArgs(['--history=h.json', '--request=x'])).toEqual({
+      history: 'h.json',
+      request: 'x',
+      json: false,
+    })
   })
 
   it.each([
@@ -109,7 +135,10 @@ describe('npm run context: usage errors', () => {
     [['--history', locomoPath], /--request "TEXT" is required/],
     [['--history', locomoPath, '--request', 'x', '--budget', '-3'], /--budget/],
     [['--history', join(dir, 'missing.json'), '--request', 'x'], /cannot read --history: ENOENT/],
-    [['--history', locomoPath, '--request', 'x', '--conversation', 'c9'], /--conversation c9 is not in .*; it has: c1, c2/],
+    [
+      ['--history', locomoPath, '--request', 'x', '--conversation', 'c9'],
+      /--conversation c9 is not in .*; it has: c1, c2/,
+    ],
   ])('%j exits with 2, the problem and one usage line', (args, message) => {
     const { code, stdout, stderr } = cli(...args)
     expect(code).toBe(2)
@@ -122,7 +151,17 @@ describe('npm run context: usage errors', () => {
 
 describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run context: building a context', () => {
   it('finds the relevant turn of a LoCoMo conversation within the budget and prints JSON', () => {
-    const { code, stdout, stderr } = cli('--history', locomoPath, '--request', "What is the puppy's name?", '--budget', '300', '--conversation', 'c1', '--json')
+    const { code, stdout, stderr } = cli(
+      '--history',
+      locomoPath,
+      '--request',
+      "What is the puppy's name?",
+      '--budget',
+      '300',
+      '--conversation',
+      'c1',
+      '--json',
+    )
     expect(stderr).toMatch(/^context: \d+\/300 chars/m)
     expect(code).toBe(0)
     const context = JSON.parse(stdout)
@@ -136,7 +175,16 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run context: bui
   })
 
   it('prints plain text for a message list, honouring --strategy', () => {
-    const lexical = cli('--history', plainPath, '--request', 'puppy Biscuit', '--budget', '200', '--strategy', 'lexical')
+    const lexical = cli(
+      '--history',
+      plainPath,
+      '--request',
+      'puppy Biscuit',
+      '--budget',
+      '200',
+      '--strategy',
+      'lexical',
+    )
     expect(lexical.code).toBe(0)
     expect(lexical.stdout).toContain(SECRET)
     expect(lexical.stdout.length).toBeLessThanOrEqual(201)

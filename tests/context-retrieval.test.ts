@@ -6,7 +6,16 @@ const START = Date.UTC(2024, 2, 1)
 
 /** Turns of a chat about one subject, none of them about `avoid`. */
 function renovationTurns(count: number): string[] {
-  const topics = ['the kitchen tiles', 'the oak worktop', 'the extractor hood', 'the plumber’s quote', 'the cabinet handles', 'the floor levelling', 'the sink position', 'the lighting plan']
+  const topics = [
+    'the kitchen tiles',
+    'the oak worktop',
+    'the extractor hood',
+    'the plumber’s quote',
+    'the cabinet handles',
+    'the floor levelling',
+    'the sink position',
+    'the lighting plan',
+  ]
   return Array.from({ length: count }, (_, i) =>
     i % 2 === 0
       ? `For the renovation I keep going back and forth on ${topics[(i / 2) % topics.length]}, option ${Math.floor(i / 2) + 1}.`
@@ -25,7 +34,12 @@ describe('buildContext retrieval', () => {
     const conversationId = 'goal-shift'
     const early = 'By the way, my sister’s wedding in Porto is on 14 June, so I must book flights at some point.'
     const turns = [early, ...renovationTurns(80)]
-    const messages: MessageInput[] = turns.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content, conversationId, timestamp: START + i * DAY }))
+    const messages: MessageInput[] = turns.map((content, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content,
+      conversationId,
+      timestamp: START + i * DAY,
+    }))
     await memory.add(messages)
     await memory.indexed()
     const shift = 'Let’s leave the renovation for now: which flights do I need for my sister’s wedding?'
@@ -57,17 +71,37 @@ describe('buildContext retrieval', () => {
     ]
     await memory.add(lines.map(([role, content], i) => ({ role, content, conversationId, timestamp: START + i * DAY })))
     await memory.indexed()
-    const ctx = await memory.buildContext('What did Melanie paint?', { conversationId, strategy: 'dense', budget: 10_000 })
-    expect(ctx.items.find((item) => item.ranks?.dense === 1)?.text).toBe('I painted a sunrise over the lake last summer.')
+    const ctx = await memory.buildContext('What did Melanie paint?', {
+      conversationId,
+      strategy: 'dense',
+      budget: 10_000,
+    })
+    expect(ctx.items.find((item) => item.ranks?.dense === 1)?.text).toBe(
+      'I painted a sunrise over the lake last summer.',
+    )
   })
 
   it('says why each relevant item is there: its ranks, its fused score in hybrid, and which query found it', async () => {
     const conversationId = 'why'
     await memory.add(
-      ['I adopted a beagle called Rufus.', 'Rufus hates the vacuum cleaner.', 'The weather was grey and wet all week in town.', 'My train was late again.'].map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, conversationId, timestamp: START + i * DAY })),
+      [
+        'I adopted a beagle called Rufus.',
+        'Rufus hates the vacuum cleaner.',
+        'The weather was grey and wet all week in town.',
+        'My train was late again.',
+      ].map((content, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        content,
+        conversationId,
+        timestamp: START + i * DAY,
+      })),
     )
     await memory.indexed()
-    const hybrid = await memory.buildContext('What is my dog called?', { conversationId, queries: ['vacuum cleaner'], budget: 10_000 })
+    const hybrid = await memory.buildContext('What is my dog called?', {
+      conversationId,
+      queries: ['vacuum cleaner'],
+      budget: 10_000,
+    })
     expect(hybrid.items.some((item) => item.reason === 'relevant')).toBe(true)
     for (const item of hybrid.items) {
       if (item.reason !== 'relevant') {
@@ -78,8 +112,16 @@ describe('buildContext retrieval', () => {
       expect(item.fused).toBeGreaterThan(0)
       expect([0, 1]).toContain(item.query)
     }
-    const lexical = await memory.buildContext('weather', { conversationId, strategy: 'lexical', queries: ['vacuum'], budget: 10_000 })
-    const why = (text: string) => lexical.items.filter((item) => item.text === text).map((item) => [item.reason, item.ranks, item.fused, item.query])
+    const lexical = await memory.buildContext('weather', {
+      conversationId,
+      strategy: 'lexical',
+      queries: ['vacuum'],
+      budget: 10_000,
+    })
+    const why = (text: string) =>
+      lexical.items
+        .filter((item) => item.text === text)
+        .map((item) => [item.reason, item.ranks, item.fused, item.query])
     expect(why('The weather was grey and wet all week in town.')).toEqual([['relevant', { lexical: 1 }, undefined, 0]])
     expect(why('Rufus hates the vacuum cleaner.')).toEqual([['relevant', { lexical: 1 }, undefined, 1]])
     expect(why('My train was late again.')).toEqual([['neighbour', undefined, undefined, undefined]])
@@ -102,7 +144,10 @@ describe('buildContext retrieval', () => {
       const ctx = await memory.buildContext('Who went hiking in the Alps?', { conversationId, strategy, budget: 180 })
       const texts = ctx.items.map((item) => item.text)
       expect(texts, strategy).toContain(other)
-      expect(texts.filter((text) => long.includes(text)), strategy).toHaveLength(1)
+      expect(
+        texts.filter((text) => long.includes(text)),
+        strategy,
+      ).toHaveLength(1)
     }
   })
   it('with adaptiveStop, a sentence held back for its passage still comes when the ranking put it above the cliff', async () => {
@@ -118,7 +163,12 @@ describe('buildContext retrieval', () => {
     ]
     await memory.add(turns.map((content, i) => ({ role: 'user', content, conversationId, timestamp: START + i * DAY })))
     await memory.indexed()
-    const ctx = await memory.buildContext('bakery tax return', { conversationId, strategy: 'lexical', adaptiveStop: true, budget: 10_000 })
+    const ctx = await memory.buildContext('bakery tax return', {
+      conversationId,
+      strategy: 'lexical',
+      adaptiveStop: true,
+      budget: 10_000,
+    })
     expect(ctx.stats.stoppedBy).toBe('cliff')
     const texts = ctx.items.map((item) => item.text)
     expect(texts).toContain('The bakery tax return is due in April.')
@@ -127,12 +177,25 @@ describe('buildContext retrieval', () => {
   it('a bigger budget brings the replies of more of the best matches', async () => {
     const conversationId = 'reply-leads'
     const pets = ['cat', 'dog', 'parrot', 'rabbit', 'turtle', 'hamster']
-    const replies = pets.map((pet, i) => `Lovely, I met yours at the ${['park', 'vet', 'beach', 'market', 'lake', 'school'][i]} once.`)
+    const replies = pets.map(
+      (_pet, i) => `Lovely, I met yours at the ${['park', 'vet', 'beach', 'market', 'lake', 'school'][i]} once.`,
+    )
     const turns = pets.flatMap((pet, i) => [`Our ${pet} sleeps by the garden fence all day.`, replies[i]])
-    await memory.add(turns.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, conversationId, timestamp: START + i * DAY })))
+    await memory.add(
+      turns.map((content, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        content,
+        conversationId,
+        timestamp: START + i * DAY,
+      })),
+    )
     await memory.indexed()
     const repliesIn = async (budget: number) => {
-      const ctx = await memory.buildContext('Where does our pet sleep, by the garden fence?', { conversationId, strategy: 'lexical', budget })
+      const ctx = await memory.buildContext('Where does our pet sleep, by the garden fence?', {
+        conversationId,
+        strategy: 'lexical',
+        budget,
+      })
       return ctx.items.filter((item) => replies.includes(item.text)).length
     }
     // Every statement matches and all fit in either budget; only the number of leads differs (3 and 12).
@@ -149,7 +212,11 @@ describe('buildContext retrieval', () => {
     ]
     await memory.add(turns.map((content, i) => ({ role: 'user', content, conversationId, timestamp: START + i * DAY })))
     await memory.indexed()
-    const ctx = await memory.buildContext('Which beach do I love?', { conversationId, strategy: 'lexical', budget: 200 })
+    const ctx = await memory.buildContext('Which beach do I love?', {
+      conversationId,
+      strategy: 'lexical',
+      budget: 200,
+    })
     expect(ctx.items.map((item) => item.text)).toContain(fact)
   })
 })

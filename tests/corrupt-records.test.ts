@@ -41,14 +41,40 @@ async function expectWorking(memory: Memory): Promise<void> {
     expect(context.text).toContain('allergic to peanuts')
     expect(context.stats.ranking).toBe(strategy)
   }
-  expect((await memory.buildContext('When does the ferry leave?', { strategy: 'lexical' })).text).toContain('ferry to the island')
+  expect((await memory.buildContext('When does the ferry leave?', { strategy: 'lexical' })).text).toContain(
+    'ferry to the island',
+  )
   expect(await memory.forget({ id })).toBe(1)
 }
 
 const foreign = [
-  { id: 'no-spans', role: 'user', content: 'Spans are missing.', conversationId: 'default', timestamp: 1, firstSid: 40 },
-  { id: 'wrong-types', role: 7, content: 42, conversationId: 'default', seq: 'seven', timestamp: 'yesterday', firstSid: 41, spans: [0, 2] },
-  { id: 'spans-past-content', role: 'user', content: 'Short.', conversationId: 'default', timestamp: 1, firstSid: 42, spans: [0, 600] },
+  {
+    id: 'no-spans',
+    role: 'user',
+    content: 'Spans are missing.',
+    conversationId: 'default',
+    timestamp: 1,
+    firstSid: 40,
+  },
+  {
+    id: 'wrong-types',
+    role: 7,
+    content: 42,
+    conversationId: 'default',
+    seq: 'seven',
+    timestamp: 'yesterday',
+    firstSid: 41,
+    spans: [0, 2],
+  },
+  {
+    id: 'spans-past-content',
+    role: 'user',
+    content: 'Short.',
+    conversationId: 'default',
+    timestamp: 1,
+    firstSid: 42,
+    spans: [0, 600],
+  },
   { id: 'not-even-an-object', note: 'another app wrote this' },
 ]
 
@@ -81,14 +107,21 @@ describe('open with records Sift did not write that way', () => {
     await deleteRaw(indexedDB, name, 'meta', ['state'])
 
     const memory = await createMemory({ name, indexedDB })
-    expect(await memory.stats()).toMatchObject({ messages: 2, pending: 2, repairedAtOpen: { skippedMessages: [], stateRebuilt: true } })
+    expect(await memory.stats()).toMatchObject({
+      messages: 2,
+      pending: 2,
+      repairedAtOpen: { skippedMessages: [], stateRebuilt: true },
+    })
     await expectWorking(memory)
     await memory.close()
     expect(await rawRecord(indexedDB, name, 'meta', 'state')).toMatchObject({ nextSeq: 4, nextSid: 4 })
   })
 
   it('rebuilds a state row of the wrong types, or one whose counters are behind the stored messages', async () => {
-    for (const damage of [{ nextSeq: 'three', embeddedThrough: null }, { nextSeq: 1, nextSid: 1 }]) {
+    for (const damage of [
+      { nextSeq: 'three', embeddedThrough: null },
+      { nextSeq: 1, nextSid: 1 },
+    ]) {
       const name = `damaged-state-${Object.keys(damage).join('-')}`
       const indexedDB = await writtenBySift(name)
       const state = (await rawRecord(indexedDB, name, 'meta', 'state')) as Record<string, unknown>

@@ -34,7 +34,8 @@ describe('budget scale', () => {
 
   it('puts a budget back where the slider would show it', () => {
     const max = maxBudget(41_321)
-    for (const position of [0, 1, 250, 500, 777, 1000]) expect(Math.abs(positionOf(budgetAt(position, max), max) - position)).toBeLessThanOrEqual(2)
+    for (const position of [0, 1, 250, 500, 777, 1000])
+      expect(Math.abs(positionOf(budgetAt(position, max), max) - position)).toBeLessThanOrEqual(2)
     expect(positionOf(1, max)).toBe(0)
     expect(positionOf(10 ** 9, max)).toBe(SLIDER_STEPS)
   })

@@ -11,7 +11,11 @@ beforeAll(async () => {
   memory = await createMemory({ name: 'demo-context-lines', indexedDB: new IDBFactory() })
   await memory.add([
     ...sampleConversation,
-    { role: 'user', content: 'A line\nthat breaks, <b>markup</b> and all. Then a second sentence about the balcony.', conversationId: 'other' },
+    {
+      role: 'user',
+      content: 'A line\nthat breaks, <b>markup</b> and all. Then a second sentence about the balcony.',
+      conversationId: 'other',
+    },
   ])
   await memory.indexed()
 })
@@ -56,8 +60,19 @@ describe('contextSegments', () => {
     expectLines(context)
   })
 
-  it('keeps a superseded sentence\'s mark in its line when the sentence ends the line', () => {
-    const item = (seq: number, text: string): ContextItem => ({ messageId: `m${seq}`, conversationId: 'c', seq, role: 'user', text, score: 1, start: 0, end: text.length, timestamp: 0, reason: 'relevant' })
+  it("keeps a superseded sentence's mark in its line when the sentence ends the line", () => {
+    const item = (seq: number, text: string): ContextItem => ({
+      messageId: `m${seq}`,
+      conversationId: 'c',
+      seq,
+      role: 'user',
+      text,
+      score: 1,
+      start: 0,
+      end: text.length,
+      timestamp: 0,
+      reason: 'relevant',
+    })
     const stale = { ...item(1, 'I drive a Polo.'), supersededBy: 'm2' }
     const newer = item(2, 'Sold the Polo.')
     const text = `user: I drive a Polo.${SUPERSEDED_MARK}\n[…]\nuser: Sold the Polo.`

@@ -29,11 +29,41 @@ function chat(overrides: Record<string, unknown> = {}) {
     create_time: 1_700_000_000,
     current_node: 'a2',
     mapping: {
-      root: { parent: null, message: { id: 'sys', author: { role: 'system' }, content: { parts: ['You are helpful.'] } } },
-      u1: { parent: 'root', message: { id: 'u1', author: { role: 'user' }, create_time: 1_700_000_010, content: { parts: ['Where to go?', { image: true }] } } },
-      a1: { parent: 'u1', message: { id: 'a1', author: { role: 'assistant' }, create_time: 1_700_000_020, content: { parts: ['Old branch.'] } } },
-      hidden: { parent: 'u1', message: { id: 'h', author: { role: 'assistant' }, content: { parts: ['Hidden.'] }, metadata: { is_visually_hidden_from_conversation: true } } },
-      a2: { parent: 'hidden', message: { id: 'a2', author: { role: 'assistant' }, content: { parts: ['Go to Ghent.'] } } },
+      root: {
+        parent: null,
+        message: { id: 'sys', author: { role: 'system' }, content: { parts: ['You are helpful.'] } },
+      },
+      u1: {
+        parent: 'root',
+        message: {
+          id: 'u1',
+          author: { role: 'user' },
+          create_time: 1_700_000_010,
+          content: { parts: ['Where to go?', { image: true }] },
+        },
+      },
+      a1: {
+        parent: 'u1',
+        message: {
+          id: 'a1',
+          author: { role: 'assistant' },
+          create_time: 1_700_000_020,
+          content: { parts: ['Old branch.'] },
+        },
+      },
+      hidden: {
+        parent: 'u1',
+        message: {
+          id: 'h',
+          author: { role: 'assistant' },
+          content: { parts: ['Hidden.'] },
+          metadata: { is_visually_hidden_from_conversation: true },
+        },
+      },
+      a2: {
+        parent: 'hidden',
+        message: { id: 'a2', author: { role: 'assistant' }, content: { parts: ['Go to Ghent.'] } },
+      },
     },
     ...overrides,
   }
@@ -50,7 +80,13 @@ describe('readHistoryFile', () => {
     const start = Date.UTC(2023, 4, 8, 13, 56)
     expect(conversation.messages).toEqual([
       { id: 'conv-x/D1:1', conversationId: 'conv-x', role: 'Ann', content: 'Hello.', timestamp: start },
-      { id: 'conv-x/D1:2', conversationId: 'conv-x', role: 'Bo', content: 'Look. [shared a photo of a dog]', timestamp: start + 1000 },
+      {
+        id: 'conv-x/D1:2',
+        conversationId: 'conv-x',
+        role: 'Bo',
+        content: 'Look. [shared a photo of a dog]',
+        timestamp: start + 1000,
+      },
       { id: 'conv-x/D2:1', conversationId: 'conv-x', role: 'Bo', content: 'Later, undated.', timestamp: start + 2000 },
     ])
     // A single sample object is read the same way.
@@ -61,7 +97,12 @@ describe('readHistoryFile', () => {
     const sample = {
       conversation: {
         session_1_date_time: '8 May 2023',
-        session_1: [{ speaker: 'Ann', text: 'Hello.' }, { speaker: 'Bo', blip_caption: 'a photo of a dog' }, 'not a turn', { dia_id: 'D1:4', text: 'Who?' }],
+        session_1: [
+          { speaker: 'Ann', text: 'Hello.' },
+          { speaker: 'Bo', blip_caption: 'a photo of a dog' },
+          'not a turn',
+          { dia_id: 'D1:4', text: 'Who?' },
+        ],
       },
     }
     const file = readHistoryFile(JSON.stringify(sample))
@@ -71,13 +112,24 @@ describe('readHistoryFile', () => {
     expect(file.conversations).toEqual([{ title: 'sample-1 (3 turns)', messages: qualifiedConversation(benchmark) }])
     expect(file.conversations[0].messages).toEqual([
       { id: 'sample-1/D1:1', conversationId: 'sample-1', role: 'Ann', content: 'Hello.', timestamp: start },
-      { id: 'sample-1/D1:2', conversationId: 'sample-1', role: 'Bo', content: ' [shared a photo of a dog]', timestamp: start + 1000 },
+      {
+        id: 'sample-1/D1:2',
+        conversationId: 'sample-1',
+        role: 'Bo',
+        content: ' [shared a photo of a dog]',
+        timestamp: start + 1000,
+      },
       { id: 'sample-1/D1:4', conversationId: 'sample-1', role: 'speaker', content: 'Who?', timestamp: start + 3000 },
     ])
   })
 
   it('reads a ChatGPT chat as the branch ending at current_node, visible user and assistant text only', () => {
-    const file = readHistoryFile(JSON.stringify([chat(), chat({ title: 'Empty', mapping: { x: { parent: null, message: null } }, current_node: 'x' })]))
+    const file = readHistoryFile(
+      JSON.stringify([
+        chat(),
+        chat({ title: 'Empty', mapping: { x: { parent: null, message: null } }, current_node: 'x' }),
+      ]),
+    )
     expect(file.kind === 'conversations' && file.format).toBe('chatgpt')
     if (file.kind !== 'conversations') return
     expect(file.conversations).toHaveLength(1)
@@ -88,15 +140,35 @@ describe('readHistoryFile', () => {
       { id: 'a2', conversationId, role: 'assistant', content: 'Go to Ghent.', timestamp: 1_700_000_010_000 },
     ])
     // Without current_node, the branch is the one that ends in a leaf.
-    const leaf = readHistoryFile(JSON.stringify([chat({ current_node: undefined, mapping: { ...chat().mapping, a1: undefined } })]))
-    expect(leaf.kind === 'conversations' && leaf.conversations[0].messages.map((message) => message.id)).toEqual(['u1', 'a2'])
+    const leaf = readHistoryFile(
+      JSON.stringify([chat({ current_node: undefined, mapping: { ...chat().mapping, a1: undefined } })]),
+    )
+    expect(leaf.kind === 'conversations' && leaf.conversations[0].messages.map((message) => message.id)).toEqual([
+      'u1',
+      'a2',
+    ])
   })
 
   it('passes plain message arrays and Sift exports to import as they are', () => {
     const messages = [{ role: 'user', content: 'Hi' }]
-    expect(readHistoryFile(JSON.stringify(messages))).toEqual({ kind: 'importable', format: 'messages', data: messages, messages: 1 })
-    const exported = { format: 'sift-memory', version: 1, exportedAt: '2026-01-01T00:00:00Z', messages: [{ id: 'a', conversationId: 'default', role: 'user', content: 'x', timestamp: 0 }] }
-    expect(readHistoryFile(JSON.stringify(exported))).toEqual({ kind: 'importable', format: 'sift-export', data: exported, messages: 1 })
+    expect(readHistoryFile(JSON.stringify(messages))).toEqual({
+      kind: 'importable',
+      format: 'messages',
+      data: messages,
+      messages: 1,
+    })
+    const exported = {
+      format: 'sift-memory',
+      version: 1,
+      exportedAt: '2026-01-01T00:00:00Z',
+      messages: [{ id: 'a', conversationId: 'default', role: 'user', content: 'x', timestamp: 0 }],
+    }
+    expect(readHistoryFile(JSON.stringify(exported))).toEqual({
+      kind: 'importable',
+      format: 'sift-export',
+      data: exported,
+      messages: 1,
+    })
   })
 
   it('refuses what it cannot read, saying what a file should be', () => {
@@ -116,7 +188,9 @@ describe('splitLongMessage', () => {
     expect(parts.map((part) => part.id)).toEqual(['m', ...parts.slice(1).map((_, index) => `m#${index + 2}`)])
     expect(parts.every((part) => part.content.endsWith(' ') || part === parts.at(-1))).toBe(true)
     expect(splitLongMessage({ id: 'x'.repeat(1), role: 'user', content: 'short' }, 32)).toHaveLength(1)
-    expect(splitLongMessage({ id: 'y', role: 'user', content: 'z'.repeat(70) }, 32).map((part) => part.content.length)).toEqual([32, 32, 6])
+    expect(
+      splitLongMessage({ id: 'y', role: 'user', content: 'z'.repeat(70) }, 32).map((part) => part.content.length),
+    ).toEqual([32, 32, 6])
   })
 })
 

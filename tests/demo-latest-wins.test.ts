@@ -17,7 +17,11 @@ describe('latestWins', () => {
     const { started, run } = deferredCalls()
     const shown: [string, number][] = []
     const busy: boolean[] = []
-    const request = latestWins(run, { show: (result, params) => shown.push([result, params]), fail: () => {}, busy: (value) => busy.push(value) })
+    const request = latestWins(run, {
+      show: (result, params) => shown.push([result, params]),
+      fail: () => {},
+      busy: (value) => busy.push(value),
+    })
     request(1)
     for (const params of [2, 3, 4]) request(params)
     expect(started.map((call) => call.params)).toEqual([1])
@@ -26,7 +30,10 @@ describe('latestWins', () => {
     expect(started.map((call) => call.params)).toEqual([1, 4])
     started[1].finish('four')
     await tick()
-    expect(shown).toEqual([['one', 1], ['four', 4]])
+    expect(shown).toEqual([
+      ['one', 1],
+      ['four', 4],
+    ])
     expect(busy).toEqual([true, false])
     request(5)
     expect(started.map((call) => call.params)).toEqual([1, 4, 5])
@@ -39,7 +46,11 @@ describe('latestWins', () => {
     const { started, run } = deferredCalls()
     const failed: number[] = []
     const shown: number[] = []
-    const request = latestWins(run, { show: (_, params) => shown.push(params), fail: (_, params) => failed.push(params), busy: () => {} })
+    const request = latestWins(run, {
+      show: (_, params) => shown.push(params),
+      fail: (_, params) => failed.push(params),
+      busy: () => {},
+    })
     request(1)
     request(2)
     started[0].fail(new Error('boom'))

@@ -3,7 +3,21 @@ import { distinctSentences, normalisedHash, normaliseSentence } from '../src/cor
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function sentence(sid: number, text: string): ScoredSentence {
-  return { sid, turn: sid, text, conversationId: 'c', messageId: `m${sid}`, seq: sid, index: 0, role: 'user', timestamp: 0, start: 0, end: text.length, score: 1, reason: 'relevant' }
+  return {
+    sid,
+    turn: sid,
+    text,
+    conversationId: 'c',
+    messageId: `m${sid}`,
+    seq: sid,
+    index: 0,
+    role: 'user',
+    timestamp: 0,
+    start: 0,
+    end: text.length,
+    score: 1,
+    reason: 'relevant',
+  }
 }
 
 describe('normaliseSentence', () => {
@@ -19,7 +33,14 @@ describe('normaliseSentence', () => {
 
 describe('distinctSentences', () => {
   it('offers repeats (equal up to case and punctuation) only after every distinct sentence, in rank order', () => {
-    const ranked = [sentence(5, 'Thanks!'), sentence(2, 'I moved to Porto.'), sentence(1, 'thanks'), sentence(3, 'Thanks, Mel!'), sentence(4, "Wow, that's great!"), sentence(6, 'Wow that’s great')]
+    const ranked = [
+      sentence(5, 'Thanks!'),
+      sentence(2, 'I moved to Porto.'),
+      sentence(1, 'thanks'),
+      sentence(3, 'Thanks, Mel!'),
+      sentence(4, "Wow, that's great!"),
+      sentence(6, 'Wow that’s great'),
+    ]
     expect([...distinctSentences(ranked)].map((s) => s.sid)).toEqual([5, 2, 3, 4, 1, 6])
   })
 
@@ -35,9 +56,22 @@ describe('distinctSentences', () => {
 })
 
 describe('normalisedHash', () => {
-  const texts = ["Wow, that's great!", 'wow that s great', '  THANKS!!  ', 'thanks', 'I moved to Porto in 2023.', 'a b', 'ab', 'a  b', '--a--b--', 'x9']
+  const texts = [
+    "Wow, that's great!",
+    'wow that s great',
+    '  THANKS!!  ',
+    'thanks',
+    'I moved to Porto in 2023.',
+    'a b',
+    'ab',
+    'a  b',
+    '--a--b--',
+    'x9',
+  ]
   it('is equal exactly when the ASCII texts normalise equal', () => {
-    for (const a of texts) for (const b of texts) expect(normalisedHash(a) === normalisedHash(b)).toBe(normaliseSentence(a) === normaliseSentence(b))
+    for (const a of texts)
+      for (const b of texts)
+        expect(normalisedHash(a) === normalisedHash(b)).toBe(normaliseSentence(a) === normaliseSentence(b))
   })
 
   it('hashes a text like its normalised form, and marks empty and non-ASCII texts', () => {
@@ -50,7 +84,12 @@ describe('normalisedHash', () => {
 
 describe('distinctSentences with hashes', () => {
   it('holds back non-ASCII repeats and ASCII-equivalent ones, and keeps different texts whose hashes collide', () => {
-    const ranked = [sentence(1, 'Café à 3'), sentence(2, 'café À 3!'), sentence(3, 'That’s it'), sentence(4, "that's it")]
+    const ranked = [
+      sentence(1, 'Café à 3'),
+      sentence(2, 'café À 3!'),
+      sentence(3, 'That’s it'),
+      sentence(4, "that's it"),
+    ]
     expect([...distinctSentences(ranked)].map((s) => s.sid)).toEqual([1, 3, 2, 4])
     // Find two different normalised texts with one 32-bit hash (birthday search), then check neither is held back.
     const byHash = new Map<number, string>()
@@ -62,6 +101,10 @@ describe('distinctSentences with hashes', () => {
       else byHash.set(normalisedHash(text), text)
     }
     expect(normalisedHash(pair[0])).toBe(normalisedHash(pair[1]))
-    expect([...distinctSentences([sentence(1, pair[0]), sentence(2, pair[0].toUpperCase()), sentence(3, pair[1])])].map((s) => s.sid)).toEqual([1, 3, 2])
+    expect(
+      [...distinctSentences([sentence(1, pair[0]), sentence(2, pair[0].toUpperCase()), sentence(3, pair[1])])].map(
+        (s) => s.sid,
+      ),
+    ).toEqual([1, 3, 2])
   })
 })

@@ -7,16 +7,38 @@ import { createMemory, splitSentences, type Memory, type NodeMemoryOptions } fro
 import type { AtRestKey } from '../worker/crypto/at-rest-key'
 import type { MessageRecord } from '../worker/store/message-record'
 import { SiftStore } from '../worker/store/store'
-import { dumpRaw, getAllRaw, openRaw } from './raw-database'
+import { dumpRaw, getAllRaw } from './raw-database'
 
 const history = [
-  { id: 'm1', conversationId: 'travel', role: 'user', content: 'My grandmother keeps a xylophone in her houseboat near Zanzibar.' },
+  {
+    id: 'm1',
+    conversationId: 'travel',
+    role: 'user',
+    content: 'My grandmother keeps a xylophone in her houseboat near Zanzibar.',
+  },
   { id: 'm2', conversationId: 'travel', role: 'assistant', content: 'A xylophone on a houseboat sounds delightful.' },
   { id: 'm3', conversationId: 'food', role: 'user', content: 'I make kumquat marmalade every winter with cardamom.' },
-  { id: 'm4', conversationId: 'food', role: 'user', content: 'The quokka sanctuary asked for volunteers on Saturdays.' },
+  {
+    id: 'm4',
+    conversationId: 'food',
+    role: 'user',
+    content: 'The quokka sanctuary asked for volunteers on Saturdays.',
+  },
 ]
 /** Words of the history that no record would hold for another reason, and the stems the lexical index keeps. */
-const WORDS = ['xylophone', 'houseboat', 'Zanzibar', 'grandmother', 'kumquat', 'marmalade', 'cardamom', 'quokka', 'sanctuary', 'volunteer', 'delightful']
+const WORDS = [
+  'xylophone',
+  'houseboat',
+  'Zanzibar',
+  'grandmother',
+  'kumquat',
+  'marmalade',
+  'cardamom',
+  'quokka',
+  'sanctuary',
+  'volunteer',
+  'delightful',
+]
 const REQUESTS = ['What instrument does my grandmother keep?', 'What do I cook in winter?', 'Where can I volunteer?']
 
 /** The fields an encrypted memory's records may hold, by object store: the README's list of what stays in clear, and `sealed`. */
@@ -26,7 +48,19 @@ const CLEAR_FIELDS = {
   vectorResiduals: ['blockId', 'sealed'],
   lexicalSnapshots: ['key', 'format', 'nextSid', 'sealed'],
   coarseLists: ['key', 'sealed'],
-  meta: ['key', 'schemaVersion', 'model', 'nextSeq', 'nextSid', 'nextBlockId', 'embeddedThrough', 'kdf', 'salt', 'iterations', 'check'],
+  meta: [
+    'key',
+    'schemaVersion',
+    'model',
+    'nextSeq',
+    'nextSid',
+    'nextBlockId',
+    'embeddedThrough',
+    'kdf',
+    'salt',
+    'iterations',
+    'check',
+  ],
 }
 
 /** A strong passphrase is the app's business; the tests only need one. */
@@ -40,10 +74,18 @@ function options(name: string, indexedDB: IDBFactory, extra: Partial<NodeMemoryO
  * Enough plain sentences after the history for the lexical snapshot to be saved (it is rewritten once 500 sentences
  * are missing from it), so that the scan covers it too. Their words are not among `WORDS`.
  */
-const filler = Array.from({ length: 520 }, (_, i) => ({ role: 'user', content: `Reminder number ${i} about the weekly team meeting.` }))
+const filler = Array.from({ length: 520 }, (_, i) => ({
+  role: 'user',
+  content: `Reminder number ${i} about the weekly team meeting.`,
+}))
 
 /** A memory that stored and embedded the history (and `filler` after it with `withFiller`), closed so its saved indexes are written. */
-async function written(name: string, indexedDB: IDBFactory, extra: Partial<NodeMemoryOptions> = {}, withFiller = false): Promise<void> {
+async function written(
+  name: string,
+  indexedDB: IDBFactory,
+  extra: Partial<NodeMemoryOptions> = {},
+  withFiller = false,
+): Promise<void> {
   const memory = await createMemory(options(name, indexedDB, extra))
   await memory.add(history)
   if (withFiller) await memory.add(filler)
@@ -53,18 +95,23 @@ async function written(name: string, indexedDB: IDBFactory, extra: Partial<NodeM
 
 async function contexts(memory: Memory): Promise<string[]> {
   const texts: string[] = []
-  for (const request of REQUESTS) for (const strategy of ['hybrid', 'dense', 'lexical'] as const) texts.push((await memory.buildContext(request, { strategy, budget: 200 })).text)
+  for (const request of REQUESTS)
+    for (const strategy of ['hybrid', 'dense', 'lexical'] as const)
+      texts.push((await memory.buildContext(request, { strategy, budget: 200 })).text)
   return texts
 }
 
-const rawRecords = (indexedDB: IDBFactory, name: string, store: string) => getAllRaw(indexedDB as unknown as globalThis.IDBFactory, name, store)
+const rawRecords = (indexedDB: IDBFactory, name: string, store: string) =>
+  getAllRaw(indexedDB as unknown as globalThis.IDBFactory, name, store)
 
 const dump = (indexedDB: IDBFactory, name: string) => dumpRaw(indexedDB as unknown as globalThis.IDBFactory, name)
 
 /** The words of `WORDS` found in `bytes`, as one-byte (Latin-1, UTF-8 for ASCII) or two-byte (UTF-16) strings, in any case. */
 function wordsIn(bytes: Buffer): string[] {
   return WORDS.filter((word) =>
-    [word, word.toLowerCase(), word.toLowerCase().slice(0, 6)].some((form) => bytes.includes(Buffer.from(form, 'latin1')) || bytes.includes(Buffer.from(form, 'utf16le'))),
+    [word, word.toLowerCase(), word.toLowerCase().slice(0, 6)].some(
+      (form) => bytes.includes(Buffer.from(form, 'latin1')) || bytes.includes(Buffer.from(form, 'utf16le')),
+    ),
   )
 }
 
@@ -73,8 +120,16 @@ const HISTORY_SENTENCES = history.reduce((count, message) => count + splitSenten
 
 /** The vectors of the history's sentences, as a plain memory stores them (int8 codes: cosine to the real vector ≈ 1). */
 async function storedVectors(indexedDB: IDBFactory, name: string): Promise<Float32Array[]> {
-  const blocks = (await rawRecords(indexedDB, name, 'vectorBlocks')) as { dim: number; sids: Float64Array; codes: Int8Array }[]
-  return blocks.flatMap(({ dim, sids, codes }) => Array.from(sids).flatMap((sid, row) => (sid <= HISTORY_SENTENCES ? [Float32Array.from(codes.subarray(row * dim, (row + 1) * dim))] : [])))
+  const blocks = (await rawRecords(indexedDB, name, 'vectorBlocks')) as {
+    dim: number
+    sids: Float64Array
+    codes: Int8Array
+  }[]
+  return blocks.flatMap(({ dim, sids, codes }) =>
+    Array.from(sids).flatMap((sid, row) =>
+      sid <= HISTORY_SENTENCES ? [Float32Array.from(codes.subarray(row * dim, (row + 1) * dim))] : [],
+    ),
+  )
 }
 
 /**
@@ -115,14 +170,36 @@ function vectorRunsIn(bytes: Buffer, references: readonly Float32Array[]): { flo
     return count
   }
   let float32 = 0
-  for (let offset = 0; offset < 4; offset++) float32 += near(new Float32Array(bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + Math.floor((bytes.length - offset) / 4) * 4)))
+  for (let offset = 0; offset < 4; offset++)
+    float32 += near(
+      new Float32Array(
+        bytes.buffer.slice(
+          bytes.byteOffset + offset,
+          bytes.byteOffset + offset + Math.floor((bytes.length - offset) / 4) * 4,
+        ),
+      ),
+    )
   return { float32, int8: near(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length)) }
 }
 
 /** The messages and the sids of the stored vectors, read through the store with `key` (and the stored model, which keeps the vectors). */
-async function openedStore(indexedDB: IDBFactory, name: string, key: AtRestKey): Promise<{ messages: MessageRecord[]; vectorSids: number[] }> {
-  const [state] = (await rawRecords(indexedDB, name, 'meta')).filter((r) => (r as { key: string }).key === 'state') as { model: string }[]
-  const store = await SiftStore.open(name, { indexedDB: indexedDB as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }, state.model, key)
+async function openedStore(
+  indexedDB: IDBFactory,
+  name: string,
+  key: AtRestKey,
+): Promise<{ messages: MessageRecord[]; vectorSids: number[] }> {
+  const [state] = (await rawRecords(indexedDB, name, 'meta')).filter((r) => (r as { key: string }).key === 'state') as {
+    model: string
+  }[]
+  const store = await SiftStore.open(
+    name,
+    {
+      indexedDB: indexedDB as unknown as globalThis.IDBFactory,
+      IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+    },
+    state.model,
+    key,
+  )
   const { messages, blocks } = await store.readContents()
   store.close()
   return { messages, vectorSids: blocks.flatMap((b) => Array.from(b.sids)).sort((a, b) => a - b) }
@@ -162,15 +239,30 @@ describe('encryption at rest', () => {
     await written('plain', indexedDB)
     const references = await storedVectors(indexedDB, 'plain')
     // Centroids that are the vectors themselves: the closest a list's mean can come to a stored sentence.
-    const lists = { dim: references[0].length, probeShare: 0.5, trainedRows: references.length, centroids: Float32Array.from(references.flatMap((r) => [...r])), sids: new Float64Array(0), lists: new Int32Array(0) }
-    const source = { indexedDB: indexedDB as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
-    for (const [name, key] of [['plain-lists', undefined], ['sealed-lists', { passphrase: PASSPHRASE }]] as const) {
+    const lists = {
+      dim: references[0].length,
+      probeShare: 0.5,
+      trainedRows: references.length,
+      centroids: Float32Array.from(references.flatMap((r) => [...r])),
+      sids: new Float64Array(0),
+      lists: new Int32Array(0),
+    }
+    const source = {
+      indexedDB: indexedDB as unknown as globalThis.IDBFactory,
+      IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+    }
+    for (const [name, key] of [
+      ['plain-lists', undefined],
+      ['sealed-lists', { passphrase: PASSPHRASE }],
+    ] as const) {
       const store = await SiftStore.open(name, source, 'model', key)
       await store.saveCoarseLists(lists)
       expect((await store.readContents()).coarseLists).toMatchObject(lists)
       store.close()
     }
-    expect(vectorRunsIn(await dump(indexedDB, 'plain-lists'), references).float32).toBeGreaterThanOrEqual(references.length)
+    expect(vectorRunsIn(await dump(indexedDB, 'plain-lists'), references).float32).toBeGreaterThanOrEqual(
+      references.length,
+    )
     expect(vectorRunsIn(await dump(indexedDB, 'sealed-lists'), references)).toEqual({ float32: 0, int8: 0 })
   })
 
@@ -192,7 +284,9 @@ describe('encryption at rest', () => {
     await reopened.close()
 
     const again = await createMemory(options('reopen', indexedDB, { passphrase: PASSPHRASE }))
-    const text = (await again.buildContext('Who paints seashells? Where can I volunteer?', { strategy: 'hybrid', budget: 2000 })).text
+    const text = (
+      await again.buildContext('Who paints seashells? Where can I volunteer?', { strategy: 'hybrid', budget: 2000 })
+    ).text
     expect(text).toContain('lighthouse keeper')
     expect(text).not.toContain('quokka')
     expect((await again.stats()).repairedAtOpen).toBeUndefined()
@@ -201,7 +295,9 @@ describe('encryption at rest', () => {
     // The forgotten message's vector went with it, and every other sentence kept its own.
     const { messages, vectorSids } = await openedStore(indexedDB, 'reopen', { passphrase: PASSPHRASE })
     expect(messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm5'])
-    expect(vectorSids).toEqual(messages.flatMap((m) => Array.from({ length: m.spans.length / 2 }, (_, i) => m.firstSid + i)))
+    expect(vectorSids).toEqual(
+      messages.flatMap((m) => Array.from({ length: m.spans.length / 2 }, (_, i) => m.firstSid + i)),
+    )
   })
 
   it('lists, exports and finds what to forget from the sealed records', async () => {
@@ -210,7 +306,9 @@ describe('encryption at rest', () => {
     await memory.add(history)
     await memory.indexed()
     const page = await memory.messages({ conversationId: 'food' })
-    expect(page.messages.map((m) => [m.id, m.role, m.content])).toEqual(history.slice(2).map((m) => [m.id, m.role, m.content]))
+    expect(page.messages.map((m) => [m.id, m.role, m.content])).toEqual(
+      history.slice(2).map((m) => [m.id, m.role, m.content]),
+    )
     const exported = await memory.export()
     expect('messages' in exported && exported.messages.map((m) => m.content)).toEqual(history.map((m) => m.content))
     const [match] = await memory.findForgettable('Forget that I make kumquat marmalade')
@@ -223,7 +321,9 @@ describe('encryption at rest', () => {
     await written('locked', indexedDB, { passphrase: PASSPHRASE })
     const bytes = await dump(indexedDB, 'locked')
 
-    const wrong = await rejection(createMemory(options('locked', indexedDB, { passphrase: 'correct horse battery stapler' })))
+    const wrong = await rejection(
+      createMemory(options('locked', indexedDB, { passphrase: 'correct horse battery stapler' })),
+    )
     expect(wrong.code).toBe('WRONG_KEY')
     expect(wrong.message).toContain('passphrase does not open')
     const missing = await rejection(createMemory(options('locked', indexedDB)))
@@ -267,14 +367,20 @@ describe('encryption at rest', () => {
     const after = await contexts(memory)
     await memory.close()
 
-    expect((await rejection(createMemory(options('rekeyed', indexedDB, { passphrase: PASSPHRASE })))).code).toBe('WRONG_KEY')
+    expect((await rejection(createMemory(options('rekeyed', indexedDB, { passphrase: PASSPHRASE })))).code).toBe(
+      'WRONG_KEY',
+    )
     const reopened = await createMemory(options('rekeyed', indexedDB, { passphrase: 'a brand new passphrase' }))
-    expect((await reopened.buildContext('Who paints seashells?', { strategy: 'lexical', budget: 200 })).text).toContain('lighthouse keeper')
+    expect((await reopened.buildContext('Who paints seashells?', { strategy: 'lexical', budget: 200 })).text).toContain(
+      'lighthouse keeper',
+    )
     const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
     await reopened.changeKey({ key })
     await reopened.close()
 
-    expect((await rejection(createMemory(options('rekeyed', indexedDB, { passphrase: 'a brand new passphrase' })))).code).toBe('WRONG_KEY')
+    expect(
+      (await rejection(createMemory(options('rekeyed', indexedDB, { passphrase: 'a brand new passphrase' })))).code,
+    ).toBe('WRONG_KEY')
     const keyed = await createMemory(options('rekeyed', indexedDB, { key }))
     expect(await contexts(keyed)).toEqual(after)
     await keyed.close()
@@ -314,17 +420,31 @@ describe('encryption at rest', () => {
   })
 
   it('refuses a sealed write when the records it read changed before it wrote (two stores on one database)', async () => {
-    const source = { indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
-    const [first, second] = [await SiftStore.open('raced', source, 'model', { passphrase: PASSPHRASE }), await SiftStore.open('raced', source, 'model', { passphrase: PASSPHRASE })]
-    const { sentences } = await first.addMessages([{ id: 'x', role: 'user', content: 'One. Two. Three. Four.', conversationId: 'c', timestamp: 1 }])
+    const source = {
+      indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory,
+      IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+    }
+    const [first, second] = [
+      await SiftStore.open('raced', source, 'model', { passphrase: PASSPHRASE }),
+      await SiftStore.open('raced', source, 'model', { passphrase: PASSPHRASE }),
+    ]
+    const { sentences } = await first.addMessages([
+      { id: 'x', role: 'user', content: 'One. Two. Three. Four.', conversationId: 'c', timestamp: 1 },
+    ])
     const sids = sentences.map((sentence) => sentence.sid)
     const vectors = Float32Array.from({ length: 2 * 8 }, (_, i) => Math.sin(i + 1))
     // Both read the same trailing blocks before either writes: the one that writes second would overwrite the other's block.
-    const results = await Promise.allSettled([first.appendVectors(sids.slice(0, 2), vectors, 8, sids[1]), second.appendVectors(sids.slice(2), vectors, 8, sids[3])])
+    const results = await Promise.allSettled([
+      first.appendVectors(sids.slice(0, 2), vectors, 8, sids[1]),
+      second.appendVectors(sids.slice(2), vectors, 8, sids[3]),
+    ])
     const stored = results.flatMap((result, i) => (result.status === 'fulfilled' ? [i] : []))
     expect(stored).toHaveLength(1)
     const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult
-    expect(refused.reason).toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringContaining('changed while they were being re-sealed') })
+    expect(refused.reason).toMatchObject({
+      code: 'STORAGE_FAILED',
+      message: expect.stringContaining('changed while they were being re-sealed'),
+    })
     const { blocks } = await first.readContents()
     expect(blocks.flatMap((b) => Array.from(b.sids))).toEqual(stored[0] === 0 ? sids.slice(0, 2) : sids.slice(2))
     first.close()

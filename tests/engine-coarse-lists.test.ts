@@ -25,7 +25,13 @@ function vectorOf(text: string): Float32Array {
 }
 
 // Derived from the text, nothing held: there is nothing to forget either.
-const cache: EmbeddingCache = { get: (text) => vectorOf(text), set: () => undefined, flush: async () => undefined, forget: async () => undefined, clear: async () => undefined }
+const cache: EmbeddingCache = {
+  get: (text) => vectorOf(text),
+  set: () => undefined,
+  flush: async () => undefined,
+  forget: async () => undefined,
+  clear: async () => undefined,
+}
 
 function hostFor(factory: IDBFactory) {
   const host = nodeHost({ indexedDB: factory }, new URL('../', import.meta.url))
@@ -44,11 +50,22 @@ describe('Engine coarse lists', () => {
     const factory = new IDBFactory()
     const count = COARSE_MIN_ROWS + 500
     const engine = await Engine.open({ name: 'coarse' }, hostFor(factory))
-    await engine.add(Array.from({ length: count }, (_, i) => ({ role: 'user', content: `Note ${i} on topic ${i % TOPICS}.`, conversationId: `c${i % 3}` })))
+    await engine.add(
+      Array.from({ length: count }, (_, i) => ({
+        role: 'user',
+        content: `Note ${i} on topic ${i % TOPICS}.`,
+        conversationId: `c${i % 3}`,
+      })),
+    )
     expect((await engine.stats()).denseIndex).toEqual({ kind: 'exact' })
     await engine.indexed()
     const trained = vectorsOf(engine).serializeCoarseLists()!
-    expect((await engine.stats()).denseIndex).toEqual({ kind: 'coarse-lists', lists: 256, probeShare: trained.probeShare, trainedRows: trained.trainedRows })
+    expect((await engine.stats()).denseIndex).toEqual({
+      kind: 'coarse-lists',
+      lists: 256,
+      probeShare: trained.probeShare,
+      trainedRows: trained.trainedRows,
+    })
     expect(trained.sids.length).toBe(count)
     expect(trained.probeShare).toBeLessThan(1)
 
@@ -70,11 +87,18 @@ describe('Engine coarse lists', () => {
     expect(vectorsOf(reopened).hasCoarseLists).toBe(false)
     expect((await reopened.stats()).denseIndex).toEqual({ kind: 'exact' })
     await reopened.indexed()
-    expect((await reopened.stats()).denseIndex).toEqual({ kind: 'coarse-lists', lists: 256, probeShare: trained.probeShare, trainedRows: trained.trainedRows })
+    expect((await reopened.stats()).denseIndex).toEqual({
+      kind: 'coarse-lists',
+      lists: 256,
+      probeShare: trained.probeShare,
+      trainedRows: trained.trainedRows,
+    })
     const restored = vectorsOf(reopened).serializeCoarseLists()!
     expect(restored.centroids).toEqual(trained.centroids)
     expect(restored.probeShare).toBe(trained.probeShare)
-    expect(await reopened.buildContext(request, { strategy: 'dense', budget: 1200 })).toMatchObject({ text: before.text })
+    expect(await reopened.buildContext(request, { strategy: 'dense', budget: 1200 })).toMatchObject({
+      text: before.text,
+    })
 
     expect(await reopened.forget({ conversationId: 'c2' })).toBe(Math.floor(count / 3))
     const afterForget = await reopened.buildContext(request, { strategy: 'dense', budget: 1200 })

@@ -25,7 +25,11 @@ async function createWithRedefinedTable(indexedDB: IDBFactory, name: string, tab
   const stores = [...model.objectStoreNames].map((storeName) => {
     const store = model.transaction(storeName, 'readonly').objectStore(storeName)
     const indexes = [...store.indexNames].map((indexName) => store.index(indexName))
-    return { storeName, keyPath: store.keyPath, indexes: indexes.map(({ name: n, keyPath, unique, multiEntry }) => ({ n, keyPath, unique, multiEntry })) }
+    return {
+      storeName,
+      keyPath: store.keyPath,
+      indexes: indexes.map(({ name: n, keyPath, unique, multiEntry }) => ({ n, keyPath, unique, multiEntry })),
+    }
   })
   const { version } = model
   reference.close()
@@ -33,8 +37,11 @@ async function createWithRedefinedTable(indexedDB: IDBFactory, name: string, tab
     const request = indexedDB.open(name, version)
     request.onupgradeneeded = () => {
       for (const { storeName, keyPath, indexes } of stores) {
-        const created = request.result.createObjectStore(storeName, { keyPath: storeName === table ? 'keyOfAnotherApp' : keyPath })
-        for (const { n, keyPath: indexKey, unique, multiEntry } of indexes) created.createIndex(n, indexKey, { unique, multiEntry })
+        const created = request.result.createObjectStore(storeName, {
+          keyPath: storeName === table ? 'keyOfAnotherApp' : keyPath,
+        })
+        for (const { n, keyPath: indexKey, unique, multiEntry } of indexes)
+          created.createIndex(n, indexKey, { unique, multiEntry })
       }
     }
     request.onsuccess = () => {
@@ -46,7 +53,10 @@ async function createWithRedefinedTable(indexedDB: IDBFactory, name: string, tab
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<SiftError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return error as SiftError
 }
@@ -84,13 +94,19 @@ function expectRecentFailure(failure: Failure | undefined, since: number): void 
   expect(failure!.at).toBeLessThanOrEqual(Date.now())
 }
 
-const lexicalText = async (memory: Memory, request: string) => (await memory.buildContext(request, { strategy: 'lexical' })).text
+const lexicalText = async (memory: Memory, request: string) =>
+  (await memory.buildContext(request, { strategy: 'lexical' })).text
 
 describe('Background failures', () => {
   it('records a model that cannot load as an embed failure, sends it to onProgress, keeps the messages and tries again on the next add', async () => {
     const progress = new ProgressLog()
     const { events } = progress
-    const memory = await createMemory({ name: 'no-model', model: 'no-such-model', localModelPath: emptyModelFolder, onProgress: progress.onProgress })
+    const memory = await createMemory({
+      name: 'no-model',
+      model: 'no-such-model',
+      localModelPath: emptyModelFolder,
+      onProgress: progress.onProgress,
+    })
     expect((await memory.stats()).lastFailure).toBeUndefined()
     const since = Date.now()
     await memory.add({ role: 'user', content: 'The lighthouse keeper waved.' })
@@ -98,7 +114,12 @@ describe('Background failures', () => {
     expect(error.code).toBe('MODEL_UNAVAILABLE')
 
     const stats = await memory.stats()
-    expect(stats).toMatchObject({ messages: 1, sentences: 1, pending: 1, lastFailure: { task: 'embed', code: 'MODEL_UNAVAILABLE', message: error.message } })
+    expect(stats).toMatchObject({
+      messages: 1,
+      sentences: 1,
+      pending: 1,
+      lastFailure: { task: 'embed', code: 'MODEL_UNAVAILABLE', message: error.message },
+    })
     expectRecentFailure(stats.lastFailure, since)
     expect(events.at(-1)).toEqual({ done: 0, total: 1, pending: 1, backend: 'cpu', failure: stats.lastFailure })
     expect(events.every((event) => event.failure)).toBe(true)
@@ -109,7 +130,11 @@ describe('Background failures', () => {
     expect((await rejectionOf(memory.indexed())).code).toBe('MODEL_UNAVAILABLE')
     expect(events.length).toBeGreaterThan(failuresBefore)
     const retried = await memory.stats()
-    expect(retried).toMatchObject({ messages: 2, pending: 2, lastFailure: { task: 'embed', code: 'MODEL_UNAVAILABLE' } })
+    expect(retried).toMatchObject({
+      messages: 2,
+      pending: 2,
+      lastFailure: { task: 'embed', code: 'MODEL_UNAVAILABLE' },
+    })
     expect(retried.lastFailure!.at).toBeGreaterThanOrEqual(stats.lastFailure!.at)
     await memory.close()
   })
@@ -122,9 +147,19 @@ describe('Background failures', () => {
     expect(error.code).toBe('STORAGE_FAILED')
 
     const stats = await memory.stats()
-    expect(stats).toMatchObject({ messages: 1, pending: 1, lastFailure: { task: 'store-vectors', code: 'STORAGE_FAILED', message: error.message } })
+    expect(stats).toMatchObject({
+      messages: 1,
+      pending: 1,
+      lastFailure: { task: 'store-vectors', code: 'STORAGE_FAILED', message: error.message },
+    })
     expectRecentFailure(stats.lastFailure, since)
-    expect(progress.events.at(-1)).toEqual({ done: 0, total: 1, pending: 1, backend: 'cpu', failure: stats.lastFailure })
+    expect(progress.events.at(-1)).toEqual({
+      done: 0,
+      total: 1,
+      pending: 1,
+      backend: 'cpu',
+      failure: stats.lastFailure,
+    })
     expect(await lexicalText(memory, 'harbour')).toContain('harbour was calm')
     await memory.close()
   })
@@ -133,10 +168,16 @@ describe('Background failures', () => {
     const { memory, progress } = await openWithRedefinedTable('snapshot-refused', 'lexicalSnapshots')
     const scheduledSave = progress.nextFailure('save-lexical-snapshot')
     const since = Date.now()
-    await memory.add(Array.from({ length: 600 }, (_, i) => ({ role: 'user', content: `Note ${i} is about the orchard.` })))
+    await memory.add(
+      Array.from({ length: 600 }, (_, i) => ({ role: 'user', content: `Note ${i} is about the orchard.` })),
+    )
 
     const failure = await scheduledSave
-    expect(failure).toMatchObject({ task: 'save-lexical-snapshot', code: 'STORAGE_FAILED', message: expect.stringContaining('save the lexical index') })
+    expect(failure).toMatchObject({
+      task: 'save-lexical-snapshot',
+      code: 'STORAGE_FAILED',
+      message: expect.stringContaining('save the lexical index'),
+    })
     expectRecentFailure(failure, since)
     expect((await memory.stats()).lastFailure).toEqual(failure)
     expect(await lexicalText(memory, 'orchard')).toContain('orchard')
@@ -155,13 +196,19 @@ describe('Background retry', () => {
     const modelFolder = mkdtempSync(join(tmpdir(), 'sift-late-model-'))
     try {
       const progress = new ProgressLog()
-      const memory = await createMemory({ name: 'late-model', localModelPath: modelFolder, onProgress: progress.onProgress })
+      const memory = await createMemory({
+        name: 'late-model',
+        localModelPath: modelFolder,
+        onProgress: progress.onProgress,
+      })
       const failed = progress.nextFailure('embed')
       await memory.add({ role: 'user', content: 'The lighthouse keeper waved at the ferry.' })
       expect(await failed).toMatchObject({ task: 'embed', code: 'MODEL_UNAVAILABLE' })
       expect((await memory.stats()).pending).toBe(1)
 
-      cpSync(fileURLToPath(new URL('../public/models/use-lite', import.meta.url)), join(modelFolder, 'use-lite'), { recursive: true })
+      cpSync(fileURLToPath(new URL('../public/models/use-lite', import.meta.url)), join(modelFolder, 'use-lite'), {
+        recursive: true,
+      })
       const drained = new Promise<IndexProgress>((resolve) => {
         const check = setInterval(() => {
           const last = progress.events.at(-1)

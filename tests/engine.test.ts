@@ -24,8 +24,20 @@ const topics = [
 
 function history(): MessageInput[] {
   return topics.flatMap((content, i) => [
-    { role: 'user', content, conversationId: i % 2 ? 'odd' : 'even', id: `u${i}`, timestamp: 1_700_000_000_000 + i * DAY },
-    { role: 'assistant', content: `Thanks for telling me. I will remember that (${i}).`, conversationId: i % 2 ? 'odd' : 'even', id: `a${i}`, timestamp: 1_700_000_000_000 + i * DAY + 1000 },
+    {
+      role: 'user',
+      content,
+      conversationId: i % 2 ? 'odd' : 'even',
+      id: `u${i}`,
+      timestamp: 1_700_000_000_000 + i * DAY,
+    },
+    {
+      role: 'assistant',
+      content: `Thanks for telling me. I will remember that (${i}).`,
+      conversationId: i % 2 ? 'odd' : 'even',
+      id: `a${i}`,
+      timestamp: 1_700_000_000_000 + i * DAY + 1000,
+    },
   ])
 }
 
@@ -48,14 +60,24 @@ function expectHonest(ctx: Context, budget: number): void {
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return (error as SiftError).code
 }
 
 describe('Embedder on the shipped model', () => {
   it('scores a paraphrase pair above unrelated pairs, empty text as exactly zero and all-unknown text as finite', async () => {
-    const embedder = new Embedder({ model: 'use-lite', embedding: resolveEmbedding('use-lite'), localModelPath: modelPath, allowRemoteModels: false, backends: ['cpu'], startModel: modelInThisThread })
+    const embedder = new Embedder({
+      model: 'use-lite',
+      embedding: resolveEmbedding('use-lite'),
+      localModelPath: modelPath,
+      allowRemoteModels: false,
+      backends: ['cpu'],
+      startModel: modelInThisThread,
+    })
     const texts = [
       'How old is your brother?',
       'What is the age of your brother?',
@@ -71,15 +93,31 @@ describe('Embedder on the shipped model', () => {
     expect(embedder.backend).toBe('cpu')
     expect(cosine(0, 0)).toBeCloseTo(1, 4)
     const paraphrase = cosine(0, 1)
-    for (const [a, b] of [[0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]) expect(paraphrase).toBeGreaterThan(cosine(a, b) + 0.2)
+    for (const [a, b] of [
+      [0, 2],
+      [0, 3],
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ])
+      expect(paraphrase).toBeGreaterThan(cosine(a, b) + 0.2)
     expect(Array.from(row(4)).every((v) => v === 0)).toBe(true)
     for (let i = 0; i < texts.length; i++) expect(Array.from(row(i)).every(Number.isFinite)).toBe(true)
     await embedder.dispose()
   })
 
   it('embeds more texts than one batch in length-sorted batches and returns the rows in input order', async () => {
-    const embedder = new Embedder({ model: 'use-lite', embedding: resolveEmbedding('use-lite'), localModelPath: modelPath, allowRemoteModels: false, backends: ['cpu'], startModel: modelInThisThread })
-    const texts = Array.from({ length: 70 }, (_, i) => `Note ${i}: ${'the harbour was calm that morning '.repeat(1 + ((i * 7) % 5))}`.trim())
+    const embedder = new Embedder({
+      model: 'use-lite',
+      embedding: resolveEmbedding('use-lite'),
+      localModelPath: modelPath,
+      allowRemoteModels: false,
+      backends: ['cpu'],
+      startModel: modelInThisThread,
+    })
+    const texts = Array.from({ length: 70 }, (_, i) =>
+      `Note ${i}: ${'the harbour was calm that morning '.repeat(1 + ((i * 7) % 5))}`.trim(),
+    )
     const together = await embedder.embed(texts, 'document')
     const dim = embedder.dim!
     for (const i of [0, 1, 33, 69]) {
@@ -138,15 +176,25 @@ describe('Engine on the shipped model', () => {
   })
 
   it('scopes to a conversation, pins recent turns and interleaves extra queries', async () => {
-    const scoped = await memory.buildContext('boiler plumber', { conversationId: 'even', budget: 100_000, strategy: 'hybrid' })
+    const scoped = await memory.buildContext('boiler plumber', {
+      conversationId: 'even',
+      budget: 100_000,
+      strategy: 'hybrid',
+    })
     expect(scoped.items.every((i) => i.conversationId === 'even')).toBe(true)
     expect(scoped.stats.historySentences).toBe(scoped.items.length)
     expect(scoped.text).not.toContain('plumber')
     const recent = await memory.buildContext('Japanese kanji', { recentTurns: 2, budget: 400 })
     expectHonest(recent, 400)
-    expect(recent.items.filter((i) => i.reason === 'recent').map((i) => i.messageId)).toEqual(expect.arrayContaining(['u7', 'a7']))
+    expect(recent.items.filter((i) => i.reason === 'recent').map((i) => i.messageId)).toEqual(
+      expect.arrayContaining(['u7', 'a7']),
+    )
     expect(recent.text).toContain('Kanji for numbers')
-    const multi = await memory.buildContext('tomato plants on the balcony', { queries: ['passport renewal for the flight'], budget: 200, strategy: 'dense' })
+    const multi = await memory.buildContext('tomato plants on the balcony', {
+      queries: ['passport renewal for the flight'],
+      budget: 200,
+      strategy: 'dense',
+    })
     expect(multi.text).toContain('tomato')
     expect(multi.text).toContain('passport')
   })
@@ -163,7 +211,10 @@ describe('Engine on the shipped model', () => {
 
   it('gives finite scores for an empty request and for all-unknown text', async () => {
     const local = await createMemory({ name: 'unknown-text', indexedDB })
-    await local.add([{ role: 'user', content: '\u0000\u0001 \u0002' }, { role: 'user', content: 'A normal sentence.' }])
+    await local.add([
+      { role: 'user', content: '\u0000\u0001 \u0002' },
+      { role: 'user', content: 'A normal sentence.' },
+    ])
     await local.indexed()
     for (const request of ['', '\u0003\u0004', 'normal']) {
       for (const strategy of ['dense', 'hybrid'] as const) {
@@ -193,7 +244,11 @@ describe('Lexical index snapshot', () => {
   it('is saved once enough sentences are missing from it, restored at open, and rewritten without forgotten words', async () => {
     const indexedDB = new IDBFactory()
     const words = ['harbour', 'lantern', 'meadow', 'glacier', 'orchard', 'canyon']
-    const notes = Array.from({ length: 600 }, (_, i) => ({ role: 'user', id: `n${i}`, content: `Note ${i} mentions the ${words[i % words.length]} number${i}.` }))
+    const notes = Array.from({ length: 600 }, (_, i) => ({
+      role: 'user',
+      id: `n${i}`,
+      content: `Note ${i} mentions the ${words[i % words.length]} number${i}.`,
+    }))
     notes[5].content = 'The xylophone recital is on Friday.'
     const first = await createMemory({ name: 'snapshot', indexedDB })
     await first.add(notes)
@@ -204,7 +259,11 @@ describe('Lexical index snapshot', () => {
 
     const second = await createMemory({ name: 'snapshot', indexedDB })
     await second.add({ role: 'user', id: 'late', content: 'A pelican landed on the roof.' })
-    for (const [request, id] of [['glacier number424', 'n424'], ['xylophone recital', 'n5'], ['pelican roof', 'late']]) {
+    for (const [request, id] of [
+      ['glacier number424', 'n424'],
+      ['xylophone recital', 'n5'],
+      ['pelican roof', 'late'],
+    ]) {
       expect(await bestLexicalMatch(second, request), request).toBe(id)
     }
     expect(await second.forget({ id: 'n5' })).toBe(1)
@@ -229,7 +288,13 @@ describe('Engine lifecycle', () => {
     const indexedDB = new IDBFactory()
     const memory = await createMemory({ name: 'forget', indexedDB })
     await memory.add(history())
-    await memory.add({ role: 'user', content: 'The secret vault code is pelican forty two.', id: 'secret', conversationId: 'even', timestamp: 1_600_000_000_000 })
+    await memory.add({
+      role: 'user',
+      content: 'The secret vault code is pelican forty two.',
+      id: 'secret',
+      conversationId: 'even',
+      timestamp: 1_600_000_000_000,
+    })
     await memory.indexed()
     const before = await memory.stats()
     expect(await memory.forget({ id: 'secret' })).toBe(1)
@@ -242,7 +307,11 @@ describe('Engine lifecycle', () => {
       }
     }
     await check(memory)
-    expect(await memory.stats()).toMatchObject({ messages: before.messages - 1, sentences: before.sentences - 1, pending: 0 })
+    expect(await memory.stats()).toMatchObject({
+      messages: before.messages - 1,
+      sentences: before.sentences - 1,
+      pending: 0,
+    })
     expect(await memory.forget({ conversationId: 'odd' })).toBe(8)
     expect(await memory.forget({ before: new Date(1_700_000_000_000 + DAY) })).toBe(2)
     await memory.close()
@@ -257,7 +326,10 @@ describe('Engine lifecycle', () => {
   })
 
   it('reports a missing model as MODEL_UNAVAILABLE while lexical and positional strategies keep working', async () => {
-    const memory = await createMemory({ localModelPath: fileURLToPath(new URL('./fixtures/', import.meta.url)), strictRanking: true })
+    const memory = await createMemory({
+      localModelPath: fileURLToPath(new URL('./fixtures/', import.meta.url)),
+      strictRanking: true,
+    })
     await memory.add({ role: 'user', content: 'The lighthouse keeper waved.' })
     const error = await memory.indexed().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiftError)
@@ -272,7 +344,10 @@ describe('Engine lifecycle', () => {
     const indexedDB = new IDBFactory()
     const progress: number[] = []
     const memory = await createMemory({ name: 'resume', indexedDB })
-    const many = Array.from({ length: 120 }, (_, i) => ({ role: 'user', content: `Note ${i}: the meeting about item ${i} went fine.` }))
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      role: 'user',
+      content: `Note ${i}: the meeting about item ${i} went fine.`,
+    }))
     await memory.add(many)
     const total = (await memory.stats()).sentences
     await memory.close()

@@ -24,9 +24,12 @@ describe('stemEnglish', () => {
     expect(stemEnglish(word)).toBe(stem)
   })
 
-  it.each(['fall', 'miss', 'bus', 'need', 'speed', 'class', 'is', 'go', 'tree', 'going', 'ies'])('leaves %s alone (stem-final letters, short words)', (word) => {
-    expect(stemEnglish(word)).toBe(word)
-  })
+  it.each(['fall', 'miss', 'bus', 'need', 'speed', 'class', 'is', 'go', 'tree', 'going', 'ies'])(
+    'leaves %s alone (stem-final letters, short words)',
+    (word) => {
+      expect(stemEnglish(word)).toBe(word)
+    },
+  )
 
   it('keeps the doubled consonants that belong to the word', () => {
     expect(stemEnglish('falling')).toBe('fall')

@@ -21,15 +21,41 @@ const topics = [
 /** A small history with a preference planted in the middle, and the assistant's reply that repeats it. */
 function history(): MessageInput[] {
   const turns: MessageInput[] = topics.flatMap((content, i) => [
-    { role: 'user', content, id: `u${i}`, conversationId: i % 2 ? 'odd' : 'even', timestamp: 1_700_000_000_000 + i * DAY },
-    { role: 'assistant', content: `Thanks for telling me. I will keep that in mind (${i}).`, id: `a${i}`, conversationId: i % 2 ? 'odd' : 'even', timestamp: 1_700_000_000_000 + i * DAY + 1000 },
+    {
+      role: 'user',
+      content,
+      id: `u${i}`,
+      conversationId: i % 2 ? 'odd' : 'even',
+      timestamp: 1_700_000_000_000 + i * DAY,
+    },
+    {
+      role: 'assistant',
+      content: `Thanks for telling me. I will keep that in mind (${i}).`,
+      id: `a${i}`,
+      conversationId: i % 2 ? 'odd' : 'even',
+      timestamp: 1_700_000_000_000 + i * DAY + 1000,
+    },
   ])
-  turns.splice(6, 0, { role: 'user', content: PLANTED, id: 'planted', conversationId: 'even', timestamp: 1_700_000_000_000 + 2.5 * DAY }, { role: 'assistant', content: ECHO, id: 'echo', conversationId: 'even', timestamp: 1_700_000_000_000 + 2.5 * DAY + 1000 })
+  turns.splice(
+    6,
+    0,
+    { role: 'user', content: PLANTED, id: 'planted', conversationId: 'even', timestamp: 1_700_000_000_000 + 2.5 * DAY },
+    {
+      role: 'assistant',
+      content: ECHO,
+      id: 'echo',
+      conversationId: 'even',
+      timestamp: 1_700_000_000_000 + 2.5 * DAY + 1000,
+    },
+  )
   return turns
 }
 
 async function codeOf(call: () => Promise<unknown>): Promise<string> {
-  const error = await call().then(() => undefined, (e: unknown) => e)
+  const error = await call().then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return (error as SiftError).code
 }
@@ -56,7 +82,14 @@ describe('findForgettable', () => {
     expect(found).toHaveLength(10)
     expect(found[0]).toMatchObject({ messageId: 'planted', conversationId: 'even', role: 'user', content: PLANTED })
     expect(found[0].why).toMatch(/^shares 'allergic', 'peanuts'; dense rank 1$/)
-    expect(found[0].sentences[0]).toEqual({ text: PLANTED, start: 0, end: PLANTED.length, score: found[0].score, lexicalRank: 1, denseRank: 1 })
+    expect(found[0].sentences[0]).toEqual({
+      text: PLANTED,
+      start: 0,
+      end: PLANTED.length,
+      score: found[0].score,
+      lexicalRank: 1,
+      denseRank: 1,
+    })
     expect(found.every((m, i) => i === 0 || found[i - 1].score >= m.score)).toBe(true)
     expect(found[1].messageId).toBe('echo')
     // Worded otherwise, with no word in common: the dense ranking alone still finds it.
@@ -64,7 +97,10 @@ describe('findForgettable', () => {
     expect(paraphrased).toHaveLength(3)
     expect(paraphrased[0].messageId).toBe('planted')
     expect(paraphrased[0].why).toMatch(/^shares no word with the request; dense rank \d+$/)
-    const oneConversation = await memory.findForgettable('forget that I am allergic to peanuts', { conversationId: 'odd', limit: 20 })
+    const oneConversation = await memory.findForgettable('forget that I am allergic to peanuts', {
+      conversationId: 'odd',
+      limit: 20,
+    })
     expect(oneConversation.every((m) => m.conversationId === 'odd')).toBe(true)
 
     // The user confirms the matches that name peanuts.
@@ -89,7 +125,12 @@ describe('findForgettable', () => {
     expect(found[0].why).toBe("shares 'allergic', 'peanuts'")
     expect(found[0].sentences[0].denseRank).toBeUndefined()
     await memory.close()
-    const strict = await createMemory({ name: 'forgettable-strict', indexedDB: new IDBFactory(), localModelPath, strictRanking: true })
+    const strict = await createMemory({
+      name: 'forgettable-strict',
+      indexedDB: new IDBFactory(),
+      localModelPath,
+      strictRanking: true,
+    })
     await strict.add(history())
     expect(await codeOf(() => strict.findForgettable('forget that I am allergic to peanuts'))).toBe('MODEL_UNAVAILABLE')
     await strict.close()
@@ -98,8 +139,18 @@ describe('findForgettable', () => {
   it('refuses bad arguments with INVALID_INPUT, and finds nothing in an empty request', async () => {
     const memory = await createMemory({ name: 'forgettable-bad', indexedDB: new IDBFactory() })
     await memory.add(history())
-    for (const [text, options] of [[5, {}], ['x', { limit: 0 }], ['x', { limit: 101 }], ['x', { limit: 1.5 }], ['x', { conversationId: 3 }], ['x', []]] as const) {
-      expect(await codeOf(() => memory.findForgettable(text as never, options as never)), JSON.stringify([text, options])).toBe('INVALID_INPUT')
+    for (const [text, options] of [
+      [5, {}],
+      ['x', { limit: 0 }],
+      ['x', { limit: 101 }],
+      ['x', { limit: 1.5 }],
+      ['x', { conversationId: 3 }],
+      ['x', []],
+    ] as const) {
+      expect(
+        await codeOf(() => memory.findForgettable(text as never, options as never)),
+        JSON.stringify([text, options]),
+      ).toBe('INVALID_INPUT')
     }
     expect(await memory.findForgettable('   ')).toEqual([])
     await memory.close()

@@ -9,7 +9,18 @@ import { VectorRows } from '../worker/index/vector/vector-rows'
 import { seededRandom } from '../worker/util/seeded-random'
 
 function sentence(sid: number, text: string, conversationId: string): Sentence {
-  return { sid, text, conversationId, messageId: `m${sid}`, seq: sid, index: 0, role: 'user', timestamp: 0, start: 0, end: text.length }
+  return {
+    sid,
+    text,
+    conversationId,
+    messageId: `m${sid}`,
+    seq: sid,
+    index: 0,
+    role: 'user',
+    timestamp: 0,
+    start: 0,
+    end: text.length,
+  }
 }
 
 /** The index's vocabulary as its snapshot writes it. */
@@ -19,7 +30,11 @@ function terms(index: LexicalIndex): string[] {
 }
 
 describe('LexicalIndex after a forget', () => {
-  const history = () => [sentence(1, 'The zebra crossed the road.', 'first'), sentence(2, 'My secret zanzibar plan.', 'secret'), sentence(3, 'Another zebra grazed.', 'last')]
+  const history = () => [
+    sentence(1, 'The zebra crossed the road.', 'first'),
+    sentence(2, 'My secret zanzibar plan.', 'secret'),
+    sentence(3, 'Another zebra grazed.', 'last'),
+  ]
 
   it('lets go of a conversation with its last sentence, in memory and in the snapshot, and of words only it had', () => {
     const index = new LexicalIndex()
@@ -76,7 +91,12 @@ describe('VectorRows after a removal', () => {
     const memory = new Int8Array(rows.memory.buffer)
     const { stride } = rows
     const residualsAt = rows.layout().residualsAt
-    return [...memory.subarray(row * stride, (row + 1) * stride), ...memory.subarray(residualsAt + row * stride, residualsAt + (row + 1) * stride), rows.scales[row], rows.residualScales[row]]
+    return [
+      ...memory.subarray(row * stride, (row + 1) * stride),
+      ...memory.subarray(residualsAt + row * stride, residualsAt + (row + 1) * stride),
+      rows.scales[row],
+      rows.residualScales[row],
+    ]
   }
   const zeros = (rows: VectorRows) => new Array(2 * rows.stride + 2).fill(0)
 

@@ -23,7 +23,11 @@ const kept: MessageInput[] = [
   'Our cat Pixel refuses to eat the new salmon food.',
 ].map((content, i) => ({ role: 'user', content, id: `kept-${i}`, conversationId: 'kept-conversation' }))
 /** Enough sentences for the lexical snapshot to be written (`copyIsStale`), so that there is one to read. */
-const filler: MessageInput[] = Array.from({ length: 520 }, (_, i) => ({ role: 'assistant', content: `Noted item ${i} of the list.`, conversationId: 'kept-conversation' }))
+const filler: MessageInput[] = Array.from({ length: 520 }, (_, i) => ({
+  role: 'assistant',
+  content: `Noted item ${i} of the list.`,
+  conversationId: 'kept-conversation',
+}))
 
 const root = mkdtempSync(join(tmpdir(), 'sift-traces-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -63,7 +67,8 @@ describe('forget leaves nothing behind', () => {
 
     // Before: every place the checks below look at does hold the secret, so they can tell.
     const before = await dumpRaw(indexedDB, 'traces')
-    for (const trace of ['secret-conversation', 'secret-message', 'zanzibar']) expect(holds(before, trace), trace).toBe(true)
+    for (const trace of ['secret-conversation', 'secret-message', 'zanzibar'])
+      expect(holds(before, trace), trace).toBe(true)
     expect((await lexicalSnapshot(indexedDB, 'traces')).conversations).toContain('secret-conversation')
     const [cacheName] = readdirSync(embeddingCacheDir)
     const cacheBefore = readFileSync(join(embeddingCacheDir, cacheName))
@@ -77,7 +82,8 @@ describe('forget leaves nothing behind', () => {
     await reopened.close()
 
     const after = await dumpRaw(indexedDB, 'traces')
-    for (const trace of ['secret-conversation', 'secret-message', 'zanzibar', 'itinerary', 'quayside']) expect(holds(after, trace), trace).toBe(false)
+    for (const trace of ['secret-conversation', 'secret-message', 'zanzibar', 'itinerary', 'quayside'])
+      expect(holds(after, trace), trace).toBe(false)
     const snapshot = await lexicalSnapshot(indexedDB, 'traces')
     expect(snapshot.conversations).toEqual(['kept-conversation'])
     expect(snapshot.sentences.terms.split('\n')).toContain('lisbon')

@@ -24,7 +24,12 @@ describe('fuseRanks', () => {
   })
 
   it('a key agreed on by two lists beats a key on top of one list only', () => {
-    expect(fuseRanks([['solo', 'both'], ['other', 'both']])[0].key).toBe('both')
+    expect(
+      fuseRanks([
+        ['solo', 'both'],
+        ['other', 'both'],
+      ])[0].key,
+    ).toBe('both')
   })
 
   it('breaks score ties by first appearance', () => {
@@ -34,7 +39,11 @@ describe('fuseRanks', () => {
     ])
     expect(fused[0].score).toBe(fused[1].score)
     expect(fused.map((entry) => entry.key)).toEqual(['x', 'y'])
-    expect(fuseRanks([['first'], ['second'], ['third']]).map((entry) => entry.key)).toEqual(['first', 'second', 'third'])
+    expect(fuseRanks([['first'], ['second'], ['third']]).map((entry) => entry.key)).toEqual([
+      'first',
+      'second',
+      'third',
+    ])
   })
 
   it('breaks score ties by best rank before first appearance', () => {
@@ -90,10 +99,14 @@ describe('fuseRanks properties', () => {
         expect(fused.map((entry) => entry.key).sort((a, b) => a - b)).toEqual([...keys].sort((a, b) => a - b))
         const firstAppearance = lists.flat()
         for (const { key, score } of fused) {
-          const expected = lists.reduce((sum, list) => (list.includes(key) ? sum + 1 / (k + list.indexOf(key) + 1) : sum), 0)
+          const expected = lists.reduce(
+            (sum, list) => (list.includes(key) ? sum + 1 / (k + list.indexOf(key) + 1) : sum),
+            0,
+          )
           expect(score).toBeCloseTo(expected, 12)
         }
-        const bestRank = (key: number) => Math.min(...lists.filter((list) => list.includes(key)).map((list) => list.indexOf(key) + 1))
+        const bestRank = (key: number) =>
+          Math.min(...lists.filter((list) => list.includes(key)).map((list) => list.indexOf(key) + 1))
         for (let i = 1; i < fused.length; i++) {
           const [before, after] = [fused[i - 1], fused[i]]
           expect(before.score).toBeGreaterThanOrEqual(after.score)

@@ -4,16 +4,41 @@ import { createMemory, SiftError, type Memory } from '../src/node'
 
 /** The code a call rejects with; fails the test if it resolves or rejects with anything but a SiftError. */
 async function codeOf(call: () => Promise<unknown>): Promise<string> {
-  const error = await call().then(() => undefined, (e: unknown) => e)
+  const error = await call().then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return (error as SiftError).code
 }
 
 /** Any value that is not a string, including ones that look like numbers or dates. */
-const notAString = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.boolean(), fc.object(), fc.array(fc.anything()), fc.date(), fc.constant(() => 'x'))
+const notAString = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.object(),
+  fc.array(fc.anything()),
+  fc.date(),
+  fc.constant(() => 'x'),
+)
 /** Strings with control characters and lone surrogates among ordinary ones. */
-const rawText = fc.string({ unit: fc.oneof(fc.constantFrom('\u0000', '\u0007', '\n', '\t', '\u001b', '\u0085', '\ud800', '\udfff', '😀'), fc.constantFrom('a', 'B', ' ', '.', '?', 'é')), maxLength: 40 })
-const labelWithControl = fc.tuple(fc.string({ maxLength: 5 }), fc.constantFrom('\u0000', '\n', '\r', '\u001f', '\u007f', '\u009b', '\ud800', '\udc00', 'a\ud83d'), fc.string({ maxLength: 5 })).map(([a, bad, b]) => `x${a}${bad}${b}`)
+const rawText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('\u0000', '\u0007', '\n', '\t', '\u001b', '\u0085', '\ud800', '\udfff', '😀'),
+    fc.constantFrom('a', 'B', ' ', '.', '?', 'é'),
+  ),
+  maxLength: 40,
+})
+const labelWithControl = fc
+  .tuple(
+    fc.string({ maxLength: 5 }),
+    fc.constantFrom('\u0000', '\n', '\r', '\u001f', '\u007f', '\u009b', '\ud800', '\udc00', 'a\ud83d'),
+    fc.string({ maxLength: 5 }),
+  )
+  .map(([a, bad, b]) => `x${a}${bad}${b}`)
 
 describe('input validation through the Node engine', () => {
   let memory: Memory
@@ -47,11 +72,17 @@ describe('input validation through the Node engine', () => {
 
   it('refuses anything but a message object or an array of them', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(notAString.filter((v) => !Array.isArray(v) || v.length > 0), fc.string()), async (value) => {
-        const before = await storedMessages()
-        expect(await codeOf(() => memory.add(value as never))).toBe('INVALID_INPUT')
-        expect(await storedMessages()).toBe(before)
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          notAString.filter((v) => !Array.isArray(v) || v.length > 0),
+          fc.string(),
+        ),
+        async (value) => {
+          const before = await storedMessages()
+          expect(await codeOf(() => memory.add(value as never))).toBe('INVALID_INPUT')
+          expect(await storedMessages()).toBe(before)
+        },
+      ),
       { numRuns: 100 },
     )
   })
@@ -60,8 +91,19 @@ describe('input validation through the Node engine', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('role', 'id', 'conversationId'), labelWithControl, async (field, label) => {
         const before = await storedMessages()
-        const error = await memory.add([{ role: 'user', content: 'fine' }, { role: 'user', content: 'fine', [field]: label }]).then(() => undefined, (e: unknown) => e)
-        expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining(`message[1].${field} must not contain control characters`) })
+        const error = await memory
+          .add([
+            { role: 'user', content: 'fine' },
+            { role: 'user', content: 'fine', [field]: label },
+          ])
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          )
+        expect(error).toMatchObject({
+          code: 'INVALID_INPUT',
+          message: expect.stringContaining(`message[1].${field} must not contain control characters`),
+        })
         expect(await storedMessages()).toBe(before)
       }),
       { numRuns: 100 },
@@ -79,7 +121,12 @@ describe('input validation through the Node engine', () => {
           expect(item.messageId).toBe(id)
           expect(content.slice(item.start, item.end)).toBe(item.text)
         }
-        expect(ctx.items.map((item) => item.text).join('').replace(/\s/g, '')).toBe(content.replace(/\s/g, ''))
+        expect(
+          ctx.items
+            .map((item) => item.text)
+            .join('')
+            .replace(/\s/g, ''),
+        ).toBe(content.replace(/\s/g, ''))
       }),
       { numRuns: 100 },
     )
@@ -90,7 +137,15 @@ describe('input validation through the Node engine', () => {
   })
 
   it('refuses timestamps a Date cannot hold, in add and in forget', async () => {
-    for (const timestamp of [8.64e15 + 1, -8.64e15 - 1, 1e300, Infinity, NaN, '+275760-09-13T00:00:00.001Z', new Date(NaN)]) {
+    for (const timestamp of [
+      8.64e15 + 1,
+      -8.64e15 - 1,
+      1e300,
+      Infinity,
+      NaN,
+      '+275760-09-13T00:00:00.001Z',
+      new Date(NaN),
+    ]) {
       expect(await codeOf(() => memory.add({ role: 'user', content: 'when?', timestamp }))).toBe('INVALID_INPUT')
       expect(await codeOf(() => memory.forget({ before: timestamp }))).toBe('INVALID_INPUT')
     }
@@ -101,18 +156,35 @@ describe('input validation through the Node engine', () => {
 
   it('refuses budgets that are not positive integers (NaN, Infinity, strings, fractions) and unknown strategies', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constantFrom(NaN, Infinity, -Infinity, 0, -1, 0.5, '2000', null), fc.double().filter((d) => !Number.isInteger(d) || d <= 0), fc.string(), fc.object()), async (budget) => {
-        expect(await codeOf(() => memory.buildContext('hello', { budget: budget as never }))).toBe('INVALID_INPUT')
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.constantFrom(NaN, Infinity, -Infinity, 0, -1, 0.5, '2000', null),
+          fc.double().filter((d) => !Number.isInteger(d) || d <= 0),
+          fc.string(),
+          fc.object(),
+        ),
+        async (budget) => {
+          expect(await codeOf(() => memory.buildContext('hello', { budget: budget as never }))).toBe('INVALID_INPUT')
+        },
+      ),
       { numRuns: 100 },
     )
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string().filter((s) => !['hybrid', 'dense', 'lexical', 'head', 'tail', 'full'].includes(s)), notAString.filter((v) => v !== undefined)), async (strategy) => {
-        expect(await codeOf(() => memory.buildContext('hello', { strategy: strategy as never }))).toBe('INVALID_INPUT')
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string().filter((s) => !['hybrid', 'dense', 'lexical', 'head', 'tail', 'full'].includes(s)),
+          notAString.filter((v) => v !== undefined),
+        ),
+        async (strategy) => {
+          expect(await codeOf(() => memory.buildContext('hello', { strategy: strategy as never }))).toBe(
+            'INVALID_INPUT',
+          )
+        },
+      ),
       { numRuns: 100 },
     )
-    for (const options of [null, 'budget', 42, [2000]]) expect(await codeOf(() => memory.buildContext('hello', options as never))).toBe('INVALID_INPUT')
+    for (const options of [null, 'budget', 42, [2000]])
+      expect(await codeOf(() => memory.buildContext('hello', options as never))).toBe('INVALID_INPUT')
   })
 
   it('answers a conversation with nothing stored with an empty context that says so', async () => {
@@ -125,8 +197,21 @@ describe('input validation through the Node engine', () => {
   it('takes a message at maxMessageChars and refuses one character more, naming the limit and the option, storing nothing', async () => {
     const before = (await small.stats()).messages
     await small.add({ role: 'user', content: 'a'.repeat(1000) })
-    const error = await small.add([{ role: 'user', content: 'ok' }, { role: 'user', content: 'a'.repeat(1001) }]).then(() => undefined, (e: unknown) => e)
-    expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/message\[1\]\.content has 1001 characters, more than the limit of 1000 \(MemoryOptions\.maxMessageChars\)/) })
+    const error = await small
+      .add([
+        { role: 'user', content: 'ok' },
+        { role: 'user', content: 'a'.repeat(1001) },
+      ])
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+    expect(error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(
+        /message\[1\]\.content has 1001 characters, more than the limit of 1000 \(MemoryOptions\.maxMessageChars\)/,
+      ),
+    })
     expect((await small.stats()).messages).toBe(before + 1)
   })
 
@@ -135,15 +220,27 @@ describe('input validation through the Node engine', () => {
     await memory.add({ role: 'user', content: 'word '.repeat(20_000), conversationId: 'big' })
     expect(await codeOf(() => memory.add({ role: 'user', content: 'x'.repeat(100_001) }))).toBe('INVALID_INPUT')
     // Refused by the length check, which comes before any splitting or storing (the message names the length).
-    const huge = await memory.add({ role: 'user', content: 'x'.repeat(5 * 1024 * 1024) }).then(() => undefined, (e: unknown) => e)
-    expect(huge).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('has 5242880 characters, more than the limit of 100000') })
+    const huge = await memory.add({ role: 'user', content: 'x'.repeat(5 * 1024 * 1024) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(huge).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('has 5242880 characters, more than the limit of 100000'),
+    })
     expect(await storedMessages()).toBe(before + 1)
   })
 
   it('takes a request at maxRequestChars (queries counted) and refuses one character more; 100,000 by default', async () => {
     await small.buildContext('q'.repeat(300), { queries: ['r'.repeat(200)], strategy: 'lexical' })
-    const error = await small.buildContext('q'.repeat(300), { queries: ['r'.repeat(201)] }).then(() => undefined, (e: unknown) => e)
-    expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('501 characters, more than the limit of 500 (MemoryOptions.maxRequestChars)') })
+    const error = await small.buildContext('q'.repeat(300), { queries: ['r'.repeat(201)] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('501 characters, more than the limit of 500 (MemoryOptions.maxRequestChars)'),
+    })
     const words = 'where did we go sailing last summer with the kids '
     const request = words.repeat(Math.ceil(100_000 / words.length)).slice(0, 100_000)
     const ctx = await memory.buildContext(request, { strategy: 'hybrid', budget: 2000 })
@@ -153,8 +250,12 @@ describe('input validation through the Node engine', () => {
 
   it('refuses limits that are not positive integers or Infinity when the memory is created', async () => {
     for (const value of [0, -1, 1.5, NaN, '1000', null]) {
-      expect(await codeOf(() => createMemory({ name: 'bad-limit', maxMessageChars: value as never }))).toBe('INVALID_INPUT')
-      expect(await codeOf(() => createMemory({ name: 'bad-limit', maxRequestChars: value as never }))).toBe('INVALID_INPUT')
+      expect(await codeOf(() => createMemory({ name: 'bad-limit', maxMessageChars: value as never }))).toBe(
+        'INVALID_INPUT',
+      )
+      expect(await codeOf(() => createMemory({ name: 'bad-limit', maxRequestChars: value as never }))).toBe(
+        'INVALID_INPUT',
+      )
     }
   })
 

@@ -4,18 +4,16 @@ import { interleaveRankings } from './oracles/interleave-rankings'
 
 describe('interleaveRankings', () => {
   it('takes the first of each list, then the second of each, and so on', () => {
-    expect(interleaveRankings([
-      ['a1', 'a2', 'a3'],
-      ['b1', 'b2'],
-      ['c1'],
-    ])).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3'])
+    expect(interleaveRankings([['a1', 'a2', 'a3'], ['b1', 'b2'], ['c1']])).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3'])
   })
 
   it('skips a key already taken', () => {
-    expect(interleaveRankings([
-      ['x', 'y', 'z'],
-      ['x', 'z', 'w'],
-    ])).toEqual(['x', 'y', 'z', 'w'])
+    expect(
+      interleaveRankings([
+        ['x', 'y', 'z'],
+        ['x', 'z', 'w'],
+      ]),
+    ).toEqual(['x', 'y', 'z', 'w'])
     expect(interleaveRankings([['x', 'x', 'y']])).toEqual(['x', 'y'])
   })
 
@@ -40,7 +38,11 @@ describe('interleaveRankings properties', () => {
         expect(new Set(result).size).toBe(result.length)
         expect(new Set(result)).toEqual(new Set(lists.flat()))
         const firstSlot = (key: number) =>
-          Math.min(...lists.flatMap((list, which) => list.flatMap((item, round) => (item === key ? [round * lists.length + which] : []))))
+          Math.min(
+            ...lists.flatMap((list, which) =>
+              list.flatMap((item, round) => (item === key ? [round * lists.length + which] : [])),
+            ),
+          )
         for (let i = 1; i < result.length; i++) expect(firstSlot(result[i - 1])).toBeLessThan(firstSlot(result[i]))
       }),
       { numRuns: 300 },

@@ -51,7 +51,11 @@ describe('kernel memory', () => {
     const dots = Array.from(new Int32Array(plain.buffer, queryAt + stride * 2, rows))
     expect(results[0]).toEqual(results[1])
     expect(dots).toEqual(results[0])
-    expect(Array.from(new Int32Array(plain.buffer, queryAt + stride * 2 + rows * 8, 3))).toEqual([dots[8], dots[0], dots[3]])
+    expect(Array.from(new Int32Array(plain.buffer, queryAt + stride * 2 + rows * 8, 3))).toEqual([
+      dots[8],
+      dots[0],
+      dots[3],
+    ])
   })
 })
 
@@ -78,7 +82,11 @@ describe('VectorIndex without WebAssembly', () => {
       index.remove(sids.filter((sid) => sid % 10 === 0))
       for (const _ of index.trainCoarseLists(seededRandom(3)));
       const query = vectors.slice(0, dim)
-      return { search: index.search(query, 20, { conversationId: 'c1' }), probe: index.probe(query), lists: index.serializeCoarseLists() }
+      return {
+        search: index.search(query, 20, { conversationId: 'c1' }),
+        probe: index.probe(query),
+        lists: index.serializeCoarseLists(),
+      }
     }
     const withWasm = run()
     vi.stubGlobal('WebAssembly', undefined)

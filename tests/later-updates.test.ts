@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { SAME_SUBJECT_SIMILARITY, UPDATE_RIVALS, supersedingStatement, withLaterUpdates, withMarksResolved, type LaterStatement } from '../src/core/later-updates'
+import {
+  SAME_SUBJECT_SIMILARITY,
+  UPDATE_RIVALS,
+  supersedingStatement,
+  withLaterUpdates,
+  withMarksResolved,
+  type LaterStatement,
+} from '../src/core/later-updates'
 import { packBudget } from '../src/core/pack-budget'
 import { SUPERSEDED_MARK, renderContext } from '../src/core/render-context'
 import type { ScoredSentence } from '../src/core/scored-sentence'
@@ -8,7 +15,22 @@ const DAY = 86_400_000
 
 /** A sentence of its own message `m${sid}`, one day per sid unless `timestamp` says otherwise. */
 function sentence(sid: number, text: string, fields: Partial<ScoredSentence> = {}): ScoredSentence {
-  return { sid, turn: sid, text, conversationId: 'c', messageId: `m${sid}`, seq: sid, index: 0, role: 'user', timestamp: sid * DAY, start: 0, end: text.length, score: 1, reason: 'relevant', ...fields }
+  return {
+    sid,
+    turn: sid,
+    text,
+    conversationId: 'c',
+    messageId: `m${sid}`,
+    seq: sid,
+    index: 0,
+    role: 'user',
+    timestamp: sid * DAY,
+    start: 0,
+    end: text.length,
+    score: 1,
+    reason: 'relevant',
+    ...fields,
+  }
 }
 
 const later = (s: ScoredSentence, similarity: number): LaterStatement => ({ sentence: s, similarity })
@@ -71,7 +93,8 @@ describe('withLaterUpdates', () => {
   const cat = sentence(2, 'Our cat is called Luna.')
   const revision = sentence(9, 'Sold the Polo, picked up a Kia.', { reason: 'update', score: 0 })
   const renamed = sentence(10, 'Luna is Pepper from now on.', { reason: 'update', score: 0 })
-  const laterOf = (s: ScoredSentence) => (s.sid === car.sid ? [later(revision, 0.6)] : s.sid === cat.sid ? [later(renamed, 0.6)] : [])
+  const laterOf = (s: ScoredSentence) =>
+    s.sid === car.sid ? [later(revision, 0.6)] : s.sid === cat.sid ? [later(renamed, 0.6)] : []
 
   it('follows the best candidate with what supersedes it, marked, with its score', () => {
     const out = [...withLaterUpdates([{ ...car, score: 0.4 }], laterOf)]
@@ -83,7 +106,10 @@ describe('withLaterUpdates', () => {
 
   it('looks up only the first `lookups` relevant candidates of each query', () => {
     const looked: number[] = []
-    const spy = (s: ScoredSentence) => (looked.push(s.sid), laterOf(s))
+    const spy = (s: ScoredSentence) => {
+      looked.push(s.sid)
+      return laterOf(s)
+    }
     expect([...withLaterUpdates([car, cat], spy)].map((s) => s.sid)).toEqual([1, 9, 2])
     expect(looked).toEqual([1])
     expect([...withLaterUpdates([car, cat], laterOf, 2)].map((s) => s.sid)).toEqual([1, 9, 2, 10])
@@ -123,8 +149,12 @@ describe('the mark in the rendered text', () => {
     const second = sentence(1, 'It is old.', { sid: 2, index: 1, timestamp: Date.UTC(2024, 0, 1) })
     const newer = sentence(9, 'Sold the Polo, picked up a Kia.', { timestamp: Date.UTC(2024, 4, 8) })
     const plain = renderContext([first, second, newer])
-    expect(plain).toBe('user (1 January 2024): I drive a Polo. It is old.\n[…]\nuser (8 May 2024): Sold the Polo, picked up a Kia.')
-    expect(renderContext([{ ...first, supersededBy: 'm9' }, second, newer])).toBe(plain.replace('Polo.', `Polo.${SUPERSEDED_MARK}`))
+    expect(plain).toBe(
+      'user (1 January 2024): I drive a Polo. It is old.\n[…]\nuser (8 May 2024): Sold the Polo, picked up a Kia.',
+    )
+    expect(renderContext([{ ...first, supersededBy: 'm9' }, second, newer])).toBe(
+      plain.replace('Polo.', `Polo.${SUPERSEDED_MARK}`),
+    )
     expect(SUPERSEDED_MARK).toBe(' [may be updated below]')
   })
 

@@ -7,7 +7,18 @@ import { contentTermCount } from '../src/core/short-sentence-penalty'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 
 function sentence(sid: number, text: string, conversationId = 'c1'): Sentence {
-  return { sid, text, conversationId, messageId: `m${sid}`, seq: sid, index: 0, role: 'user', timestamp: 0, start: 0, end: text.length }
+  return {
+    sid,
+    text,
+    conversationId,
+    messageId: `m${sid}`,
+    seq: sid,
+    index: 0,
+    role: 'user',
+    timestamp: 0,
+    start: 0,
+    end: text.length,
+  }
 }
 
 /** Sentence `index` of message `messageId`. */
@@ -33,7 +44,12 @@ describe('LexicalIndex', () => {
     expect(index.has(2)).toBe(false)
     expect(index.size).toBe(2)
     index.add([sentence(5, 'zebra again')])
-    expect(index.search('zebra').map((h) => h.sid).sort()).toEqual([1, 5])
+    expect(
+      index
+        .search('zebra')
+        .map((h) => h.sid)
+        .sort(),
+    ).toEqual([1, 5])
   })
 
   it('stays consistent with the store after forget and a reopen (rebuilt from the sentences table)', async () => {
@@ -63,7 +79,12 @@ describe('LexicalIndex term normalisation', () => {
       sentence(2, 'I painted a sunrise last year.'),
       sentence(3, 'Painting calms me down.'),
     ])
-    expect(index.search('What did Melanie paint?').map((h) => h.sid).sort()).toEqual([2, 3])
+    expect(
+      index
+        .search('What did Melanie paint?')
+        .map((h) => h.sid)
+        .sort(),
+    ).toEqual([2, 3])
   })
 
   it('searches a query made only of stop words (and punctuation) with them kept', () => {
@@ -92,7 +113,12 @@ describe('LexicalIndex turn documents', () => {
     index.add([part(1, 'a', 0, 'I spent the week researching.'), part(2, 'a', 1, 'Adoption agencies are complicated.')])
     index.add([part(3, 'b', 0, 'I was researching recipes for the party.')])
     const hits = index.search('researching adoption')
-    expect(hits.slice(0, 2).map((h) => h.sid).sort()).toEqual([1, 2])
+    expect(
+      hits
+        .slice(0, 2)
+        .map((h) => h.sid)
+        .sort(),
+    ).toEqual([1, 2])
     expect(hits.map((h) => h.sid)).toContain(3)
   })
 
@@ -109,20 +135,31 @@ describe('LexicalIndex snapshot', () => {
   it('loads from a structured-clone snapshot with the same rankings, without forgotten words, and keeps indexing', () => {
     const index = new LexicalIndex()
     index.add([part(1, 'a', 0, 'I spent the week researching.'), part(2, 'a', 1, 'Adoption agencies are complicated.')])
-    index.add([part(3, 'b', 0, 'I was researching recipes for the party.', 'c2'), part(4, 'gone', 0, 'The xylophone recital is on Friday.')])
+    index.add([
+      part(3, 'b', 0, 'I was researching recipes for the party.', 'c2'),
+      part(4, 'gone', 0, 'The xylophone recital is on Friday.'),
+    ])
     index.remove([4])
     const snapshot = structuredClone(index.serialize())
     expect(snapshot.sentences.terms.split('\n')).not.toContain('xylophon')
     expect(snapshot.turns.terms.split('\n')).not.toContain('xylophon')
     expect(snapshot.turnMessageIds).not.toContain('gone')
     const loaded = LexicalIndex.deserialize(snapshot)
-    for (const query of ['researching adoption', 'party recipes', 'xylophone']) expect(loaded.search(query)).toEqual(index.search(query))
+    for (const query of ['researching adoption', 'party recipes', 'xylophone'])
+      expect(loaded.search(query)).toEqual(index.search(query))
     expect(loaded.search('researching', { conversationId: 'c2' }).map((h) => h.sid)).toEqual([3])
-    expect(loaded.similarSentences('researching agencies', 'c1')).toEqual(index.similarSentences('researching agencies', 'c1'))
+    expect(loaded.similarSentences('researching agencies', 'c1')).toEqual(
+      index.similarSentences('researching agencies', 'c1'),
+    )
     loaded.add([part(5, 'a', 0, 'Adoption papers arrived.')])
     loaded.add([part(6, 'c', 0, 'A pelican landed on the roof.')])
     expect(loaded.search('pelican').map((h) => h.sid)).toEqual([6])
-    expect(loaded.search('researching').map((h) => h.sid).sort()).toEqual([1, 3])
+    expect(
+      loaded
+        .search('researching')
+        .map((h) => h.sid)
+        .sort(),
+    ).toEqual([1, 3])
     expect(loaded.search('adoption').map((h) => h.sid)).toEqual([5, 2])
     loaded.remove([6])
     expect(loaded.search('pelican')).toEqual([])
@@ -131,7 +168,14 @@ describe('LexicalIndex snapshot', () => {
 
 describe('LexicalIndex content term counts', () => {
   it('counts each indexed sentence as contentTermCount does, keeps the counts through a snapshot, and knows nothing of other sids', () => {
-    const texts = ['Thanks!', 'Wow, Caroline!', 'What did she say?', 'The boiler was serviced in March by Anna.', '', 'Ünïcode wörds ünd 42 Zahlen']
+    const texts = [
+      'Thanks!',
+      'Wow, Caroline!',
+      'What did she say?',
+      'The boiler was serviced in March by Anna.',
+      '',
+      'Ünïcode wörds ünd 42 Zahlen',
+    ]
     const index = new LexicalIndex()
     index.add(texts.map((text, i) => sentence(i + 1, text)))
     texts.forEach((text, i) => expect(index.contentTermCountOf(i + 1)).toBe(contentTermCount(text)))
@@ -139,7 +183,9 @@ describe('LexicalIndex content term counts', () => {
     expect(index.contentTermCountOf(99)).toBeUndefined()
     index.remove([2])
     const loaded = LexicalIndex.deserialize(structuredClone(index.serialize()))
-    texts.forEach((text, i) => expect(loaded.contentTermCountOf(i + 1)).toBe(i + 1 === 2 ? undefined : contentTermCount(text)))
+    texts.forEach((text, i) =>
+      expect(loaded.contentTermCountOf(i + 1)).toBe(i + 1 === 2 ? undefined : contentTermCount(text)),
+    )
     loaded.add([sentence(300, 'A pelican landed on the roof.')])
     expect(loaded.contentTermCountOf(300)).toBe(contentTermCount('A pelican landed on the roof.'))
   })
@@ -151,11 +197,21 @@ describe('LexicalIndex search limit', () => {
     const words = ['violin', 'lisbon', 'boiler', 'salmon', 'budget', 'kanji']
     const index = new LexicalIndex()
     // Many sentences repeat the same words, so equal scores straddle every cut-off.
-    index.add(Array.from({ length: 600 }, (_, i) => sentence(i + 1, Array.from({ length: 1 + Math.floor(random() * 3) }, () => words[Math.floor(random() * words.length)]).join(' '))))
+    index.add(
+      Array.from({ length: 600 }, (_, i) =>
+        sentence(
+          i + 1,
+          Array.from({ length: 1 + Math.floor(random() * 3) }, () => words[Math.floor(random() * words.length)]).join(
+            ' ',
+          ),
+        ),
+      ),
+    )
     for (const query of ['violin', 'violin lisbon', 'boiler salmon budget']) {
       const full = index.search(query)
       expect(full.length).toBeGreaterThan(100)
-      for (const limit of [1, 7, 50, 99, full.length, full.length + 5]) expect(index.search(query, {}, limit)).toEqual(full.slice(0, limit))
+      for (const limit of [1, 7, 50, 99, full.length, full.length + 5])
+        expect(index.search(query, {}, limit)).toEqual(full.slice(0, limit))
     }
   })
 })

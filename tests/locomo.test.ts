@@ -23,7 +23,14 @@ describe('parseSessionDate', () => {
   })
 
   it('rejects what is not a date', () => {
-    for (const text of ['', 'yesterday', '31 February, 2023', '13:00 pm on 1 May, 2023', '1:61 pm on 1 May, 2023', '1 Smarch, 2023']) {
+    for (const text of [
+      '',
+      'yesterday',
+      '31 February, 2023',
+      '13:00 pm on 1 May, 2023',
+      '1:61 pm on 1 May, 2023',
+      '1 Smarch, 2023',
+    ]) {
       expect(parseSessionDate(text), text).toBeUndefined()
     }
   })
@@ -68,7 +75,11 @@ describe('parseHistory (LoCoMo)', () => {
     expect(history.format).toBe('locomo')
     expect(conversation.id).toBe('conv-x')
     expect(conversation.messages.map((m) => m.id)).toEqual(['D1:1', 'D1:2', 'D2:1'])
-    expect(conversation.messages[1]).toMatchObject({ role: 'Bob', content: 'Look at this. [shared a photo of a cat]', conversationId: 'conv-x' })
+    expect(conversation.messages[1]).toMatchObject({
+      role: 'Bob',
+      content: 'Look at this. [shared a photo of a cat]',
+      conversationId: 'conv-x',
+    })
   })
 
   it('gives turns increasing timestamps and continues a session without a readable date', () => {
@@ -106,7 +117,10 @@ describe('parseHistory (malformed LoCoMo)', () => {
       { id: 'D1:3', role: 'Ann', content: '', conversationId: 'conv-y', timestamp: start + 2000 },
     ])
     expect(history.conversations[0].questions.map((q) => q.evidence)).toEqual([['D1:2']])
-    expect(history.warnings).toEqual(['conv-y: turn 1 of session 1 is not an object; skipped', 'conv-y: turn D1:2 has no speaker; read as "speaker"'])
+    expect(history.warnings).toEqual([
+      'conv-y: turn 1 of session 1 is not an object; skipped',
+      'conv-y: turn D1:2 has no speaker; read as "speaker"',
+    ])
   })
 })
 
@@ -129,11 +143,19 @@ describe('parseHistory (plain messages)', () => {
       ['default', ['a', 'c']],
       ['c2', ['b']],
     ])
-    expect(history.conversations[0].messages[0]).toEqual({ id: 'm1', role: 'user', content: 'a', conversationId: 'default', timestamp: 5 })
+    expect(history.conversations[0].messages[0]).toEqual({
+      id: 'm1',
+      role: 'user',
+      content: 'a',
+      conversationId: 'default',
+      timestamp: 5,
+    })
   })
 
   it('rejects anything else with a message that says what was expected', () => {
-    expect(() => parseHistory([{ role: 'user' }])).toThrow(/message 0 must be an object with string "role" and "content"/)
+    expect(() => parseHistory([{ role: 'user' }])).toThrow(
+      /message 0 must be an object with string "role" and "content"/,
+    )
     expect(() => parseHistory([])).toThrow(/expected LoCoMo JSON/)
     expect(() => parseHistory({ messages: [] })).toThrow(/expected LoCoMo JSON/)
   })
@@ -142,7 +164,9 @@ describe('parseHistory (plain messages)', () => {
 describe.skipIf(!existsSync(LOCOMO))('the LoCoMo file', () => {
   it('loads 10 conversations and 1,540 answerable questions, 1,536 of them with usable evidence', async () => {
     const history = await readHistory(LOCOMO)
-    const answerable = history.conversations.flatMap((c) => c.questions.filter((q) => q.category >= 1 && q.category <= 4))
+    const answerable = history.conversations.flatMap((c) =>
+      c.questions.filter((q) => q.category >= 1 && q.category <= 4),
+    )
     expect(history.conversations).toHaveLength(10)
     expect(answerable).toHaveLength(1540)
     expect(answerable.filter((q) => q.evidence.length > 0)).toHaveLength(1536)

@@ -8,7 +8,14 @@ import * as tf from '@tensorflow/tfjs-core'
 import '@tensorflow/tfjs-backend-cpu'
 import * as tfconv from '@tensorflow/tfjs-converter'
 import { Tokenizer as ReferenceTokenizer } from '@tensorflow-models/universal-sentence-encoder'
-import { AutoModel, AutoTokenizer, Tensor, env, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers'
+import {
+  AutoModel,
+  AutoTokenizer,
+  Tensor,
+  env,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+} from '@huggingface/transformers'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..')
@@ -32,12 +39,11 @@ function corpus(): string[] {
   const lines = readFileSync(join(root, 'tests/fixtures/sentences.txt'), 'utf8')
     .split('\n')
     .filter((l) => l.length > 0 && !l.startsWith('#'))
-  const pairs = Array.from({ length: 70 }, (_, i) => `${lines[(i * 7) % lines.length]} ${lines[(i * 13 + 5) % lines.length]}`)
-  const long = [
-    lines.slice(80, 110).join(' '),
-    lines.slice(35, 70).join(' '),
-    'word '.repeat(300).trim(),
-  ]
+  const pairs = Array.from(
+    { length: 70 },
+    (_, i) => `${lines[(i * 7) % lines.length]} ${lines[(i * 13 + 5) % lines.length]}`,
+  )
+  const long = [lines.slice(80, 110).join(' '), lines.slice(35, 70).join(' '), 'word '.repeat(300).trim()]
   return [...lines, '', ' ', '   \t  ', ...pairs, ...long]
 }
 
@@ -46,11 +52,17 @@ async function loadReferenceModel(): Promise<tfconv.GraphModel> {
     modelTopology: object
     weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[]
   }
-  const shards = Buffer.concat(model.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(sourceDir, p)))))
+  const shards = Buffer.concat(
+    model.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(sourceDir, p)))),
+  )
   const weightData = shards.buffer.slice(shards.byteOffset, shards.byteOffset + shards.byteLength)
   await tf.setBackend('cpu')
   return tfconv.loadGraphModel(
-    tf.io.fromMemory({ modelTopology: model.modelTopology, weightSpecs: model.weightsManifest.flatMap((g) => g.weights), weightData }),
+    tf.io.fromMemory({
+      modelTopology: model.modelTopology,
+      weightSpecs: model.weightsManifest.flatMap((g) => g.weights),
+      weightData,
+    }),
   )
 }
 
@@ -77,7 +89,12 @@ async function onnxEmbedIds(model: PreTrainedModel, encodings: number[][]): Prom
     const width = Math.max(1, ...batch.map((ids) => ids.length))
     const ids = new BigInt64Array(batch.length * width)
     const mask = new BigInt64Array(batch.length * width)
-    batch.forEach((row, r) => row.forEach((id, p) => ((ids[r * width + p] = BigInt(id)), (mask[r * width + p] = 1n))))
+    batch.forEach((row, r) =>
+      row.forEach((id, p) => {
+        ids[r * width + p] = BigInt(id)
+        mask[r * width + p] = 1n
+      }),
+    )
     const { last_hidden_state } = (await model({
       input_ids: new Tensor('int64', ids, [batch.length, width]),
       attention_mask: new Tensor('int64', mask, [batch.length, width]),
@@ -131,7 +148,10 @@ describe('USE-Lite conversion', () => {
     referenceVectors = new Array<number[]>(texts.length)
     for (let i = 0; i < byLength.length; i += 32) {
       const batch = byLength.slice(i, i + 32)
-      const vectors = await referenceEmbed(referenceModel, batch.map((j) => referenceIds[j]))
+      const vectors = await referenceEmbed(
+        referenceModel,
+        batch.map((j) => referenceIds[j]),
+      )
       batch.forEach((j, k) => (referenceVectors[j] = vectors[k]))
     }
 
@@ -152,7 +172,9 @@ describe('USE-Lite conversion', () => {
   })
 
   it('tokenizes exactly like the reference tokenizer, apart from the known divergences', () => {
-    const mismatches = texts.filter((text, i) => JSON.stringify(referenceIds[i]) !== JSON.stringify(tokenizer.encode(text)))
+    const mismatches = texts.filter(
+      (text, i) => JSON.stringify(referenceIds[i]) !== JSON.stringify(tokenizer.encode(text)),
+    )
     expect(mismatches).toEqual(KNOWN_TOKENIZER_DIVERGENCES)
   })
 
@@ -177,7 +199,10 @@ describe('USE-Lite conversion', () => {
     expect(fp32).toHaveLength(texts.length)
     console.log(
       'end-to-end cosine where ids diverge: ' +
-        KNOWN_TOKENIZER_DIVERGENCES.map((t) => `${JSON.stringify(t.slice(0, 24))} ${dot(fp32[texts.indexOf(t)], referenceVectors[texts.indexOf(t)]).toFixed(4)}`).join(', '),
+        KNOWN_TOKENIZER_DIVERGENCES.map(
+          (t) =>
+            `${JSON.stringify(t.slice(0, 24))} ${dot(fp32[texts.indexOf(t)], referenceVectors[texts.indexOf(t)]).toFixed(4)}`,
+        ).join(', '),
     )
     texts.forEach((text, i) => {
       const floor = KNOWN_TOKENIZER_DIVERGENCES.includes(text) ? 0.85 : 0.999
@@ -206,7 +231,10 @@ describe('USE-Lite conversion', () => {
     const unrelated: [string, string][] = [
       ['The cat sat on the mat.', 'How do I reset my password?'],
       ['The stock market fell sharply today.', 'Spiders have eight legs.'],
-      ['Can you recommend a good Italian restaurant nearby?', 'Photosynthesis converts light energy into chemical energy.'],
+      [
+        'Can you recommend a good Italian restaurant nearby?',
+        'Photosynthesis converts light energy into chemical energy.',
+      ],
       ['What is the capital of Australia?', 'I forgot my login credentials and need to change them.'],
     ]
     const lowestParaphrase = Math.min(...paraphrases.map(([a, b]) => dot(vector(a), vector(b))))

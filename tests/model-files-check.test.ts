@@ -17,7 +17,15 @@ import { assertFilesServed } from '../worker/embed/served-files'
 import { startStaticServer, type StaticServer } from '../scripts/static-server'
 
 function optionsFor(overrides: Partial<ModelOptions> = {}): ModelOptions {
-  return { model: 'use-lite', embedding: resolveEmbedding('use-lite'), localModelPath: '/models/', allowRemoteModels: false, wasmPaths: '/ort/', backends: ['wasm'], ...overrides }
+  return {
+    model: 'use-lite',
+    embedding: resolveEmbedding('use-lite'),
+    localModelPath: '/models/',
+    allowRemoteModels: false,
+    wasmPaths: '/ort/',
+    backends: ['wasm'],
+    ...overrides,
+  }
 }
 
 const site = 'http://app.test/assets/model-worker.js'
@@ -35,14 +43,27 @@ describe('modelFiles', () => {
   })
 
   it('names the weights of the dtype, the WebGPU build when WebGPU may be tried, and a hub id as a folder path', () => {
-    const urls = modelFiles(optionsFor({ model: 'Xenova/bge-small', embedding: resolveEmbedding('Xenova/bge-small', { dtype: 'q8' }), localModelPath: 'https://cdn.test/m', backends: ['webgpu', 'wasm'] }), site).map((f) => f.url)
+    const urls = modelFiles(
+      optionsFor({
+        model: 'Xenova/bge-small',
+        embedding: resolveEmbedding('Xenova/bge-small', { dtype: 'q8' }),
+        localModelPath: 'https://cdn.test/m',
+        backends: ['webgpu', 'wasm'],
+      }),
+      site,
+    ).map((f) => f.url)
     expect(urls).toContain('http://app.test/ort/ort-wasm-simd-threaded.asyncify.wasm')
     expect(urls).toContain('https://cdn.test/m/Xenova/bge-small/onnx/model_quantized.onnx')
   })
 
   it("leaves the model's files out when it may come from the Hub, and ONNX Runtime's out where there is no wasmPaths (Node)", () => {
-    expect(modelFiles(optionsFor({ allowRemoteModels: true }), site).map((f) => f.option)).toEqual(['wasmPaths', 'wasmPaths'])
-    expect(modelFiles(optionsFor({ wasmPaths: undefined }), site).every((f) => f.option === 'localModelPath')).toBe(true)
+    expect(modelFiles(optionsFor({ allowRemoteModels: true }), site).map((f) => f.option)).toEqual([
+      'wasmPaths',
+      'wasmPaths',
+    ])
+    expect(modelFiles(optionsFor({ wasmPaths: undefined }), site).every((f) => f.option === 'localModelPath')).toBe(
+      true,
+    )
   })
 })
 
@@ -57,7 +78,10 @@ async function answeringServer(status: number, type = 'text/html'): Promise<{ ur
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<SiftError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return error as SiftError
 }
@@ -68,7 +92,14 @@ describe('assertFilesServed', () => {
   const servers: Server[] = []
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'sift-served-'))
-    for (const path of ['ort/ort-wasm-simd-threaded.mjs', 'ort/ort-wasm-simd-threaded.wasm', 'models/use-lite/config.json', 'models/use-lite/tokenizer.json', 'models/use-lite/tokenizer_config.json', 'models/use-lite/onnx/model_quantized.onnx']) {
+    for (const path of [
+      'ort/ort-wasm-simd-threaded.mjs',
+      'ort/ort-wasm-simd-threaded.wasm',
+      'models/use-lite/config.json',
+      'models/use-lite/tokenizer.json',
+      'models/use-lite/tokenizer_config.json',
+      'models/use-lite/onnx/model_quantized.onnx',
+    ]) {
       mkdirSync(dirname(join(root, path)), { recursive: true })
       writeFileSync(join(root, path), '{}')
     }
@@ -79,7 +110,8 @@ describe('assertFilesServed', () => {
     for (const server of servers) server.close()
     rmSync(root, { recursive: true, force: true })
   })
-  const filesAt = (base: string, overrides: Partial<ModelOptions> = {}) => modelFiles(optionsFor(overrides), `${base}/assets/model-worker.js`)
+  const filesAt = (base: string, overrides: Partial<ModelOptions> = {}) =>
+    modelFiles(optionsFor(overrides), `${base}/assets/model-worker.js`)
 
   it('passes when every file is served', async () => {
     await expect(assertFilesServed(filesAt(staticServer.url))).resolves.toBeUndefined()
@@ -122,11 +154,21 @@ describe('assertFilesServed', () => {
 })
 
 describe('modelLoadFailure', () => {
-  const options = { model: 'use-lite', localModelPath: '/models/', wasmPaths: 'http://app.test/ort/', allowRemoteModels: false }
+  const options = {
+    model: 'use-lite',
+    localModelPath: '/models/',
+    wasmPaths: 'http://app.test/ort/',
+    allowRemoteModels: false,
+  }
 
   it('points at wasmPaths when ONNX Runtime failed to load, and never at a script apps do not have', () => {
-    const error = modelLoadFailure(options, ['wasm: no available backend found. ERR: [wasm] TypeError: Failed to fetch dynamically imported module: http://app.test/ort/ort-wasm-simd-threaded.mjs'])
-    expect(error).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringContaining('set the wasmPaths option') })
+    const error = modelLoadFailure(options, [
+      'wasm: no available backend found. ERR: [wasm] TypeError: Failed to fetch dynamically imported module: http://app.test/ort/ort-wasm-simd-threaded.mjs',
+    ])
+    expect(error).toMatchObject({
+      code: 'MODEL_UNAVAILABLE',
+      message: expect.stringContaining('set the wasmPaths option'),
+    })
     expect(error.message).not.toContain('convert-model')
   })
 
@@ -146,7 +188,9 @@ describe('modelLoadFailure', () => {
 
 describe('requireModelFiles', () => {
   it('refuses a value that is not a boolean with INVALID_INPUT naming it, before anything is opened', async () => {
-    const error = await rejectionOf(createMemory({ name: 'require-invalid', requireModelFiles: 'yes' as unknown as boolean }))
+    const error = await rejectionOf(
+      createMemory({ name: 'require-invalid', requireModelFiles: 'yes' as unknown as boolean }),
+    )
     expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('requireModelFiles') })
   })
 })

@@ -16,7 +16,10 @@ const history = [
 ]
 
 async function rejectionOf(promise: Promise<unknown>): Promise<SiftError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return error as SiftError
 }
@@ -32,14 +35,23 @@ describe('buildContext when the model cannot load', () => {
       const context = await memory.buildContext('Who has a peanut allergy?', { strategy, budget: 200 })
       expect(context.text).toContain('allergic to peanuts')
       expect(context.text).toBe(lexical.text)
-      expect(context.stats).toMatchObject({ strategy, ranking: 'lexical', degraded: expect.stringContaining('no-such-model') })
+      expect(context.stats).toMatchObject({
+        strategy,
+        ranking: 'lexical',
+        degraded: expect.stringContaining('no-such-model'),
+      })
     }
     expect(await memory.stats()).toMatchObject({ messages: 3, pending: 3 })
     await memory.close()
   })
 
   it('with strictRanking rejects hybrid and dense with MODEL_UNAVAILABLE, and lexical still works', async () => {
-    const memory = await createMemory({ name: 'strict', model: 'no-such-model', localModelPath: emptyModelFolder, strictRanking: true })
+    const memory = await createMemory({
+      name: 'strict',
+      model: 'no-such-model',
+      localModelPath: emptyModelFolder,
+      strictRanking: true,
+    })
     await memory.add(history)
     for (const strategy of ['hybrid', 'dense'] as const) {
       const error = await rejectionOf(memory.buildContext('peanuts', { strategy }))
@@ -51,7 +63,9 @@ describe('buildContext when the model cannot load', () => {
   })
 
   it('refuses a strictRanking that is not a boolean', async () => {
-    const error = await rejectionOf(createMemory({ name: 'strict-invalid', strictRanking: 'yes' as unknown as boolean }))
+    const error = await rejectionOf(
+      createMemory({ name: 'strict-invalid', strictRanking: 'yes' as unknown as boolean }),
+    )
     expect(error.code).toBe('INVALID_INPUT')
   })
 

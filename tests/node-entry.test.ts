@@ -94,13 +94,19 @@ describe('sift-memory/node', () => {
     writeFileSync(join(dir, file), 'not a cache, but long enough to hold a header')
     const error = await createMemory({ embeddingCacheDir: dir }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiftError)
-    expect(error).toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringContaining('is not a Sift embedding cache') })
+    expect(error).toMatchObject({
+      code: 'STORAGE_FAILED',
+      message: expect.stringContaining('is not a Sift embedding cache'),
+    })
   })
 
   it('reports a failure Sift does not map as an INTERNAL SiftError naming the method, the original as cause', async () => {
     const error = await createMemory({ embeddingCacheDir: fileNotFolder() }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiftError)
-    expect(error).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('createMemory() failed unexpectedly') })
+    expect(error).toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining('createMemory() failed unexpectedly'),
+    })
     expect((error as Error).cause).toMatchObject({ code: 'ENOTDIR' })
   })
 })
@@ -109,10 +115,15 @@ describe('the worker protocol (comlink over a real MessageChannel, engine on the
   it('forwards calls, keeps SiftError codes across the boundary, and refuses calls after close', async () => {
     installSiftErrorTransfer()
     const { port1, port2 } = new MessageChannel()
-    expose(engineApi(() => nodeHost({}, packageRoot)), port1 as never)
+    expose(
+      engineApi(() => nodeHost({}, packageRoot)),
+      port1 as never,
+    )
     const remote = wrap<EngineApi>(port2 as never)
     await remote.open({ name: 'protocol' })
-    const memory = new WorkerMemory(connectionOver(remote, port1, port2), () => Promise.reject(new Error('not restarted in this test')))
+    const memory = new WorkerMemory(connectionOver(remote, port1, port2), () =>
+      Promise.reject(new Error('not restarted in this test')),
+    )
     expect(await memory.add(conversation)).toHaveLength(3)
     await memory.indexed()
     const ctx = await memory.buildContext('bicycle gears', { budget: 200 })
@@ -129,18 +140,31 @@ describe('the worker protocol (comlink over a real MessageChannel, engine on the
     installSiftErrorTransfer()
     const { port1, port2 } = new MessageChannel()
     const embeddingCacheDir = fileNotFolder()
-    expose(engineApi(() => nodeHost({ embeddingCacheDir }, packageRoot)), port1 as never)
+    expose(
+      engineApi(() => nodeHost({ embeddingCacheDir }, packageRoot)),
+      port1 as never,
+    )
     const remote = wrap<EngineApi>(port2 as never)
-    const memory = new WorkerMemory(connectionOver(remote, port1, port2), () => Promise.reject(new Error('not restarted in this test')))
+    const memory = new WorkerMemory(connectionOver(remote, port1, port2), () =>
+      Promise.reject(new Error('not restarted in this test')),
+    )
     try {
       const failedOpen = await remote.open({ name: 'protocol-internal' }).catch((e: unknown) => e)
       expect(failedOpen).toBeInstanceOf(SiftError)
-      expect(failedOpen).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('createMemory() failed unexpectedly') })
+      expect(failedOpen).toMatchObject({
+        code: 'INTERNAL',
+        message: expect.stringContaining('createMemory() failed unexpectedly'),
+      })
       expect((failedOpen as Error).cause).toMatchObject({ name: 'Error', message: expect.stringContaining('ENOTDIR') })
       // A function cannot be structured-cloned: postMessage throws a DataCloneError before anything reaches the engine.
-      const uncloneable = await memory.add({ role: 'user', content: 'x', timestamp: () => 0 } as never).catch((e: unknown) => e)
+      const uncloneable = await memory
+        .add({ role: 'user', content: 'x', timestamp: () => 0 } as never)
+        .catch((e: unknown) => e)
       expect(uncloneable).toBeInstanceOf(SiftError)
-      expect(uncloneable).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('cannot be sent to the Sift worker') })
+      expect(uncloneable).toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('cannot be sent to the Sift worker'),
+      })
       expect((uncloneable as Error).cause).toMatchObject({ name: 'DataCloneError' })
     } finally {
       port1.close()

@@ -14,8 +14,14 @@ function backendLists(backends: readonly Backend[] = ['webgpu', 'wasm', 'cpu']):
 
 describe('onnxRuntimeFiles', () => {
   it('points a WASM-only load at the plain build, and anything that may try WebGPU at the WebGPU build (asyncify)', () => {
-    expect(onnxRuntimeFiles('http://app/ort/', ['wasm'])).toEqual({ mjs: 'http://app/ort/ort-wasm-simd-threaded.mjs', wasm: 'http://app/ort/ort-wasm-simd-threaded.wasm' })
-    const webgpu = { mjs: 'http://app/ort/ort-wasm-simd-threaded.asyncify.mjs', wasm: 'http://app/ort/ort-wasm-simd-threaded.asyncify.wasm' }
+    expect(onnxRuntimeFiles('http://app/ort/', ['wasm'])).toEqual({
+      mjs: 'http://app/ort/ort-wasm-simd-threaded.mjs',
+      wasm: 'http://app/ort/ort-wasm-simd-threaded.wasm',
+    })
+    const webgpu = {
+      mjs: 'http://app/ort/ort-wasm-simd-threaded.asyncify.mjs',
+      wasm: 'http://app/ort/ort-wasm-simd-threaded.asyncify.wasm',
+    }
     expect(onnxRuntimeFiles('http://app/ort/', ['webgpu', 'wasm'])).toEqual(webgpu)
     expect(onnxRuntimeFiles('http://app/ort/', ['webgpu'])).toEqual(webgpu)
   })
@@ -30,7 +36,10 @@ describe('onnxRuntimeFiles', () => {
 
   it("names the build transformers.js's ONNX Runtime loads when not told otherwise", () => {
     // transformers.js imports onnxruntime-web/webgpu; the files its build names are the ones a prefix would load.
-    const bundle = readFileSync(join(__dirname, '..', 'node_modules', 'onnxruntime-web', 'dist', 'ort.webgpu.bundle.min.mjs'), 'utf8')
+    const bundle = readFileSync(
+      join(__dirname, '..', 'node_modules', 'onnxruntime-web', 'dist', 'ort.webgpu.bundle.min.mjs'),
+      'utf8',
+    )
     const { mjs, wasm } = onnxRuntimeFiles('', ['webgpu'])
     expect(bundle).toContain(mjs)
     expect(bundle).toContain(wasm)

@@ -10,7 +10,12 @@ const imported = [
   { id: 'b', role: 'assistant', content: 'Second: we booked the ferry.', timestamp: MAY_1 + DAY },
   { id: 'c', role: 'user', content: 'Third: the ferry was cancelled.', timestamp: MAY_1 + 2 * DAY },
   { id: 'a', role: 'user', content: 'First: shall we visit the island?', timestamp: MAY_1 },
-  { id: 'e', role: 'assistant', content: 'Fifth: the same day as the fourth, added first.', timestamp: MAY_1 + 3 * DAY },
+  {
+    id: 'e',
+    role: 'assistant',
+    content: 'Fifth: the same day as the fourth, added first.',
+    timestamp: MAY_1 + 3 * DAY,
+  },
   { id: 'd', role: 'user', content: 'Fourth: we took the plane instead.', timestamp: MAY_1 + 3 * DAY - 1 },
 ]
 const BY_TIME = ['a', 'b', 'c', 'd', 'e']
@@ -44,7 +49,11 @@ describe('chronological order is timestamp order, ties by insertion', () => {
   })
 
   it('pins recentTurns by time, and head and tail pick by time', async () => {
-    const recent = await memory.buildContext('nothing relevant', { conversationId: 'trip', strategy: 'lexical', recentTurns: 2 })
+    const recent = await memory.buildContext('nothing relevant', {
+      conversationId: 'trip',
+      strategy: 'lexical',
+      recentTurns: 2,
+    })
     expect(recent.items.filter((item) => item.reason === 'recent').map((item) => item.messageId)).toEqual(['d', 'e'])
     const oneLine = (id: string) => `user (1 May 2024): ${imported.find((m) => m.id === id)!.content}`.length
     const head = await memory.buildContext('x', { conversationId: 'trip', strategy: 'head', budget: oneLine('a') })
@@ -54,7 +63,13 @@ describe('chronological order is timestamp order, ties by insertion', () => {
   })
 
   it('keeps relevance-ranked picks in timestamp order too, across conversations', async () => {
-    await memory.add({ id: 'z', role: 'user', content: 'Zeroth: an earlier ferry question in another chat.', conversationId: 'other', timestamp: MAY_1 - DAY })
+    await memory.add({
+      id: 'z',
+      role: 'user',
+      content: 'Zeroth: an earlier ferry question in another chat.',
+      conversationId: 'other',
+      timestamp: MAY_1 - DAY,
+    })
     const ctx = await memory.buildContext('ferry', { strategy: 'lexical', budget: 4000 })
     const order = messageOrder(ctx)
     const time = (id: string) => [{ id: 'z', timestamp: MAY_1 - DAY }, ...imported].find((m) => m.id === id)!.timestamp

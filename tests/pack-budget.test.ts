@@ -98,7 +98,8 @@ const histories = fc.array(messageShape(texts), { maxLength: 20 }).map(buildHist
 /** A history, ranked candidates and pinned items drawn from it (duplicates allowed), and pack options. */
 const packCases = histories.chain((history) => {
   const pick = fc.integer({ min: 0, max: Math.max(0, history.length - 1) }).map((i) => history[i])
-  const picks = (maxLength: number) => (history.length === 0 ? fc.constant<ScoredSentence[]>([]) : fc.array(pick, { maxLength }))
+  const picks = (maxLength: number) =>
+    history.length === 0 ? fc.constant<ScoredSentence[]>([]) : fc.array(pick, { maxLength })
   const total = renderContext(history).length
   return fc.record({
     history: fc.constant(history),
@@ -171,7 +172,12 @@ describe('packBudget properties', () => {
     fc.assert(
       fc.property(packCases, ({ ranked, pinned, budget, minFill, render }) => {
         const result = packBudget(ranked, { budget, minFill, render, pinned })
-        if (renderContext(pinned.filter((item, i) => pinned.indexOf(item) === i), render).length <= budget) {
+        if (
+          renderContext(
+            pinned.filter((item, i) => pinned.indexOf(item) === i),
+            render,
+          ).length <= budget
+        ) {
           const sids = new Set(result.items.map((item) => item.sid))
           for (const item of pinned) expect(sids.has(item.sid)).toBe(true)
         }
@@ -232,7 +238,9 @@ describe('packBudget', () => {
 
   it('renders the picks chronologically with labels, dates and gap markers', () => {
     const result = packBudget([great, lisbon, like], { budget: 1000 })
-    expect(result.text).toBe('user (8 May 2023): I moved to Lisbon. […] I like it.\n[…]\nassistant (9 May 2023): Great.')
+    expect(result.text).toBe(
+      'user (8 May 2023): I moved to Lisbon. […] I like it.\n[…]\nassistant (9 May 2023): Great.',
+    )
     expect(result).toMatchObject({ used: result.text.length, stoppedBy: 'exhausted', considered: 3 })
     expect(result.items).toEqual([lisbon, like, great])
   })
@@ -285,7 +293,13 @@ describe('packBudget', () => {
 
   it('takes nothing with a zero budget and pulls nothing', () => {
     const { iterable, counter } = counted(history)
-    expect(packBudget(iterable, { budget: 0 })).toEqual({ items: [], text: '', used: 0, stoppedBy: 'budget', considered: 0 })
+    expect(packBudget(iterable, { budget: 0 })).toEqual({
+      items: [],
+      text: '',
+      used: 0,
+      stoppedBy: 'budget',
+      considered: 0,
+    })
     expect(counter.pulls).toBe(0)
   })
 
@@ -302,7 +316,12 @@ describe('packBudget', () => {
   })
 
   it('rejects a negative or NaN budget and a minFill outside [0, 1]', () => {
-    for (const options of [{ budget: -1 }, { budget: Number.NaN }, { budget: 10, minFill: 1.5 }, { budget: 10, minFill: -0.1 }]) {
+    for (const options of [
+      { budget: -1 },
+      { budget: Number.NaN },
+      { budget: 10, minFill: 1.5 },
+      { budget: 10, minFill: -0.1 },
+    ]) {
       expect(() => packBudget([], options)).toThrow(SiftError)
     }
   })
@@ -335,7 +354,9 @@ describe('packBudget speed', () => {
     }
     const typical = median(8000)
     const allCandidates = median(1_000_000)
-    console.log(`packBudget median over 300 runs: budget 8000 ${typical.toFixed(3)} ms; all 300 candidates ${allCandidates.toFixed(3)} ms`)
+    console.log(
+      `packBudget median over 300 runs: budget 8000 ${typical.toFixed(3)} ms; all 300 candidates ${allCandidates.toFixed(3)} ms`,
+    )
     expect(packBudget(candidates, { budget: 1_000_000, pinned }).considered).toBe(304)
     expect(typical).toBeLessThan(1)
     expect(allCandidates).toBeLessThan(1)

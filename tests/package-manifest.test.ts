@@ -11,7 +11,8 @@ const manifest = readJson('package.json')
 
 describe('package.json', () => {
   it('runs nothing when an app or this repository installs it', () => {
-    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts).not.toHaveProperty(hook)
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts).not.toHaveProperty(hook)
   })
 
   it('depends on the onnxruntime-web version transformers.js is bundled with, and nothing else at run time', () => {
@@ -22,7 +23,7 @@ describe('package.json', () => {
     expect(readJson('node_modules/onnxruntime-web/package.json').version).toBe(manifest.dependencies['onnxruntime-web'])
   })
 
-  it("leaves transformers.js to Node apps, as an optional peer dependency", () => {
+  it('leaves transformers.js to Node apps, as an optional peer dependency', () => {
     expect(manifest.peerDependencies['@huggingface/transformers']).toBeDefined()
     expect(manifest.peerDependenciesMeta['@huggingface/transformers']).toEqual({ optional: true })
   })

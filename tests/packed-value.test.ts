@@ -9,7 +9,14 @@ describe('packValue / unpackValue', () => {
       numbers: [0, -1, 1.25, Number.MAX_SAFE_INTEGER],
       flags: [true, false, null],
       nested: { empty: new Uint8Array(0), view: backing.subarray(1, 4), list: [new Int8Array([-128, 0, 127])] },
-      kinds: [new Uint8Array([255, 1]), new Int16Array([-32768, 7]), new Uint16Array([65535]), new Int32Array([-(2 ** 31), 5]), new Uint32Array([2 ** 32 - 1]), new Float64Array([Math.PI, -0])],
+      kinds: [
+        new Uint8Array([255, 1]),
+        new Int16Array([-32768, 7]),
+        new Uint16Array([65535]),
+        new Int32Array([-(2 ** 31), 5]),
+        new Uint32Array([2 ** 32 - 1]),
+        new Float64Array([Math.PI, -0]),
+      ],
     }
     const restored = unpackValue(packValue(value)) as typeof value
     expect(restored).toEqual(value)
@@ -24,7 +31,10 @@ describe('packValue / unpackValue', () => {
   })
 
   it('gives each typed array a buffer of its own, as structured clone does', () => {
-    const restored = unpackValue(packValue({ a: new Int32Array([1, 2]), b: new Int32Array([3]) })) as { a: Int32Array; b: Int32Array }
+    const restored = unpackValue(packValue({ a: new Int32Array([1, 2]), b: new Int32Array([3]) })) as {
+      a: Int32Array
+      b: Int32Array
+    }
     expect(restored.a.buffer).not.toBe(restored.b.buffer)
     expect(restored.a.buffer.byteLength).toBe(8)
   })

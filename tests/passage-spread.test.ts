@@ -6,19 +6,42 @@ import type { ScoredSentence } from '../src/core/scored-sentence'
 function sentence(messageId: string, index: number): ScoredSentence {
   const sid = messageId.charCodeAt(0) * 1000 + index
   const text = `${messageId} sentence ${index}.`
-  return { sid, turn: 0, text, conversationId: 'c', messageId, seq: 0, index, role: 'user', timestamp: 0, start: 0, end: text.length, score: 1, reason: 'relevant' }
+  return {
+    sid,
+    turn: 0,
+    text,
+    conversationId: 'c',
+    messageId,
+    seq: 0,
+    index,
+    role: 'user',
+    timestamp: 0,
+    start: 0,
+    end: text.length,
+    score: 1,
+    reason: 'relevant',
+  }
 }
 
 const labels = (items: Iterable<ScoredSentence>) => [...items].map((item) => `${item.messageId}${item.index}`)
 
 describe('spreadOverPassages', () => {
   it('offers the best sentence of each passage first, then the rest of each passage in rank order', () => {
-    const ranked = [sentence('a', 1), sentence('a', 0), sentence('b', 2), sentence('a', 2), sentence('c', 0), sentence('b', 0)]
+    const ranked = [
+      sentence('a', 1),
+      sentence('a', 0),
+      sentence('b', 2),
+      sentence('a', 2),
+      sentence('c', 0),
+      sentence('b', 0),
+    ]
     expect(labels(spreadOverPassages(ranked))).toEqual(['a1', 'b2', 'c0', 'a0', 'a2', 'b0'])
   })
 
   it('drops nothing and adds nothing', () => {
-    const ranked = ['a', 'b', 'c'].flatMap((messageId) => [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => sentence(messageId, index)))
+    const ranked = ['a', 'b', 'c'].flatMap((messageId) =>
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => sentence(messageId, index)),
+    )
     const spread = [...spreadOverPassages(ranked)]
     expect(spread).toHaveLength(ranked.length)
     expect(new Set(spread)).toEqual(new Set(ranked))

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { queryTerm } from '../src/core/english-terms'
-import { EXPANSIONS_PER_WORD, EXPANSION_SIMILARITY, NEIGHBOURS_KEPT, decodeWordNeighbours, encodeWordNeighbours, neighbourTable, requestExpansions, type WordNeighbours } from '../src/core/query-expansion'
+import {
+  EXPANSIONS_PER_WORD,
+  EXPANSION_SIMILARITY,
+  NEIGHBOURS_KEPT,
+  decodeWordNeighbours,
+  encodeWordNeighbours,
+  neighbourTable,
+  requestExpansions,
+  type WordNeighbours,
+} from '../src/core/query-expansion'
 import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
 import { nodeHost } from '../worker/hosts/node/node-host'
 
@@ -18,11 +27,15 @@ function unitRows(vectors: number[][]): Float32Array {
 /** A neighbour table of explicit vectors, through the file format. */
 function tableOf(entries: Record<string, number[]>): WordNeighbours {
   const vectors = Object.values(entries)
-  const bytes = encodeWordNeighbours(Object.keys(entries), neighbourTable(unitRows(vectors), vectors.length, vectors[0].length))
+  const bytes = encodeWordNeighbours(
+    Object.keys(entries),
+    neighbourTable(unitRows(vectors), vectors.length, vectors[0].length),
+  )
   return decodeWordNeighbours(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
 }
 
-const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b))
+const cosine = (a: number[], b: number[]) =>
+  a.reduce((sum, x, i) => sum + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b))
 
 const usesOnly = (...words: string[]) => {
   const terms = new Set(words.map((word) => queryTerm(word)))
@@ -51,7 +64,10 @@ describe('the word-neighbour table', () => {
       const expected = words
         .filter((other) => other !== word && cosine(entries[word], entries[other]) >= EXPANSION_SIMILARITY)
         .sort((a, b) => cosine(entries[word], entries[b]) - cosine(entries[word], entries[a]))
-      expect([...table.neighboursOf(row)].map((r) => table.words[r]), word).toEqual(expected)
+      expect(
+        [...table.neighboursOf(row)].map((r) => table.words[r]),
+        word,
+      ).toEqual(expected)
     }
     expect(table.rowOf.get('clay')).toBe(3)
   })
@@ -65,8 +81,20 @@ describe('the word-neighbour table', () => {
 
   it('refuses a file of another kind, or one whose words and table disagree', () => {
     expect(() => decodeWordNeighbours(new ArrayBuffer(16))).toThrow(/not a Sift word-neighbour file/)
-    const bytes = encodeWordNeighbours(['a', 'b'], neighbourTable(unitRows([[1, 0], [1, 0.1]]), 2, 2))
-    expect(() => decodeWordNeighbours(bytes.slice(0, bytes.length - 2).buffer)).toThrow(/2 rows, 2 neighbours, but 1 words/)
+    const bytes = encodeWordNeighbours(
+      ['a', 'b'],
+      neighbourTable(
+        unitRows([
+          [1, 0],
+          [1, 0.1],
+        ]),
+        2,
+        2,
+      ),
+    )
+    expect(() => decodeWordNeighbours(bytes.slice(0, bytes.length - 2).buffer)).toThrow(
+      /2 rows, 2 neighbours, but 1 words/,
+    )
   })
 })
 
@@ -75,7 +103,12 @@ describe('requestExpansions', () => {
 
   it('widens only the words the history never uses, with the closest words it does use, each term once, never a name', () => {
     const history = usesOnly('pottery', 'potteries', 'clay', 'signed', 'melanie', 'the')
-    const expansions = requestExpansions('When did Melanie enrol in ceramics lessons?', table, history, new Set(['melanie']))
+    const expansions = requestExpansions(
+      'When did Melanie enrol in ceramics lessons?',
+      table,
+      history,
+      new Set(['melanie']),
+    )
     // "lessons" is not in the table; "pottery" and "potteries" are one term; "the" is a stop word; "melanie" is a
     // name; glaze and kiln are not in the history.
     expect(expansions).toEqual([
@@ -90,7 +123,9 @@ describe('requestExpansions', () => {
   })
 
   it('never adds more than EXPANSIONS_PER_WORD, closest first', () => {
-    const wide = tableOf(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`word${String.fromCharCode(97 + i)}`, [1, i / 100]])))
+    const wide = tableOf(
+      Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`word${String.fromCharCode(97 + i)}`, [1, i / 100]])),
+    )
     const history = (term: string) => term !== queryTerm('worda')
     const [{ standIns }] = requestExpansions('worda', wide, history)
     expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, EXPANSIONS_PER_WORD))
@@ -101,7 +136,9 @@ describe('requestExpansions', () => {
     const shipped = decodeWordNeighbours(await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE))
     expect(shipped.words.length).toBe(20_000)
     const history = usesOnly('pottery', 'class', 'signed', 'weekend')
-    const standIns = requestExpansions('When did she enrol in ceramics lessons?', shipped, history).flatMap((e) => e.standIns)
+    const standIns = requestExpansions('When did she enrol in ceramics lessons?', shipped, history).flatMap(
+      (e) => e.standIns,
+    )
     expect(standIns).toContain('pottery')
   })
 })

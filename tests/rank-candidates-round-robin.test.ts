@@ -14,7 +14,19 @@ function lexicalSources(size: number) {
   const messages: MessageRecord[] = []
   for (let i = 0; i < size; i++) {
     const words = Array.from({ length: 1 + Math.floor(next() * 5) }, () => WORDS[Math.floor(next() * WORDS.length)])
-    messages.push(toMessageRecord({ id: `m${i}`, seq: i + 1, role: 'user', content: `${words.join(' ')}.`, conversationId: i % 3 === 0 ? 'b' : 'a', timestamp: 1_700_000_000_000 + i }, i + 1))
+    messages.push(
+      toMessageRecord(
+        {
+          id: `m${i}`,
+          seq: i + 1,
+          role: 'user',
+          content: `${words.join(' ')}.`,
+          conversationId: i % 3 === 0 ? 'b' : 'a',
+          timestamp: 1_700_000_000_000 + i,
+        },
+        i + 1,
+      ),
+    )
   }
   const catalog = new SentenceCatalog()
   catalog.add(messages)
@@ -30,8 +42,17 @@ describe('rankCandidates with several queries', () => {
     const queryTexts = [['violin'], ['boiler lisbon', 'marathon'], ['salmon', 'violin salmon', 'kanji tomato']]
     for (const texts of queryTexts) {
       for (const conversationId of [undefined, 'b']) {
-        const expected = interleaveRankings(texts.map((text) => sources.lexical.search(text, { conversationId }).map((hit) => hit.sid)))
-        const ranked = [...rankCandidates('lexical', texts.map((text) => ({ text })), conversationId, sources)].map((candidate) => candidate.sid)
+        const expected = interleaveRankings(
+          texts.map((text) => sources.lexical.search(text, { conversationId }).map((hit) => hit.sid)),
+        )
+        const ranked = [
+          ...rankCandidates(
+            'lexical',
+            texts.map((text) => ({ text })),
+            conversationId,
+            sources,
+          ),
+        ].map((candidate) => candidate.sid)
         expect(expected.length).toBeGreaterThan(texts.length)
         expect(ranked).toEqual(expected)
       }

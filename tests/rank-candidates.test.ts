@@ -11,8 +11,22 @@ import { HYBRID_LEXICAL_DEPTH, rankCandidates } from '../worker/rank/rank-candid
 import { SentenceCatalog } from '../worker/index/sentence-catalog'
 import { VectorIndex } from '../worker/index/vector/vector-index'
 
-
-const WORDS = ['violin', 'lisbon', 'boiler', 'plumber', 'marathon', 'salmon', 'budget', 'kanji', 'tomato', 'passport', 'the', 'a', 'wow', 'thanks']
+const WORDS = [
+  'violin',
+  'lisbon',
+  'boiler',
+  'plumber',
+  'marathon',
+  'salmon',
+  'budget',
+  'kanji',
+  'tomato',
+  'passport',
+  'the',
+  'a',
+  'wow',
+  'thanks',
+]
 
 /** A history whose sentences have 1–6 words (so short-sentence penalties vary), some repeated exactly (ties), in two conversations. */
 function fixture(size: number, dim: number, embedded = size) {
@@ -24,7 +38,10 @@ function fixture(size: number, dim: number, embedded = size) {
     const words = Array.from({ length: 1 + Math.floor(next() * 6) }, () => WORDS[Math.floor(next() * WORDS.length)])
     const text = `${words.join(' ')}.`
     const conversationId = i % 3 === 0 ? 'b' : 'a'
-    const message = toMessageRecord({ id: `m${i}`, seq: i + 1, role: 'user', content: text, conversationId, timestamp: 1_700_000_000_000 + i }, i + 1)
+    const message = toMessageRecord(
+      { id: `m${i}`, seq: i + 1, role: 'user', content: text, conversationId, timestamp: 1_700_000_000_000 + i },
+      i + 1,
+    )
     messages.push(message)
     sentences.push(...sentencesOf(message))
     for (let d = 0; d < dim; d++) vectors[i * dim + d] = i % 10 === 9 ? vectors[(i - 1) * dim + d] : next() * 2 - 1
@@ -34,12 +51,22 @@ function fixture(size: number, dim: number, embedded = size) {
   const lexical = new LexicalIndex()
   lexical.add(sentences)
   const index = new VectorIndex(dim)
-  index.add(sentences.slice(0, embedded).map((s) => s.sid), vectors.subarray(0, embedded * dim), (sid) => catalog.get(sid)?.conversationId)
+  index.add(
+    sentences.slice(0, embedded).map((s) => s.sid),
+    vectors.subarray(0, embedded * dim),
+    (sid) => catalog.get(sid)?.conversationId,
+  )
   return { catalog, lexical, index, next }
 }
 
 /** The ranking as computed before it was made lazy: sort every row, penalise, fuse the full lists. */
-function reference(strategy: 'dense' | 'hybrid', sources: ReturnType<typeof fixture>, text: string, vector: Float32Array, conversationId?: string) {
+function reference(
+  strategy: 'dense' | 'hybrid',
+  sources: ReturnType<typeof fixture>,
+  text: string,
+  vector: Float32Array,
+  conversationId?: string,
+) {
   const hits = sources.index.search(vector, sources.index.size, { conversationId })
   const dense = penaliseShortSentences(hits, (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
   if (strategy === 'dense') return dense
@@ -48,7 +75,10 @@ function reference(strategy: 'dense' | 'hybrid', sources: ReturnType<typeof fixt
   const coverage = sources.lexical.termCoverage(text, { conversationId }, new Set())
   const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
   const share = (sid: number) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank.get(sid))
-  return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)], undefined, [undefined, share]).map((f) => ({ sid: f.key, score: f.score }))
+  return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)], undefined, [undefined, share]).map((f) => ({
+    sid: f.key,
+    score: f.score,
+  }))
 }
 
 describe('rankCandidates', () => {
@@ -60,7 +90,13 @@ describe('rankCandidates', () => {
       for (const strategy of ['dense', 'hybrid'] as const) {
         for (const conversationId of [undefined, 'b']) {
           const expected = reference(strategy, sources, text, vector, conversationId)
-          const ranked = [...rankCandidates(strategy, [{ text, vector }], conversationId, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+          const ranked = [
+            ...rankCandidates(strategy, [{ text, vector }], conversationId, {
+              catalog: sources.catalog,
+              vectors: sources.index,
+              lexical: sources.lexical,
+            }),
+          ]
           expect(ranked.map((c) => c.sid)).toEqual(expected.map((h) => h.sid))
           expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
         }
@@ -74,7 +110,13 @@ describe('rankCandidates', () => {
       const vector = Float32Array.from({ length: 24 }, () => sources.next() * 2 - 1)
       const text = `${WORDS[q + 2]} ${WORDS[(q * 5 + 3) % 10]}`
       const expected = reference('hybrid', sources, text, vector)
-      const ranked = [...rankCandidates('hybrid', [{ text, vector }], undefined, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+      const ranked = [
+        ...rankCandidates('hybrid', [{ text, vector }], undefined, {
+          catalog: sources.catalog,
+          vectors: sources.index,
+          lexical: sources.lexical,
+        }),
+      ]
       expect(ranked.map((c) => c.sid)).toEqual(expected.map((h) => h.sid))
       expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
     }
@@ -86,19 +128,39 @@ describe('rankCandidates', () => {
     const text = 'violin lisbon boiler'
     expect(sources.lexical.search(text).length).toBeGreaterThan(HYBRID_LEXICAL_DEPTH)
     const expected = reference('hybrid', sources, text, vector)
-    const ranked = [...rankCandidates('hybrid', [{ text, vector }], undefined, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+    const ranked = [
+      ...rankCandidates('hybrid', [{ text, vector }], undefined, {
+        catalog: sources.catalog,
+        vectors: sources.index,
+        lexical: sources.lexical,
+      }),
+    ]
     expect(ranked.map((c) => c.sid)).toEqual(expected.map((h) => h.sid))
     expect(ranked.map((c) => c.score)).toEqual(expected.map((h) => h.score))
   })
 
   it('several queries: each sentence once, with its best score over the queries', () => {
     const sources = fixture(800, 16)
-    const queries = ['violin lisbon', 'boiler'].map((text) => ({ text, vector: Float32Array.from({ length: 16 }, () => sources.next() * 2 - 1) }))
-    const ranked = [...rankCandidates('hybrid', queries, undefined, { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical })]
+    const queries = ['violin lisbon', 'boiler'].map((text) => ({
+      text,
+      vector: Float32Array.from({ length: 16 }, () => sources.next() * 2 - 1),
+    }))
+    const ranked = [
+      ...rankCandidates('hybrid', queries, undefined, {
+        catalog: sources.catalog,
+        vectors: sources.index,
+        lexical: sources.lexical,
+      }),
+    ]
     expect(new Set(ranked.map((c) => c.sid)).size).toBe(800)
-    const lists = queries.map((q) => new Map(reference('hybrid', sources, q.text, q.vector).map((h) => [h.sid, h.score])))
-    for (const candidate of ranked.slice(0, 50)) expect(candidate.score).toBe(Math.max(...lists.map((l) => l.get(candidate.sid) ?? -Infinity)))
-    expect(ranked.slice(0, 2).map((c) => c.sid)).toEqual(queries.map((q) => reference('hybrid', sources, q.text, q.vector)[0].sid))
+    const lists = queries.map(
+      (q) => new Map(reference('hybrid', sources, q.text, q.vector).map((h) => [h.sid, h.score])),
+    )
+    for (const candidate of ranked.slice(0, 50))
+      expect(candidate.score).toBe(Math.max(...lists.map((l) => l.get(candidate.sid) ?? -Infinity)))
+    expect(ranked.slice(0, 2).map((c) => c.sid)).toEqual(
+      queries.map((q) => reference('hybrid', sources, q.text, q.vector)[0].sid),
+    )
   })
 
   it('says why each candidate is there: its rank in each ranking, its fused score in hybrid, and the query that found it', () => {
@@ -106,7 +168,11 @@ describe('rankCandidates', () => {
     const vector = Float32Array.from({ length: 16 }, () => sources.next() * 2 - 1)
     const text = 'violin salmon'
     const all = { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical }
-    const dense = penaliseShortSentences(sources.index.search(vector, sources.index.size), (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
+    const dense = penaliseShortSentences(
+      sources.index.search(vector, sources.index.size),
+      (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text),
+      true,
+    )
     const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
     const lexicalRank = new Map(sources.lexical.search(text).map((h, i) => [h.sid, i + 1]))
     const hybrid = [...rankCandidates('hybrid', [{ text, vector }], undefined, all)]
@@ -123,6 +189,7 @@ describe('rankCandidates', () => {
     expect([...lexical, ...denseOnly].every((c) => c.fused === undefined)).toBe(true)
     const twoQueries = [...rankCandidates('lexical', [{ text: 'violin' }, { text: 'boiler' }], undefined, all)]
     expect(twoQueries.slice(0, 4).map((c) => c.query)).toEqual([0, 1, 0, 1])
-    for (const candidate of twoQueries) expect(sources.catalog.get(candidate.sid)!.text).toMatch(candidate.query === 0 ? /violin/ : /boiler/)
+    for (const candidate of twoQueries)
+      expect(sources.catalog.get(candidate.sid)!.text).toMatch(candidate.query === 0 ? /violin/ : /boiler/)
   })
 })

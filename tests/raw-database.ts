@@ -3,7 +3,12 @@
 import { serialize } from 'node:v8'
 
 /** Opens `name` at `version` (its own when omitted), runs `upgrade` if that is an upgrade, and closes it again. */
-export function openRaw(indexedDB: IDBFactory, name: string, version?: number, upgrade?: (db: IDBDatabase, transaction: IDBTransaction) => void): Promise<IDBDatabase> {
+export function openRaw(
+  indexedDB: IDBFactory,
+  name: string,
+  version?: number,
+  upgrade?: (db: IDBDatabase, transaction: IDBTransaction) => void,
+): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(name, version)
     request.onupgradeneeded = () => upgrade?.(request.result, request.transaction!)
@@ -23,7 +28,12 @@ export function deleteRaw(indexedDB: IDBFactory, name: string, store: string, ke
 }
 
 /** One readwrite transaction on `store`, outside Sift, resolved once it committed. */
-async function writeRaw(indexedDB: IDBFactory, name: string, store: string, write: (objects: IDBObjectStore) => void): Promise<void> {
+async function writeRaw(
+  indexedDB: IDBFactory,
+  name: string,
+  store: string,
+  write: (objects: IDBObjectStore) => void,
+): Promise<void> {
   const db = await openRaw(indexedDB, name)
   try {
     await new Promise<void>((resolve, reject) => {
@@ -56,7 +66,8 @@ export async function dumpRaw(indexedDB: IDBFactory, name: string): Promise<Buff
       const values = store.getAll()
       return { storeName, keyPath: store.keyPath, autoIncrement: store.autoIncrement, indexes, keys, values }
     })
-    transaction.oncomplete = () => resolve(out.map(({ keys, values, ...rest }) => ({ ...rest, keys: keys.result, values: values.result })))
+    transaction.oncomplete = () =>
+      resolve(out.map(({ keys, values, ...rest }) => ({ ...rest, keys: keys.result, values: values.result })))
     transaction.onabort = () => reject(transaction.error)
   })
   const dump = serialize({ version: db.version, stores })

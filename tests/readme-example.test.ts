@@ -5,10 +5,15 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..')
-const readmeBlocks = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1])
+const readmeBlocks = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
+  (match) => match[1],
+)
 
 describe('README, "Use it in your app"', () => {
-  it.each(['examples/chat/vite.config.ts', 'examples/chat/src/chat-turn.ts'])('shows %s exactly as the example has it', (file) => {
-    expect(readmeBlocks).toContain(readFileSync(join(root, file), 'utf8'))
-  })
+  it.each(['examples/chat/vite.config.ts', 'examples/chat/src/chat-turn.ts'])(
+    'shows %s exactly as the example has it',
+    (file) => {
+      expect(readmeBlocks).toContain(readFileSync(join(root, file), 'utf8'))
+    },
+  )
 })

@@ -4,11 +4,21 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseBenchRecallArgs } from '../scripts/bench-recall-args'
 import type { LoadedConversation } from '../scripts/locomo-format'
-import { readQuestionSet, sharedContentTerms, withQuestionSet, type QuestionSetEntry } from '../scripts/recall-questions'
+import {
+  readQuestionSet,
+  sharedContentTerms,
+  withQuestionSet,
+  type QuestionSetEntry,
+} from '../scripts/recall-questions'
 
 const conversation = (id: string, turns: string[]): LoadedConversation => ({
   id,
-  messages: turns.map((content, i) => ({ id: `D1:${i + 1}`, role: i % 2 ? 'Bob' : 'Ann', content, conversationId: id })),
+  messages: turns.map((content, i) => ({
+    id: `D1:${i + 1}`,
+    role: i % 2 ? 'Bob' : 'Ann',
+    content,
+    conversationId: id,
+  })),
   questions: [{ question: 'Original?', answer: 'a', category: 4, evidence: ['D1:1'], rawEvidence: ['D1:1'] }],
 })
 
@@ -29,10 +39,20 @@ describe('sharedContentTerms', () => {
 
 describe('withQuestionSet', () => {
   const data = [conversation('c1', ['Pottery class!', 'Nice.']), conversation('c2', ['Hiking today.', 'Fun.'])]
-  const entry = (over: Partial<QuestionSetEntry>): QuestionSetEntry => ({ conversation: 'c1', category: 2, question: 'When?', evidence: ['D1:1'], ...over })
+  const entry = (over: Partial<QuestionSetEntry>): QuestionSetEntry => ({
+    conversation: 'c1',
+    category: 2,
+    question: 'When?',
+    evidence: ['D1:1'],
+    ...over,
+  })
 
   it('replaces each conversation’s questions by the set’s, drops the others, and skips questions about absent conversations', () => {
-    const asked = withQuestionSet(data, [entry({}), entry({ question: 'Who?', evidence: ['D1:2'] }), entry({ conversation: 'c9' })])
+    const asked = withQuestionSet(data, [
+      entry({}),
+      entry({ question: 'Who?', evidence: ['D1:2'] }),
+      entry({ conversation: 'c9' }),
+    ])
     expect(asked.map((c) => c.id)).toEqual(['c1'])
     expect(asked[0].questions.map((q) => [q.question, q.category, q.evidence])).toEqual([
       ['When?', 2, ['D1:1']],
@@ -53,13 +73,29 @@ describe('readQuestionSet and --questions', () => {
 
   it('reads a set, and refuses another format or an entry without evidence', async () => {
     const good = join(dir, 'good.json')
-    writeFileSync(good, JSON.stringify({ format: 'sift-recall-questions', version: 1, questions: [{ conversation: 'c1', category: 4, question: 'Q?', evidence: ['D1:1'] }] }))
-    expect(await readQuestionSet(good)).toEqual([{ conversation: 'c1', category: 4, question: 'Q?', evidence: ['D1:1'] }])
+    writeFileSync(
+      good,
+      JSON.stringify({
+        format: 'sift-recall-questions',
+        version: 1,
+        questions: [{ conversation: 'c1', category: 4, question: 'Q?', evidence: ['D1:1'] }],
+      }),
+    )
+    expect(await readQuestionSet(good)).toEqual([
+      { conversation: 'c1', category: 4, question: 'Q?', evidence: ['D1:1'] },
+    ])
     const other = join(dir, 'other.json')
     writeFileSync(other, JSON.stringify([{ question: 'Q?' }]))
     await expect(readQuestionSet(other)).rejects.toThrow(/is not a question set/)
     const empty = join(dir, 'empty.json')
-    writeFileSync(empty, JSON.stringify({ format: 'sift-recall-questions', version: 1, questions: [{ conversation: 'c1', category: 4, question: 'Q?', evidence: [] }] }))
+    writeFileSync(
+      empty,
+      JSON.stringify({
+        format: 'sift-recall-questions',
+        version: 1,
+        questions: [{ conversation: 'c1', category: 4, question: 'Q?', evidence: [] }],
+      }),
+    )
     await expect(readQuestionSet(empty)).rejects.toThrow(/questions\[0\] needs/)
   })
 

@@ -39,7 +39,9 @@ describe('renderRecallTable', () => {
     const summary = tally.summary()
     const table = renderRecallTable({ hybrid: { 2000: summary, 8000: summary }, head: { 2000: summary } }, 'hybrid')
     const lines = table.trimEnd().split('\n')
-    expect(lines[0]).toMatch(/^strategy\s+budget\s+any\s+all\s+chars\s+fill\s+n\s+multi-hop\s+temporal\s+open-domain\s+single-hop$/)
+    expect(lines[0]).toMatch(
+      /^strategy\s+budget\s+any\s+all\s+chars\s+fill\s+n\s+multi-hop\s+temporal\s+open-domain\s+single-hop$/,
+    )
     expect(lines.slice(2, 5).map((line) => line.split(/\s+/))).toEqual([
       ['hybrid*', '2000', '100.0%', '100.0%', '1900', '0.95', '1', '-', '100.0%', '-', '-'],
       ['hybrid*', '8000', '100.0%', '100.0%', '1900', '0.95', '1', '-', '100.0%', '-', '-'],

@@ -8,13 +8,27 @@ const START = Date.UTC(2024, 0, 1)
 /** A message of the generated histories: few distinct days, so ties in timestamp are common. */
 const message = fc.record({
   role: fc.constantFrom('user', 'assistant'),
-  content: fc.array(fc.constantFrom('The lake froze early.', 'We bought a red kayak!', 'Is the bridge open?', 'Pasta again tonight.', ''), { maxLength: 3 }).map((s) => s.join(' ')),
+  content: fc
+    .array(
+      fc.constantFrom(
+        'The lake froze early.',
+        'We bought a red kayak!',
+        'Is the bridge open?',
+        'Pasta again tonight.',
+        '',
+      ),
+      { maxLength: 3 },
+    )
+    .map((s) => s.join(' ')),
   day: fc.integer({ min: 0, max: 4 }),
 })
 
 /** The messages in the order the memory must treat as chronological: by timestamp, ties by the order of add. */
 function inTimeOrder<T extends { timestamp: number }>(added: readonly T[]): T[] {
-  return added.map((m, i) => ({ m, i })).sort((a, b) => a.m.timestamp - b.m.timestamp || a.i - b.i).map(({ m }) => m)
+  return added
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => a.m.timestamp - b.m.timestamp || a.i - b.i)
+    .map(({ m }) => m)
 }
 
 describe('recentTurns', () => {
@@ -34,16 +48,32 @@ describe('recentTurns', () => {
         fc.integer({ min: 1, max: 4 }),
         async (shapes, recentTurns, strategy, batches) => {
           const conversationId = `c${run++}`
-          const added: (MessageInput & { id: string; timestamp: number })[] = shapes.map((s, i) => ({ role: s.role, content: s.content, conversationId, id: `${conversationId}-${i}`, timestamp: START + s.day * DAY }))
+          const added: (MessageInput & { id: string; timestamp: number })[] = shapes.map((s, i) => ({
+            role: s.role,
+            content: s.content,
+            conversationId,
+            id: `${conversationId}-${i}`,
+            timestamp: START + s.day * DAY,
+          }))
           const size = Math.ceil(added.length / batches)
           for (let i = 0; i < added.length; i += size) await memory.add(added.slice(i, i + size))
-          const ctx = await memory.buildContext('kayak bridge', { conversationId, recentTurns, strategy, budget: 100_000 })
+          const ctx = await memory.buildContext('kayak bridge', {
+            conversationId,
+            recentTurns,
+            strategy,
+            budget: 100_000,
+          })
           const ordered = inTimeOrder(added)
           const expected = ordered.slice(ordered.length - Math.min(recentTurns, ordered.length))
           const recent = ctx.items.filter((item) => item.reason === 'recent')
-          expect(new Set(recent.map((item) => item.messageId))).toEqual(new Set(expected.filter((m) => m.content.trim() !== '').map((m) => m.id)))
+          expect(new Set(recent.map((item) => item.messageId))).toEqual(
+            new Set(expected.filter((m) => m.content.trim() !== '').map((m) => m.id)),
+          )
           for (const m of expected) {
-            const text = recent.filter((item) => item.messageId === m.id).map((item) => m.content.slice(item.start, item.end)).join(' ')
+            const text = recent
+              .filter((item) => item.messageId === m.id)
+              .map((item) => m.content.slice(item.start, item.end))
+              .join(' ')
             expect(text.replace(/\s+/g, ' ')).toBe(m.content.trim().replace(/\s+/g, ' '))
           }
         },
@@ -59,7 +89,12 @@ describe('recentTurns', () => {
       { role: 'assistant', content: 'Second turn here.', conversationId },
       { role: 'user', content: 'Third turn here.', conversationId },
     ])
-    const ctx = await memory.buildContext('nothing matches', { conversationId, recentTurns: 4, strategy: 'lexical', budget: 2000 })
+    const ctx = await memory.buildContext('nothing matches', {
+      conversationId,
+      recentTurns: 4,
+      strategy: 'lexical',
+      budget: 2000,
+    })
     expect(ctx.items.map((item) => [item.text, item.reason])).toEqual([
       ['First turn here.', 'recent'],
       ['Second turn here.', 'recent'],
@@ -74,7 +109,12 @@ describe('recentTurns', () => {
       { role: 'user', content: 'The newest remark.', conversationId, timestamp: START + 5 * DAY },
       { role: 'user', content: 'Oldest one, added last.', conversationId, timestamp: START },
     ])
-    const ctx = await memory.buildContext('nothing matches', { conversationId, recentTurns: 3, strategy: 'lexical', budget: 60 })
+    const ctx = await memory.buildContext('nothing matches', {
+      conversationId,
+      recentTurns: 3,
+      strategy: 'lexical',
+      budget: 60,
+    })
     expect(ctx.items.map((item) => item.text)).toEqual(['The newest remark.'])
   })
 })

@@ -3,7 +3,21 @@ import { isRelevanceCliff, untilRelevanceCliff } from '../src/core/relevance-cli
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function candidate(sid: number, score: number, reason: ScoredSentence['reason'] = 'relevant'): ScoredSentence {
-  return { sid, turn: sid, text: `s${sid}`, conversationId: 'c', messageId: `m${sid}`, seq: sid, index: 0, role: 'user', timestamp: 0, start: 0, end: 2, score, reason }
+  return {
+    sid,
+    turn: sid,
+    text: `s${sid}`,
+    conversationId: 'c',
+    messageId: `m${sid}`,
+    seq: sid,
+    index: 0,
+    role: 'user',
+    timestamp: 0,
+    start: 0,
+    end: 2,
+    score,
+    reason,
+  }
 }
 
 describe('isRelevanceCliff', () => {
@@ -29,18 +43,39 @@ describe('untilRelevanceCliff', () => {
   }
 
   it('stops before the first window of candidates that falls below the ratio of the best window', () => {
-    const ranked = [candidate(1, 10), candidate(2, 10), candidate(3, 9), candidate(4, 8), candidate(5, 2), candidate(6, 1), candidate(7, 1)]
+    const ranked = [
+      candidate(1, 10),
+      candidate(2, 10),
+      candidate(3, 9),
+      candidate(4, 8),
+      candidate(5, 2),
+      candidate(6, 1),
+      candidate(7, 1),
+    ]
     // next windows: [9,8] pass; [8,2] = 5 ≥ 5 passes; [2,1] < 5 stops.
     expect(run(ranked)).toEqual({ out: [1, 2, 3, 4], cliffs: 1 })
   })
 
   it('passes everything when relevance declines gently, and always passes the best window', () => {
-    expect(run([candidate(1, 10), candidate(2, 9), candidate(3, 8), candidate(4, 7), candidate(5, 6)])).toEqual({ out: [1, 2, 3, 4, 5], cliffs: 0 })
+    expect(run([candidate(1, 10), candidate(2, 9), candidate(3, 8), candidate(4, 7), candidate(5, 6)])).toEqual({
+      out: [1, 2, 3, 4, 5],
+      cliffs: 0,
+    })
     expect(run([candidate(1, 10), candidate(2, 0)])).toEqual({ out: [1, 2], cliffs: 0 })
   })
 
   it('keeps neighbours with the candidate before them and does not score them', () => {
-    const ranked = [candidate(1, 10), candidate(2, 10), candidate(20, 10, 'neighbour'), candidate(3, 9), candidate(30, 9, 'neighbour'), candidate(4, 8), candidate(5, 2), candidate(6, 1), candidate(7, 1)]
+    const ranked = [
+      candidate(1, 10),
+      candidate(2, 10),
+      candidate(20, 10, 'neighbour'),
+      candidate(3, 9),
+      candidate(30, 9, 'neighbour'),
+      candidate(4, 8),
+      candidate(5, 2),
+      candidate(6, 1),
+      candidate(7, 1),
+    ]
     expect(run(ranked)).toEqual({ out: [1, 2, 20, 3, 30, 4], cliffs: 1 })
   })
 

@@ -59,10 +59,11 @@ describe('formatUtcDate', () => {
   })
 
   it('formats every day alike whether or not it is memoised (more days than the memo holds, twice)', () => {
-    const expected = (t: number) => new Date(t).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' })
+    const expected = (t: number) =>
+      new Date(t).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' })
     for (let pass = 0; pass < 2; pass++) {
       for (let day = -3000; day < 3000; day += 1) {
-        const t = day * 86_400_000 + ((day * 7919) % 86_400_000 + 86_400_000) % 86_400_000
+        const t = day * 86_400_000 + ((((day * 7919) % 86_400_000) + 86_400_000) % 86_400_000)
         expect(formatUtcDate(t)).toBe(expected(t))
       }
     }
@@ -79,9 +80,9 @@ describe('renderContext', () => {
   })
 
   it('leaves dates out when asked', () => {
-    expect(renderContext([sentence(1, 0, 'Hello.'), sentence(3, 0, 'Later.', { timestamp: MAY_9 })], { dates: false })).toBe(
-      'user: Hello.\n[…]\nuser: Later.',
-    )
+    expect(
+      renderContext([sentence(1, 0, 'Hello.'), sentence(3, 0, 'Later.', { timestamp: MAY_9 })], { dates: false }),
+    ).toBe('user: Hello.\n[…]\nuser: Later.')
   })
 
   it('shows a date only when it differs from the previous line', () => {
@@ -151,7 +152,9 @@ describe('renderContext', () => {
       sentence(3, 0, 'tied, added first.', { timestamp: MAY_8 + 1, turn: 1 }),
       sentence(4, 0, 'tied, added after it.', { timestamp: MAY_8 + 1, turn: 2 }),
     ]
-    expect(renderContext(items, { dates: false })).toBe('assistant: oldest.\nuser: tied, added first.\nassistant: tied, added after it.\nuser: newest.')
+    expect(renderContext(items, { dates: false })).toBe(
+      'assistant: oldest.\nuser: tied, added first.\nassistant: tied, added after it.\nuser: newest.',
+    )
     expect(renderContext([...items].reverse(), { dates: false })).toBe(renderContext(items, { dates: false }))
   })
 

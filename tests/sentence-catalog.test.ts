@@ -9,7 +9,17 @@ function history(count: number): MessageRecord[] {
   return Array.from({ length: count }, (_, i) => {
     const sentences = 1 + Math.floor(random() * 3)
     const content = Array.from({ length: sentences }, (_, k) => `Message ${i} says thing ${k}.`).join(' ')
-    const record = toMessageRecord({ id: `m${i}`, seq: i + 1, role: i % 2 ? 'assistant' : 'user', content, conversationId: `c${Math.floor(random() * 4)}`, timestamp: i }, firstSid)
+    const record = toMessageRecord(
+      {
+        id: `m${i}`,
+        seq: i + 1,
+        role: i % 2 ? 'assistant' : 'user',
+        content,
+        conversationId: `c${Math.floor(random() * 4)}`,
+        timestamp: i,
+      },
+      firstSid,
+    )
     firstSid += record.spans.length / 2
     return record
   })
@@ -35,7 +45,8 @@ describe('SentenceCatalog', () => {
     catalog.add(records.slice(70))
     const check = (kept: readonly MessageRecord[]) => {
       const turns = expectedTurns(kept)
-      for (const record of kept) for (const sentence of sentencesOf(record)) expect(catalog.turnOf(sentence)).toBe(turns.get(record.id))
+      for (const record of kept)
+        for (const sentence of sentencesOf(record)) expect(catalog.turnOf(sentence)).toBe(turns.get(record.id))
       expect(catalog.sentenceCount).toBe(kept.reduce((sum, r) => sum + r.spans.length / 2, 0))
       expect(catalog.messageCount).toBe(kept.length)
     }
@@ -44,7 +55,8 @@ describe('SentenceCatalog', () => {
     catalog.remove(gone.map((r) => r.id))
     const kept = records.filter((r) => !gone.includes(r))
     check(kept)
-    for (const record of gone) for (const sentence of sentencesOf(record)) expect(catalog.get(sentence.sid)).toBeUndefined()
+    for (const record of gone)
+      for (const sentence of sentencesOf(record)) expect(catalog.get(sentence.sid)).toBeUndefined()
     // A sentence the catalog does not hold gets the turn its seq would have.
     const stranger = { ...sentencesOf(records[0])[0], sid: 10_000 }
     expect(catalog.turnOf(stranger)).toBe(0)
@@ -65,7 +77,9 @@ describe('SentenceCatalog scope roles', () => {
     }
     expect(catalog.scope().roles).toEqual(countRoles(kept))
     for (const conversationId of ['c0', 'c1', 'c2', 'c3']) {
-      expect(catalog.scope(conversationId).roles).toEqual(countRoles(kept.filter((r) => r.conversationId === conversationId)))
+      expect(catalog.scope(conversationId).roles).toEqual(
+        countRoles(kept.filter((r) => r.conversationId === conversationId)),
+      )
     }
     expect(catalog.scope('nowhere').roles).toEqual(new Map())
   })

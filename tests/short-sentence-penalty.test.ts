@@ -52,13 +52,22 @@ describe('penaliseShortSentences', () => {
 
   it('a prefix result is a prefix of the complete re-ranking', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ short: fc.boolean(), score: fc.double({ min: -1, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 30 }), fc.nat(), (rows, cut) => {
-        const all = rows.map((row, i) => ({ id: `${row.short ? 'short' : 'long'}-${i}`, score: row.score })).sort((a, b) => b.score - a.score)
-        const depth = 1 + (cut % all.length)
-        const full = penaliseShortSentences(all, penalty, true)
-        const prefix = penaliseShortSentences(all.slice(0, depth), penalty, depth === all.length)
-        expect(prefix.map((h) => h.score)).toEqual(full.slice(0, prefix.length).map((h) => h.score))
-      }),
+      fc.property(
+        fc.array(fc.record({ short: fc.boolean(), score: fc.double({ min: -1, max: 1, noNaN: true }) }), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        fc.nat(),
+        (rows, cut) => {
+          const all = rows
+            .map((row, i) => ({ id: `${row.short ? 'short' : 'long'}-${i}`, score: row.score }))
+            .sort((a, b) => b.score - a.score)
+          const depth = 1 + (cut % all.length)
+          const full = penaliseShortSentences(all, penalty, true)
+          const prefix = penaliseShortSentences(all.slice(0, depth), penalty, depth === all.length)
+          expect(prefix.map((h) => h.score)).toEqual(full.slice(0, prefix.length).map((h) => h.score))
+        },
+      ),
     )
   })
 })

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../worker/util/seeded-random'
-import { dotKernelModule, jsDotKernel, jsGatherKernel, queryLimit, ROW_ALIGN, simdDotKernels } from '../worker/index/vector/simd-scan'
-
+import {
+  dotKernelModule,
+  jsDotKernel,
+  jsGatherKernel,
+  queryLimit,
+  ROW_ALIGN,
+  simdDotKernels,
+} from '../worker/index/vector/simd-scan'
 
 describe('dot kernel', () => {
   it('assembles a module this runtime validates', () => {
@@ -44,7 +50,8 @@ describe('dot kernel', () => {
       const rows = 40
       const memory = new WebAssembly.Memory({ initial: 4 })
       const codes = new Int8Array(memory.buffer, 0, rows * stride)
-      for (let r = 0; r < rows; r++) for (let d = 0; d < dim; d++) codes[r * stride + d] = Math.round(next() * 254) - 127
+      for (let r = 0; r < rows; r++)
+        for (let d = 0; d < dim; d++) codes[r * stride + d] = Math.round(next() * 254) - 127
       const queryAt = rows * stride
       const query = new Int16Array(memory.buffer, queryAt, stride)
       const limit = queryLimit(stride)

@@ -4,7 +4,9 @@ import { speakerNameWords, withoutSpeakerNames } from '../src/core/speaker-names
 
 describe('speakerNameWords', () => {
   it('takes the lowercase words of named roles, not the generic roles or stop words', () => {
-    expect([...speakerNameWords(['Melanie', 'user', 'Assistant', 'system', 'Dr. Ann Lee', 'The Boss'])].sort()).toEqual(['ann', 'boss', 'dr', 'lee', 'melanie'])
+    expect([...speakerNameWords(['Melanie', 'user', 'Assistant', 'system', 'Dr. Ann Lee', 'The Boss'])].sort()).toEqual(
+      ['ann', 'boss', 'dr', 'lee', 'melanie'],
+    )
     expect(speakerNameWords(['user', 'assistant'])).toEqual(new Set())
   })
 })
@@ -33,17 +35,20 @@ describe('withoutSpeakerNames', () => {
   const word = fc.stringMatching(/^[a-z]{2,8}$/)
   it('leaves no name word, keeps every other word in order, and is idempotent', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(word, fc.constantFrom('Melanie', "Caroline's", 'MELANIE')), { minLength: 1, maxLength: 12 }), (words) => {
-        const text = words.join(' ')
-        const out = withoutSpeakerNames(text, speakers)
-        const others = words.filter((w) => !/^(melanie|caroline('s)?)$/i.test(w))
-        if (others.length === 0) {
-          expect(out).toBe(text)
-          return
-        }
-        expect(out.split(' ')).toEqual(others)
-        expect(withoutSpeakerNames(out, speakers)).toBe(out)
-      }),
+      fc.property(
+        fc.array(fc.oneof(word, fc.constantFrom('Melanie', "Caroline's", 'MELANIE')), { minLength: 1, maxLength: 12 }),
+        (words) => {
+          const text = words.join(' ')
+          const out = withoutSpeakerNames(text, speakers)
+          const others = words.filter((w) => !/^(melanie|caroline('s)?)$/i.test(w))
+          if (others.length === 0) {
+            expect(out).toBe(text)
+            return
+          }
+          expect(out.split(' ')).toEqual(others)
+          expect(withoutSpeakerNames(out, speakers)).toBe(out)
+        },
+      ),
     )
   })
 })

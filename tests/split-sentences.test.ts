@@ -45,12 +45,23 @@ describe('splitSentences', () => {
 
   it('splits German', () => {
     const content = 'Das ist gut. Wie geht es dir? Mir geht es prima!'
-    expect(texts(splitSentences(content, { locale: 'de' }))).toEqual(['Das ist gut.', 'Wie geht es dir?', 'Mir geht es prima!'])
+    expect(texts(splitSentences(content, { locale: 'de' }))).toEqual([
+      'Das ist gut.',
+      'Wie geht es dir?',
+      'Mir geht es prima!',
+    ])
   })
 
   it('splits Chinese and Japanese without spaces', () => {
-    expect(texts(splitSentences('今天天气很好。我们去公园吧！你觉得呢？'))).toEqual(['今天天气很好。', '我们去公园吧！', '你觉得呢？'])
-    expect(texts(splitSentences('今日は晴れです。公園に行きましょう！'))).toEqual(['今日は晴れです。', '公園に行きましょう！'])
+    expect(texts(splitSentences('今天天气很好。我们去公园吧！你觉得呢？'))).toEqual([
+      '今天天气很好。',
+      '我们去公园吧！',
+      '你觉得呢？',
+    ])
+    expect(texts(splitSentences('今日は晴れです。公園に行きましょう！'))).toEqual([
+      '今日は晴れです。',
+      '公園に行きましょう！',
+    ])
   })
 
   it('splits Arabic at its own question mark', () => {
@@ -67,7 +78,11 @@ describe('splitSentences', () => {
   })
 
   it('breaks at line ends and drops whitespace-only pieces', () => {
-    expect(texts(splitSentences('First line\nsecond line\n\n\n  third'))).toEqual(['First line', 'second line', 'third'])
+    expect(texts(splitSentences('First line\nsecond line\n\n\n  third'))).toEqual([
+      'First line',
+      'second line',
+      'third',
+    ])
     expect(splitSentences('')).toEqual([])
     expect(splitSentences(' \n\t \u00a0\u3000 ')).toEqual([])
   })
@@ -129,8 +144,34 @@ describe('splitSentences', () => {
   })
 })
 
-const pieces = [' ', '  ', '\n', '\n\n', '.', '. ', '? ', '!', '?x=1', '3.5', 'e.g.', 'Dr.', 'word', 'Satz', 'über',
-  '今天', '。', '公園に', '！', 'مرحبا', '؟', 'https://a.b/c?d=e', '😀', 'x'.repeat(40), '\u00a0', '-']
+const pieces = [
+  ' ',
+  '  ',
+  '\n',
+  '\n\n',
+  '.',
+  '. ',
+  '? ',
+  '!',
+  '?x=1',
+  '3.5',
+  'e.g.',
+  'Dr.',
+  'word',
+  'Satz',
+  'über',
+  '今天',
+  '。',
+  '公園に',
+  '！',
+  'مرحبا',
+  '؟',
+  'https://a.b/c?d=e',
+  '😀',
+  'x'.repeat(40),
+  '\u00a0',
+  '-',
+]
 const messages = fc.oneof(
   fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((parts) => parts.join('')),
   fc.string({ unit: 'binary', maxLength: 300 }),
@@ -163,7 +204,9 @@ describe('splitSentences properties', () => {
       fc.property(messages, fc.integer({ min: 2, max: 60 }), (content, maxChars) => {
         const sentences = splitSentences(content, { maxChars: 1_000_000 })
         for (const span of splitSentences(content, { maxChars })) {
-          expect(/^[\udc00-\udfff]/.test(content.slice(span.start)) && /[\ud800-\udbff]$/.test(content.slice(0, span.start))).toBe(false)
+          expect(
+            /^[\udc00-\udfff]/.test(content.slice(span.start)) && /[\ud800-\udbff]$/.test(content.slice(0, span.start)),
+          ).toBe(false)
           expect(sentences.some((sentence) => sentence.start <= span.start && span.end <= sentence.end)).toBe(true)
         }
       }),

@@ -12,7 +12,10 @@ import { SCHEMA_VERSION } from '../worker/store/schema'
 import { SiftStore, type IndexedDBSource, type StoreContents } from '../worker/store/store'
 
 function freshSource(): IndexedDBSource {
-  return { indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
+  return {
+    indexedDB: new IDBFactory() as unknown as globalThis.IDBFactory,
+    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+  }
 }
 
 function message(id: string, content: string, conversationId = 'c1', timestamp = 1_700_000_000_000): ValidMessage {
@@ -22,7 +25,10 @@ function message(id: string, content: string, conversationId = 'c1', timestamp =
 const sentencesIn = (snapshot: StoreContents): Sentence[] => snapshot.messages.flatMap(sentencesOf)
 
 async function errorOf(promise: Promise<unknown>): Promise<SiftError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(SiftError)
   return error as SiftError
 }
@@ -31,7 +37,10 @@ describe('SiftStore', () => {
   it('round-trips messages and sentences through a reopen of the same IndexedDB', async () => {
     const source = freshSource()
     const store = await SiftStore.open('round-trip', source, 'model-a')
-    const added = await store.addMessages([message('a', 'First sentence. Second one!'), message('b', 'Another turn.', 'c2')])
+    const added = await store.addMessages([
+      message('a', 'First sentence. Second one!'),
+      message('b', 'Another turn.', 'c2'),
+    ])
     store.close()
     const reopened = await SiftStore.open('round-trip', source, 'model-a')
     const snapshot = await reopened.readContents()
@@ -52,16 +61,23 @@ describe('SiftStore', () => {
     await store.addMessages([message('b', 'Two.'), message('a', 'One. Still one.')])
     const events: string[] = []
     let handed: unknown[] = []
-    const snapshot = await store.readContents((messages, lexical) => {
-      events.push('texts')
-      handed = [messages, lexical]
-    }).then((s) => (events.push('snapshot'), s))
+    const snapshot = await store
+      .readContents((messages, lexical) => {
+        events.push('texts')
+        handed = [messages, lexical]
+      })
+      .then((s) => {
+        events.push('snapshot')
+        return s
+      })
     expect(events).toEqual(['texts', 'snapshot'])
     expect(handed).toEqual([snapshot.messages, undefined])
     expect(snapshot.messages.map((m) => m.id)).toEqual(['b', 'a'])
-    const error = await errorOf(store.readContents(() => {
-      throw new Error('index failed')
-    }))
+    const error = await errorOf(
+      store.readContents(() => {
+        throw new Error('index failed')
+      }),
+    )
     expect(error.message).toContain('index failed')
     expect((await store.readContents()).messages.map((m) => m.id)).toEqual(['b', 'a'])
     store.close()
@@ -100,7 +116,8 @@ describe('SiftStore', () => {
     expect(Array.from(block.codes.subarray(0, dim))).toEqual([127, -127, 0])
     expect(block.scales[0]).toBeCloseTo(block.sids[0] / 127, 3)
     expect(snapshot.state.embeddedThrough).toBe(sentences[sentences.length - 1].sid)
-    const sidsByBlock = (blocks: readonly { blockId: number; sids: Float64Array }[]) => blocks.map((b) => [b.blockId, Array.from(b.sids)])
+    const sidsByBlock = (blocks: readonly { blockId: number; sids: Float64Array }[]) =>
+      blocks.map((b) => [b.blockId, Array.from(b.sids)])
     expect(sidsByBlock(await store.residuals())).toEqual(sidsByBlock(snapshot.blocks))
     await store.forget({ id: 'm7' })
     expect(sidsByBlock(await store.residuals())).toEqual(sidsByBlock((await store.readContents()).blocks))
@@ -116,7 +133,12 @@ describe('SiftStore', () => {
     const source = freshSource()
     const store = await SiftStore.open('fingerprint', source, 'model-a')
     const { sentences } = await store.addMessages([message('a', 'One. Two.')])
-    await store.appendVectors(sentences.map((s) => s.sid), new Float32Array([1, 0, 0, 1]), 2, sentences[1].sid)
+    await store.appendVectors(
+      sentences.map((s) => s.sid),
+      new Float32Array([1, 0, 0, 1]),
+      2,
+      sentences[1].sid,
+    )
     store.close()
     const same = await SiftStore.open('fingerprint', source, 'model-a')
     expect((await same.readContents()).blocks).toHaveLength(1)
@@ -131,7 +153,11 @@ describe('SiftStore', () => {
 
   it('keeps the vectors around an empty message, which shares its firstSid with the next one', async () => {
     const store = await SiftStore.open('empty-message', freshSource(), 'm')
-    const { sentences } = await store.addMessages([message('a', 'Before.'), message('empty', ''), message('b', 'After. More.')])
+    const { sentences } = await store.addMessages([
+      message('a', 'Before.'),
+      message('empty', ''),
+      message('b', 'After. More.'),
+    ])
     const sids = sentences.map((s) => s.sid)
     const kept = await store.appendVectors(sids, new Float32Array(sids.length), 1, sids[sids.length - 1])
     expect(kept.sids).toEqual([1, 2, 3])
@@ -144,10 +170,28 @@ describe('SiftStore', () => {
     const store = await SiftStore.open('lexical', freshSource(), 'm')
     await store.addMessages([message('a', 'Alpha.'), message('b', 'Beta.')])
     const index = new LexicalIndex()
-    index.add([{ sid: 1, text: 'Alpha.', conversationId: 'c', messageId: 'a', seq: 1, index: 0, role: 'user', timestamp: 0, start: 0, end: 6 }])
+    index.add([
+      {
+        sid: 1,
+        text: 'Alpha.',
+        conversationId: 'c',
+        messageId: 'a',
+        seq: 1,
+        index: 0,
+        role: 'user',
+        timestamp: 0,
+        start: 0,
+        end: 6,
+      },
+    ])
     await store.saveLexicalSnapshot({ format: 1, nextSid: 3, index: index.serialize() })
     await store.addMessages([message('c', 'Gamma.')])
-    expect((await store.readContents()).lexical).toEqual({ key: 'lexical', format: 1, nextSid: 3, index: index.serialize() })
+    expect((await store.readContents()).lexical).toEqual({
+      key: 'lexical',
+      format: 1,
+      nextSid: 3,
+      index: index.serialize(),
+    })
     await store.forget({ id: 'zzz' })
     expect((await store.readContents()).lexical).toBeDefined()
     await store.forget({ id: 'a' })
@@ -166,52 +210,125 @@ describe('stored vector formats', () => {
     store.close()
     const raw = new Dexie('formats', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
     await raw.open()
-    const formatOne = { blockId: 7, model: 'm', dim: 2, firstSid: sids[2], lastSid: sids[2], sids: Float64Array.from([sids[2]]), codes: Int8Array.from([0, 127]), scales: Float32Array.from([1 / 127]) }
-    await raw.table('vectorBlocks').bulkPut([formatOne, { blockId: 8, model: 'm', dim: 2, firstSid: sids[3], lastSid: sids[3], sids: Float64Array.from([sids[3]]), vectors: Float32Array.from([-0.6, 0.8]) }])
+    const formatOne = {
+      blockId: 7,
+      model: 'm',
+      dim: 2,
+      firstSid: sids[2],
+      lastSid: sids[2],
+      sids: Float64Array.from([sids[2]]),
+      codes: Int8Array.from([0, 127]),
+      scales: Float32Array.from([1 / 127]),
+    }
+    await raw.table('vectorBlocks').bulkPut([
+      formatOne,
+      {
+        blockId: 8,
+        model: 'm',
+        dim: 2,
+        firstSid: sids[3],
+        lastSid: sids[3],
+        sids: Float64Array.from([sids[3]]),
+        vectors: Float32Array.from([-0.6, 0.8]),
+      },
+    ])
     raw.close()
 
     const reopened = await SiftStore.open('formats', source, 'm')
     const blocks = (await reopened.readContents()).blocks
-    expect(blocks.map((b) => [b.blockId, b.format])).toEqual([[1, VECTOR_BLOCK_FORMAT], [7, undefined], [8, VECTOR_BLOCK_FORMAT]])
+    expect(blocks.map((b) => [b.blockId, b.format])).toEqual([
+      [1, VECTOR_BLOCK_FORMAT],
+      [7, undefined],
+      [8, VECTOR_BLOCK_FORMAT],
+    ])
     expect(blocks[1]).toEqual(formatOne)
     expect(Array.from(blocks[2].codes)).toEqual([-95, 127])
     // Residuals are not part of the snapshot open waits for; they are their own records, read afterwards.
     expect(blocks.some((b) => b.residuals !== undefined)).toBe(false)
     const residuals = await reopened.residuals()
     expect(residuals.map((r) => r.blockId)).toEqual([1, 8])
-    expect(blocks[2].codes[0] * blocks[2].scales[0] + residuals[1].residuals[0] * residuals[1].residualScales[0]).toBeCloseTo(-0.6, 6)
+    expect(
+      blocks[2].codes[0] * blocks[2].scales[0] + residuals[1].residuals[0] * residuals[1].residualScales[0],
+    ).toBeCloseTo(-0.6, 6)
     reopened.close()
     const check = new Dexie('formats', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
     await check.open()
-    expect(await check.table('vectorBlocks').get(8)).toMatchObject({ format: VECTOR_BLOCK_FORMAT, codes: Int8Array.from([-95, 127]) })
+    expect(await check.table('vectorBlocks').get(8)).toMatchObject({
+      format: VECTOR_BLOCK_FORMAT,
+      codes: Int8Array.from([-95, 127]),
+    })
     expect(await check.table('vectorBlocks').get(8)).not.toHaveProperty('vectors')
     check.close()
   })
 })
 
 /** Writes a database exactly as schema 1 (the sentence-row layout before this version) stored it. */
-async function writeVersion1(source: IndexedDBSource, name: string, model: string, messages: StoredMessage[], dim: number): Promise<Sentence[]> {
+async function writeVersion1(
+  source: IndexedDBSource,
+  name: string,
+  model: string,
+  messages: StoredMessage[],
+  dim: number,
+): Promise<Sentence[]> {
   const db = new Dexie(name, { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
-  db.version(1).stores({ messages: 'id, &seq, conversationId, [conversationId+seq], timestamp', sentences: 'sid, messageId, conversationId, seq', vectorBlocks: 'blockId, lastSid', meta: 'key' })
+  db.version(1).stores({
+    messages: 'id, &seq, conversationId, [conversationId+seq], timestamp',
+    sentences: 'sid, messageId, conversationId, seq',
+    vectorBlocks: 'blockId, lastSid',
+    meta: 'key',
+  })
   let sid = 1
   const sentences = messages.flatMap((m) =>
-    splitSentences(m.content).map((span, index) => ({ sid: sid++, messageId: m.id, conversationId: m.conversationId, seq: m.seq, index, role: m.role, timestamp: m.timestamp, ...span })),
+    splitSentences(m.content).map((span, index) => ({
+      sid: sid++,
+      messageId: m.id,
+      conversationId: m.conversationId,
+      seq: m.seq,
+      index,
+      role: m.role,
+      timestamp: m.timestamp,
+      ...span,
+    })),
   )
   const sids = Float64Array.from(sentences, (s) => s.sid)
   const vectors = Float32Array.from(sentences.flatMap((s) => Array.from({ length: dim }, (_, d) => s.sid + d / 10)))
   await db.table('messages').bulkAdd(messages)
   await db.table('sentences').bulkAdd(sentences)
-  await db.table('vectorBlocks').put({ blockId: 1, model, dim, firstSid: sids[0], lastSid: sids[sids.length - 1], sids, vectors })
-  await db.table('meta').put({ key: 'state', schemaVersion: 1, model, nextSeq: messages.length + 1, nextSid: sid, nextBlockId: 2, embeddedThrough: sid - 1 })
+  await db
+    .table('vectorBlocks')
+    .put({ blockId: 1, model, dim, firstSid: sids[0], lastSid: sids[sids.length - 1], sids, vectors })
+  await db.table('meta').put({
+    key: 'state',
+    schemaVersion: 1,
+    model,
+    nextSeq: messages.length + 1,
+    nextSid: sid,
+    nextBlockId: 2,
+    embeddedThrough: sid - 1,
+  })
   db.close()
   return sentences
 }
 
 describe('schema upgrade 1 → 2', () => {
   const v1Messages: StoredMessage[] = [
-    { id: 'x', seq: 1, role: 'user', content: 'The lighthouse keeper waved. Then he went inside!', conversationId: 'c1', timestamp: 1_700_000_000_000 },
+    {
+      id: 'x',
+      seq: 1,
+      role: 'user',
+      content: 'The lighthouse keeper waved. Then he went inside!',
+      conversationId: 'c1',
+      timestamp: 1_700_000_000_000,
+    },
     { id: 'empty', seq: 2, role: 'assistant', content: '', conversationId: 'c1', timestamp: 1_700_000_001_000 },
-    { id: 'y', seq: 3, role: 'assistant', content: 'Lighthouses are  lonely places.', conversationId: 'c2', timestamp: 1_700_000_002_000 },
+    {
+      id: 'y',
+      seq: 3,
+      role: 'assistant',
+      content: 'Lighthouses are  lonely places.',
+      conversationId: 'c2',
+      timestamp: 1_700_000_002_000,
+    },
   ]
 
   it('moves sentence rows onto their messages, keeps vectors and counters, and drops the sentence table', async () => {
@@ -228,7 +345,9 @@ describe('schema upgrade 1 → 2', () => {
     expect(snapshot.state).toMatchObject({ schemaVersion: SCHEMA_VERSION, nextSeq: 4, nextSid: 4, embeddedThrough: 3 })
     expect(Array.from(snapshot.blocks[0].sids)).toEqual([1, 2, 3])
     expect(snapshot.lexical).toBeUndefined()
-    const { sentences } = await store.addMessages([{ id: 'z', role: 'user', content: 'New after the upgrade.', conversationId: 'c1', timestamp: 1_700_000_003_000 }])
+    const { sentences } = await store.addMessages([
+      { id: 'z', role: 'user', content: 'New after the upgrade.', conversationId: 'c1', timestamp: 1_700_000_003_000 },
+    ])
     expect(sentences.map((s) => [s.sid, s.seq])).toEqual([[4, 4]])
     expect(await store.forget({ id: 'x' })).toEqual({ messageIds: ['x'], sids: [1, 2] })
     expect(Array.from((await store.readContents()).blocks[0].sids)).toEqual([3])
@@ -236,13 +355,23 @@ describe('schema upgrade 1 → 2', () => {
     const raw = new Dexie('upgrade', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })
     await raw.open()
     expect(raw.verno).toBe(SCHEMA_VERSION)
-    expect(raw.tables.map((t) => t.name).sort()).toEqual(['coarseLists', 'lexicalSnapshots', 'messages', 'meta', 'vectorBlocks', 'vectorResiduals'])
+    expect(raw.tables.map((t) => t.name).sort()).toEqual([
+      'coarseLists',
+      'lexicalSnapshots',
+      'messages',
+      'meta',
+      'vectorBlocks',
+      'vectorResiduals',
+    ])
     raw.close()
   })
 
   it('opens an upgraded version-1 store through the engine: same sentences, contexts from the kept vectors', async () => {
     const indexedDB = new IDBFactory()
-    const source = { indexedDB: indexedDB as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }
+    const source = {
+      indexedDB: indexedDB as unknown as globalThis.IDBFactory,
+      IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+    }
     await writeVersion1(source, 'engine-upgrade', 'fingerprint-of-another-model', v1Messages, 2)
     const memory = await createMemory({ name: 'engine-upgrade', indexedDB })
     expect(await memory.stats()).toMatchObject({ messages: 3, sentences: 3, pending: 3 })
@@ -250,7 +379,11 @@ describe('schema upgrade 1 → 2', () => {
     expect(lexical.items[0].text).toBe('The lighthouse keeper waved.')
     await memory.indexed()
     const dense = await memory.buildContext('lighthouse keeper', { strategy: 'dense', budget: 1000 })
-    expect(dense.items.map((i) => i.text).sort()).toEqual(['Lighthouses are  lonely places.', 'The lighthouse keeper waved.', 'Then he went inside!'])
+    expect(dense.items.map((i) => i.text).sort()).toEqual([
+      'Lighthouses are  lonely places.',
+      'The lighthouse keeper waved.',
+      'Then he went inside!',
+    ])
     await memory.close()
   })
 })
@@ -273,9 +406,19 @@ describe('add validation (Node entry, nothing stored on error)', () => {
       expect(error.code).toBe('INVALID_INPUT')
       expect(error.message).toMatch(/must|Nothing was stored/)
     }
-    const inBatch = await errorOf(memory.add([{ role: 'user', content: 'a', id: 'x' }, { role: 'user', content: 'b', id: 'x' }]))
+    const inBatch = await errorOf(
+      memory.add([
+        { role: 'user', content: 'a', id: 'x' },
+        { role: 'user', content: 'b', id: 'x' },
+      ]),
+    )
     expect(inBatch.code).toBe('DUPLICATE_ID')
-    const stored = await errorOf(memory.add([{ role: 'user', content: 'new', id: 'fresh' }, { role: 'user', content: 'again', id: 'keep' }]))
+    const stored = await errorOf(
+      memory.add([
+        { role: 'user', content: 'new', id: 'fresh' },
+        { role: 'user', content: 'again', id: 'keep' },
+      ]),
+    )
     expect(stored.code).toBe('DUPLICATE_ID')
     expect(await memory.stats()).toMatchObject({ messages: 1, sentences: 1 })
     await memory.close()

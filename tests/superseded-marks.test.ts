@@ -29,7 +29,13 @@ function carHistory(conversationId: string): MessageInput[] {
   ]
   return user.flatMap((content, i) => [
     { id: `${conversationId}-u${i}`, role: 'user', content, conversationId, timestamp: START + i * 7 * DAY },
-    { id: `${conversationId}-a${i}`, role: 'assistant', content: 'Thanks for telling me.', conversationId, timestamp: START + i * 7 * DAY + 60_000 },
+    {
+      id: `${conversationId}-a${i}`,
+      role: 'assistant',
+      content: 'Thanks for telling me.',
+      conversationId,
+      timestamp: START + i * 7 * DAY + 60_000,
+    },
   ])
 }
 
@@ -66,8 +72,15 @@ describe('followUpdates: a revision worded anew', () => {
   })
 
   it('is found through the superseded line’s own words when the request has no vector (lexical)', async () => {
-    const ctx = await memory.buildContext('What car do I drive?', { conversationId, budget: 220, strategy: 'lexical', followUpdates: true })
-    expect(ctx.items.find((item) => item.messageId === idOf('I drive a Polo'))?.supersededBy).toBe(idOf('Sold the Polo'))
+    const ctx = await memory.buildContext('What car do I drive?', {
+      conversationId,
+      budget: 220,
+      strategy: 'lexical',
+      followUpdates: true,
+    })
+    expect(ctx.items.find((item) => item.messageId === idOf('I drive a Polo'))?.supersededBy).toBe(
+      idOf('Sold the Polo'),
+    )
     expect(ctx.items.find((item) => item.messageId === idOf('Sold the Polo'))?.reason).toBe('update')
   })
 
@@ -76,8 +89,15 @@ describe('followUpdates: a revision worded anew', () => {
     try {
       await reversed.add([...history].reverse())
       await reversed.indexed()
-      const ctx = await reversed.buildContext('What car do I drive?', { conversationId, budget: 220, strategy: 'lexical', followUpdates: true })
-      expect(ctx.items.find((item) => item.messageId === idOf('I drive a Polo'))?.supersededBy).toBe(idOf('Sold the Polo'))
+      const ctx = await reversed.buildContext('What car do I drive?', {
+        conversationId,
+        budget: 220,
+        strategy: 'lexical',
+        followUpdates: true,
+      })
+      expect(ctx.items.find((item) => item.messageId === idOf('I drive a Polo'))?.supersededBy).toBe(
+        idOf('Sold the Polo'),
+      )
     } finally {
       await reversed.close()
     }
@@ -88,7 +108,9 @@ describe('followUpdates: a revision worded anew', () => {
     const neighbour = ctx.items.find((item) => item.messageId === idOf('My neighbour drives'))
     expect(neighbour).toBeDefined()
     expect(neighbour?.supersededBy).toBeUndefined()
-    expect(ctx.items.filter((item) => item.supersededBy !== undefined).map((item) => item.messageId)).toEqual([idOf('I drive a Polo')])
+    expect(ctx.items.filter((item) => item.supersededBy !== undefined).map((item) => item.messageId)).toEqual([
+      idOf('I drive a Polo'),
+    ])
     expect(ctx.text.match(/\[may be updated below\]/g)).toHaveLength(1)
   })
 

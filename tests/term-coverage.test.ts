@@ -6,15 +6,41 @@ import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 import { tokenize } from '../worker/index/lexical/bm25-index'
 import { seededRandom } from '../worker/util/seeded-random'
 
-function part(sid: number, messageId: string, index: number, text: string, role = 'Ann', conversationId = 'c1'): Sentence {
+function part(
+  sid: number,
+  messageId: string,
+  index: number,
+  text: string,
+  role = 'Ann',
+  conversationId = 'c1',
+): Sentence {
   return { sid, text, conversationId, messageId, seq: sid, index, role, timestamp: 0, start: 0, end: text.length }
 }
 
 /** The plain definition: idf-weighted share of the query's terms (minus `ignored`) held by a sentence or its turn. */
-function plainCoverage(sentences: readonly Sentence[], query: string, ignored: ReadonlySet<string>, conversationId?: string) {
-  const termsOf = (text: string) => new Set(tokenize(text).map((t) => queryTerm(t)).filter((t): t is string => !!t))
-  const stems = (text: string) => new Set(tokenize(text).map((t) => t.toLowerCase()).map((t) => queryTerm(t) ?? t))
-  const turnText = (s: Sentence) => sentences.filter((o) => o.messageId === s.messageId).map((o) => o.text).join(' ')
+function plainCoverage(
+  sentences: readonly Sentence[],
+  query: string,
+  ignored: ReadonlySet<string>,
+  conversationId?: string,
+) {
+  const termsOf = (text: string) =>
+    new Set(
+      tokenize(text)
+        .map((t) => queryTerm(t))
+        .filter((t): t is string => !!t),
+    )
+  const stems = (text: string) =>
+    new Set(
+      tokenize(text)
+        .map((t) => t.toLowerCase())
+        .map((t) => queryTerm(t) ?? t),
+    )
+  const turnText = (s: Sentence) =>
+    sentences
+      .filter((o) => o.messageId === s.messageId)
+      .map((o) => o.text)
+      .join(' ')
   const terms = [...termsOf(query)].filter((t) => !ignored.has(t))
   const idf = (term: string) => {
     const df = sentences.filter((s) => stems(s.text).has(term)).length
@@ -23,7 +49,10 @@ function plainCoverage(sentences: readonly Sentence[], query: string, ignored: R
   const total = terms.reduce((sum, t) => sum + idf(t).idf, 0)
   const known = terms.reduce((sum, t) => sum + (idf(t).df > 0 ? idf(t).idf : 0), 0)
   const coverageOf = (s: Sentence) =>
-    conversationId !== undefined && s.conversationId !== conversationId ? 0 : terms.filter((t) => stems(s.text).has(t) || stems(turnText(s)).has(t)).reduce((sum, t) => sum + idf(t).idf, 0) / total
+    conversationId !== undefined && s.conversationId !== conversationId
+      ? 0
+      : terms.filter((t) => stems(s.text).has(t) || stems(turnText(s)).has(t)).reduce((sum, t) => sum + idf(t).idf, 0) /
+        total
   return { reach: total > 0 ? known / total : 1, coverageOf }
 }
 
@@ -52,7 +81,9 @@ describe('LexicalIndex.termCoverage', () => {
   it('a term no sentence holds counts at STAND_IN_CREDIT for sentences holding a stand-in for it; reach stays as it was', () => {
     const query = 'Where did Ann adopt her dachshund?'
     const plain = index.termCoverage(query, undefined, new Set(['ann']))
-    const widened = index.termCoverage(query, undefined, new Set(['ann']), [{ word: 'dachshund', standIns: ['puppy', 'cats'] }])
+    const widened = index.termCoverage(query, undefined, new Set(['ann']), [
+      { word: 'dachshund', standIns: ['puppy', 'cats'] },
+    ])
     expect(widened.reach).toBe(plain.reach)
     const idf = (df: number) => Math.log(1 + (sentences.length - df + 0.5) / (df + 0.5))
     const total = idf(2) + idf(0) // adopt (sentences 1 and 5), dachshund (none)
@@ -62,7 +93,9 @@ describe('LexicalIndex.termCoverage', () => {
     expect(widened.coverageOf(5)).toBeCloseTo((idf(2) + STAND_IN_CREDIT * idf(0)) / total, 12)
     expect(plain.coverageOf(1)).toBeCloseTo(idf(2) / total, 12)
     // A stand-in for a word the history does use changes nothing: that word is matched as it is.
-    expect(index.termCoverage('puppy', undefined, new Set(), [{ word: 'puppy', standIns: ['shelter'] }]).coverageOf(3)).toBe(0)
+    expect(
+      index.termCoverage('puppy', undefined, new Set(), [{ word: 'puppy', standIns: ['shelter'] }]).coverageOf(3),
+    ).toBe(0)
   })
 
   it('lowers reach by the weight of terms no sentence holds, and keeps to the conversation', () => {
@@ -81,7 +114,10 @@ describe('LexicalIndex.termCoverage', () => {
     const words = ['violin', 'lisbon', 'boiler', 'plumber', 'marathon', 'salmon', 'budget', 'kanji', 'the', 'wow']
     const random: Sentence[] = []
     for (let sid = 1; sid <= 300; sid++) {
-      const text = Array.from({ length: 1 + Math.floor(next() * 5) }, () => words[Math.floor(next() * words.length)]).join(' ')
+      const text = Array.from(
+        { length: 1 + Math.floor(next() * 5) },
+        () => words[Math.floor(next() * words.length)],
+      ).join(' ')
       random.push(part(sid, `m${Math.ceil(sid / 3)}`, (sid - 1) % 3, text))
     }
     const lexical = new LexicalIndex()
@@ -93,7 +129,8 @@ describe('LexicalIndex.termCoverage', () => {
       const coverage = lexical.termCoverage(query, undefined, new Set())
       const plain = plainCoverage(kept, query, new Set())
       expect(coverage.reach).toBeCloseTo(plain.reach, 12)
-      for (const s of kept.filter((s) => s.sid > 6)) expect(coverage.coverageOf(s.sid)).toBeCloseTo(plain.coverageOf(s), 12)
+      for (const s of kept.filter((s) => s.sid > 6))
+        expect(coverage.coverageOf(s.sid)).toBeCloseTo(plain.coverageOf(s), 12)
     }
   })
 })

@@ -22,15 +22,25 @@ function train(index: VectorIndex, seed = 1): void {
 }
 
 /** An index of `rows` clustered vectors (sids 1 … rows), coarse lists trained. */
-function trainedIndex(rows: number, dim: number, clusters: number, seed: number): { vectors: Float32Array; index: VectorIndex } {
+function trainedIndex(
+  rows: number,
+  dim: number,
+  clusters: number,
+  seed: number,
+): { vectors: Float32Array; index: VectorIndex } {
   const vectors = clustered(rows, dim, clusters, seededRandom(seed))
   const index = new VectorIndex(dim)
-  index.add(Array.from({ length: rows }, (_, r) => r + 1), vectors, () => 'c')
+  index.add(
+    Array.from({ length: rows }, (_, r) => r + 1),
+    vectors,
+    () => 'c',
+  )
   train(index)
   return { vectors, index }
 }
 
-const recall = (found: ArrayLike<number>, truth: readonly number[]) => truth.filter((sid) => Array.from(found).includes(sid)).length / truth.length
+const recall = (found: ArrayLike<number>, truth: readonly number[]) =>
+  truth.filter((sid) => Array.from(found).includes(sid)).length / truth.length
 
 describe('VectorIndex coarse lists', () => {
   const dim = 32
@@ -53,11 +63,15 @@ describe('VectorIndex coarse lists', () => {
       const query = queries.subarray(q * dim, (q + 1) * dim)
       const probed = index.probe(query)!
       const exact = index.search(query, 20)
-      total += recall(probed.sids.subarray(0, 20), exact.map((h) => h.sid))
+      total += recall(
+        probed.sids.subarray(0, 20),
+        exact.map((h) => h.sid),
+      )
       expect(probed.count).toBeGreaterThanOrEqual(20)
       for (let i = 1; i < probed.count; i++) expect(probed.score[i - 1]).toBeGreaterThanOrEqual(probed.score[i])
       const exactScore = new Map(exact.map((h) => [h.sid, h.score]))
-      for (let i = 0; i < 20; i++) if (exactScore.has(probed.sids[i])) expect(probed.raw[i]).toBe(exactScore.get(probed.sids[i]))
+      for (let i = 0; i < 20; i++)
+        if (exactScore.has(probed.sids[i])) expect(probed.raw[i]).toBe(exactScore.get(probed.sids[i]))
     }
     expect(total / 40).toBeGreaterThanOrEqual(0.98)
   })
@@ -168,7 +182,8 @@ describe('ProbedDenseRanking', () => {
       exactBuilt++
       return new DenseRanking(index.scan(query))
     })
-    for (let i = 0; i < probed.count; i++) expect(ranking.at(i)).toEqual({ sid: probed.sids[i], score: probed.score[i] })
+    for (let i = 0; i < probed.count; i++)
+      expect(ranking.at(i)).toEqual({ sid: probed.sids[i], score: probed.score[i] })
     expect(exactBuilt).toBe(0)
     const seen = new Set<number>()
     for (let i = 0; ; i++) {
@@ -180,7 +195,9 @@ describe('ProbedDenseRanking', () => {
     expect(seen.size).toBe(rows)
     expect(exactBuilt).toBe(1)
     const exact = new DenseRanking(index.scan(query))
-    const rest = Array.from({ length: rows }, (_, i) => exact.at(i)!).filter((e) => !Array.from(probed.sids).includes(e.sid))
+    const rest = Array.from({ length: rows }, (_, i) => exact.at(i)!).filter(
+      (e) => !Array.from(probed.sids).includes(e.sid),
+    )
     expect(Array.from({ length: rest.length }, (_, i) => ranking.at(probed.count + i))).toEqual(rest)
     expect(ranking.scoreOf(probed.sids[0])).toBe(probed.score[0])
     expect(ranking.scoreOf(rest[0].sid)).toBe(rest[0].score)

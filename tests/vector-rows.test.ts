@@ -87,15 +87,27 @@ describe('VectorRows', () => {
     const more = 300
     rows.add(
       Array.from({ length: more }, (_, i) => 100 + i),
-      quantizeVectors(Float32Array.from({ length: more * dim }, (_, i) => Math.sin(i)), more, dim),
+      quantizeVectors(
+        Float32Array.from({ length: more * dim }, (_, i) => Math.sin(i)),
+        more,
+        dim,
+      ),
       () => 'c',
     )
     expect(Array.from(rows.rowVector(0, vector))).toEqual(first)
     const codesOnly = new VectorRows(dim, 4, { rescoreRoom: 8 })
-    const { codes, scales, residuals, residualScales } = quantizeVectors(Float32Array.from({ length: dim }, (_, d) => d / dim), 1, dim)
+    const { codes, scales, residuals, residualScales } = quantizeVectors(
+      Float32Array.from({ length: dim }, (_, d) => d / dim),
+      1,
+      dim,
+    )
     codesOnly.add([9], { codes, scales }, () => 'c')
     const withoutResidual = Array.from(codesOnly.rowVector(0, vector))
-    codesOnly.setResiduals([8, 9], Int8Array.from([...new Int8Array(dim).fill(1), ...residuals]), Float32Array.of(1, residualScales[0]))
+    codesOnly.setResiduals(
+      [8, 9],
+      Int8Array.from([...new Int8Array(dim).fill(1), ...residuals]),
+      Float32Array.of(1, residualScales[0]),
+    )
     const full = new VectorRows(dim, 4, { rescoreRoom: 8 })
     full.add([9], { codes, scales, residuals, residualScales }, () => 'c')
     expect(Array.from(codesOnly.rowVector(0, vector))).toEqual(Array.from(full.rowVector(0, new Float32Array(dim))))

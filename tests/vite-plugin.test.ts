@@ -36,7 +36,9 @@ describe('siftMemory() under vite dev', () => {
     for (const name of ONNX_RUNTIME_FILE_NAMES) {
       const response = await fetch(`${url}/ort/${name}`, { method: 'HEAD' })
       expect(response.status, name).toBe(200)
-      expect(response.headers.get('content-type'), name).toBe(name.endsWith('.wasm') ? 'application/wasm' : 'text/javascript; charset=utf-8')
+      expect(response.headers.get('content-type'), name).toBe(
+        name.endsWith('.wasm') ? 'application/wasm' : 'text/javascript; charset=utf-8',
+      )
       expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp')
     }
     const first = await fetch(`${url}/ort/ort-wasm-simd-threaded.wasm`)

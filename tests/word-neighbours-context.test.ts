@@ -17,7 +17,12 @@ const history: MessageInput[] = [
   'Lessons are expensive around here, so I teach myself from videos.',
   'My neighbour finally fixed the fence between our gardens.',
   'I should call the dentist about that tooth.',
-].map((content, i) => ({ role: i % 2 === 0 ? 'Melanie' : 'Caroline', content, conversationId, timestamp: Date.UTC(2024, 0, 1 + i) }))
+].map((content, i) => ({
+  role: i % 2 === 0 ? 'Melanie' : 'Caroline',
+  content,
+  conversationId,
+  timestamp: Date.UTC(2024, 0, 1 + i),
+}))
 // Worded unlike the answer: "enrol" and "ceramics" are words this history never uses; "lessons" is one it uses elsewhere.
 const request = 'When did she enrol in ceramics lessons?'
 
@@ -27,7 +32,11 @@ describe('hybrid widens a request’s unused words with the word-neighbour table
   let plain: Memory
   beforeAll(async () => {
     // The same model files, but no word-neighbour table beside them: the memory must work as before the widening existed.
-    cpSync(fileURLToPath(new URL('../public/models/use-lite', import.meta.url)), join(modelsWithoutVectors, 'use-lite'), { recursive: true })
+    cpSync(
+      fileURLToPath(new URL('../public/models/use-lite', import.meta.url)),
+      join(modelsWithoutVectors, 'use-lite'),
+      { recursive: true },
+    )
     widened = await createMemory({ name: 'word-neighbours-widened' })
     plain = await createMemory({ name: 'word-neighbours-plain', localModelPath: modelsWithoutVectors })
     for (const memory of [widened, plain]) {
@@ -72,7 +81,9 @@ describe('loadWordNeighbours', () => {
   })
 
   it('gives undefined for a file that is not a table, and the table for the shipped file', async () => {
-    await expect(loadWordNeighbours({ readModelFile: async () => new ArrayBuffer(64) }, '/models/')).resolves.toBeUndefined()
+    await expect(
+      loadWordNeighbours({ readModelFile: async () => new ArrayBuffer(64) }, '/models/'),
+    ).resolves.toBeUndefined()
     const host = nodeHost({}, new URL('../', import.meta.url))
     expect((await loadWordNeighbours(host, host.localModelPath))?.words.length).toBe(20_000)
   })

@@ -26,7 +26,18 @@ function engineWorkers(name: string) {
   const open = async (): Promise<TestWorker> => {
     installSiftErrorTransfer()
     const { port1, port2 } = new MessageChannel()
-    expose(engineApi(() => nodeHost({ indexedDB: indexedDB as unknown as globalThis.IDBFactory, IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange }, packageRoot)), port1 as never)
+    expose(
+      engineApi(() =>
+        nodeHost(
+          {
+            indexedDB: indexedDB as unknown as globalThis.IDBFactory,
+            IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+          },
+          packageRoot,
+        ),
+      ),
+      port1 as never,
+    )
     const remote = wrap<EngineApi>(port2 as never)
     await remote.open({ name })
     let end: () => void = () => undefined
@@ -92,7 +103,10 @@ describe('WorkerMemory when its worker ends', () => {
     expect(workers.started).toHaveLength(1)
     // Not restarted when it ended (a restart is attempted, refused or not, only when a call comes).
     expect(reopens).toBe(0)
-    expect(await memory.stats().catch((e: unknown) => e)).toMatchObject({ code: 'WORKER_FAILED', message: 'refused by the test' })
+    expect(await memory.stats().catch((e: unknown) => e)).toMatchObject({
+      code: 'WORKER_FAILED',
+      message: 'refused by the test',
+    })
     expect(reopens).toBe(1)
     refuse = false
     expect(await memory.stats()).toMatchObject({ messages: 0 })

@@ -33,7 +33,11 @@ export async function oramaPeer(dim: number): Promise<PeerIndex> {
       let inserted = 0
       while (inserted < documents.length && performance.now() < deadline) {
         const chunk = documents.slice(inserted, inserted + INSERT_CHUNK)
-        await insertMultiple(db, chunk.map((d) => ({ id: String(d.index), text: d.text, embedding: Array.from(d.vector) })), INSERT_CHUNK)
+        await insertMultiple(
+          db,
+          chunk.map((d) => ({ id: String(d.index), text: d.text, embedding: Array.from(d.vector) })),
+          INSERT_CHUNK,
+        )
         inserted += chunk.length
       }
       return { inserted, ms: performance.now() - started, complete: inserted === documents.length }
@@ -41,8 +45,19 @@ export async function oramaPeer(dim: number): Promise<PeerIndex> {
     async search(mode, text, vector, k) {
       const results =
         mode === 'hybrid'
-          ? await search(db, { mode: 'hybrid', term: text, vector: { value: vector, property: 'embedding' }, similarity: HYBRID_SIMILARITY, limit: k })
-          : await search(db, { mode: 'vector', vector: { value: vector, property: 'embedding' }, similarity: VECTOR_SIMILARITY, limit: k })
+          ? await search(db, {
+              mode: 'hybrid',
+              term: text,
+              vector: { value: vector, property: 'embedding' },
+              similarity: HYBRID_SIMILARITY,
+              limit: k,
+            })
+          : await search(db, {
+              mode: 'vector',
+              vector: { value: vector, property: 'embedding' },
+              similarity: VECTOR_SIMILARITY,
+              limit: k,
+            })
       return results.hits.map((hit) => Number(hit.id))
     },
     async dispose() {},

@@ -83,7 +83,9 @@ export class OnnxGraphBuilder {
 
   /** Renames the tensor `from` to a graph output by routing it through Identity. */
   output(from: string, name: string): string {
-    this.nodes.push(onnx.NodeProto.create({ opType: 'Identity', name: `${name}_identity`, input: [from], output: [name] }))
+    this.nodes.push(
+      onnx.NodeProto.create({ opType: 'Identity', name: `${name}_identity`, input: [from], output: [name] }),
+    )
     return name
   }
 

@@ -44,10 +44,12 @@ export function buildTokenizerJson(vocab: VocabEntry[]): object {
       type: 'Unigram',
       unk_id: 0,
       byte_fallback: false,
-      vocab: vocab.map(([piece, score], id): VocabEntry => [
-        id > 0 && id < RESERVED_COUNT ? piece + UNMATCHABLE_SUFFIX : piece,
-        score ?? 0,
-      ]),
+      vocab: vocab.map(
+        ([piece, score], id): VocabEntry => [
+          id > 0 && id < RESERVED_COUNT ? piece + UNMATCHABLE_SUFFIX : piece,
+          score ?? 0,
+        ],
+      ),
     },
   }
 }

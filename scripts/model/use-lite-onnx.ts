@@ -34,7 +34,11 @@ export function maxSequenceLength(graph: TfjsGraph): number {
  */
 export type UseLiteOutput = 'sentence' | 'tokens'
 
-export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, output: UseLiteOutput = 'sentence'): Uint8Array {
+export function buildUseLiteOnnx(
+  graph: TfjsGraph,
+  precision: WeightPrecision,
+  output: UseLiteOutput = 'sentence',
+): Uint8Array {
   const b = new OnnxGraphBuilder()
   const tensor = (name: string): TfjsTensor => requireTensor(graph, name)
   const vector = (name: string): string => {
@@ -61,7 +65,10 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
     const centred = b.op('Sub', [x, mean])
     const variance = b.op('ReduceMean', [b.op('Mul', [centred, centred])], { axes: [-1], keepdims: 1 })
     const inverseStd = b.op('Reciprocal', [b.op('Sqrt', [b.op('Add', [variance, epsilonName])])])
-    const scaled = b.op('Mul', [b.op('Mul', [vector(`${prefix}/layer_norm_scale/ConcatPartitions/concat`), inverseStd]), centred])
+    const scaled = b.op('Mul', [
+      b.op('Mul', [vector(`${prefix}/layer_norm_scale/ConcatPartitions/concat`), inverseStd]),
+      centred,
+    ])
     return b.op('Add', [scaled, vector(`${prefix}/layer_norm_bias/ConcatPartitions/concat`)])
   }
 
@@ -69,9 +76,23 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
   const mask = b.op('Cast', ['attention_mask'], { to: 1 })
   const maskColumn = b.op('Unsqueeze', [mask, axisLast])
   const length = b.op('Shape', ['input_ids'], { start: 1, end: 2 })
-  const positions = b.op('Cast', [b.op('Range', [b.ints([0], []), b.op('Squeeze', [length]), b.ints([1], [])])], { to: 1 })
+  const positions = b.op('Cast', [b.op('Range', [b.ints([0], []), b.op('Squeeze', [length]), b.ints([1], [])])], {
+    to: 1,
+  })
   const paddingBias = b.op('Unsqueeze', [
-    b.op('Mul', [b.op('Sub', [b.floats([1], []), mask]), b.floats([scalar(tensor(`${STACK}/Layer_1/TransformerLayer/MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y`))], [])]),
+    b.op('Mul', [
+      b.op('Sub', [b.floats([1], []), mask]),
+      b.floats(
+        [
+          scalar(
+            tensor(
+              `${STACK}/Layer_1/TransformerLayer/MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y`,
+            ),
+          ),
+        ],
+        [],
+      ),
+    ]),
     b.ints([1, 2]),
   ])
 
@@ -87,14 +108,19 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
   const timing = b.op('Concat', [b.op('Sin', [scaledTime]), b.op('Cos', [scaledTime])], { axis: -1 })
   let hidden = b.op('Mul', [b.op('Add', [embeddings, b.op('Add', [embeddings, timing])]), maskColumn])
 
-  const heads = scalar(tensor(`${STACK}/Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2`))
+  const heads = scalar(
+    tensor(`${STACK}/Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2`),
+  )
   for (const layer of [0, 1]) {
     const stack = `${STACK}/Layer_${layer}/TransformerLayer`
     const vars = `${K}/Encode/Layer_${layer}/TransformerLayer`
     const normed = layerNorm(hidden, `${vars}/layer_prepostprocess/layer_norm`)
     const residual =
       layer === 0
-        ? b.op('Mul', [dense(hidden, `${vars}/dense/kernel/ConcatPartitions/concat`, `${vars}/dense/bias/ConcatPartitions/concat`), maskColumn])
+        ? b.op('Mul', [
+            dense(hidden, `${vars}/dense/kernel/ConcatPartitions/concat`, `${vars}/dense/bias/ConcatPartitions/concat`),
+            maskColumn,
+          ])
         : hidden
 
     const splitSizes = Array.from(tensor(`${stack}/MultiheadAttention/Const`).data)
@@ -106,8 +132,12 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
     )
     const [q, k, v] = b.node('Split', [qkv, b.ints(splitSizes)], { axis: -1 }, 3)
     const headShape = b.ints([0, 0, heads, headSize])
-    const splitHeads = (x: string, perm: number[]): string => b.op('Transpose', [b.op('Reshape', [x, headShape])], { perm })
-    const query = b.op('Mul', [splitHeads(q, [0, 2, 1, 3]), b.floats([scalar(tensor(`${stack}/MultiheadAttention/mul/y`))], [])])
+    const splitHeads = (x: string, perm: number[]): string =>
+      b.op('Transpose', [b.op('Reshape', [x, headShape])], { perm })
+    const query = b.op('Mul', [
+      splitHeads(q, [0, 2, 1, 3]),
+      b.floats([scalar(tensor(`${stack}/MultiheadAttention/mul/y`))], []),
+    ])
     const scores = b.op('Add', [b.op('MatMul', [query, splitHeads(k, [0, 2, 3, 1])]), paddingBias])
     const weights = b.op('Softmax', [scores], { axis: -1 })
     const context = b.op('Transpose', [b.op('MatMul', [weights, splitHeads(v, [0, 2, 1, 3])])], { perm: [0, 2, 1, 3] })
@@ -120,7 +150,9 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
     hidden = b.op('Add', [attention, residual])
 
     const ffnIn = layerNorm(hidden, `${vars}/FFN/layer_prepostprocess/layer_norm`)
-    const inner = b.op('Relu', [dense(ffnIn, `${stack}/FFN/conv1/Tensordot/Reshape_1`, `${vars}/FFN/conv1/bias/ConcatPartitions/concat`)])
+    const inner = b.op('Relu', [
+      dense(ffnIn, `${stack}/FFN/conv1/Tensordot/Reshape_1`, `${vars}/FFN/conv1/bias/ConcatPartitions/concat`),
+    ])
     const ffn = dense(inner, `${stack}/FFN/conv2/Tensordot/Reshape_1`, `${vars}/FFN/conv2/bias/ConcatPartitions/concat`)
     hidden = b.op('Add', [b.op('Mul', [ffn, maskColumn]), hidden])
   }
@@ -131,7 +163,12 @@ export function buildUseLiteOnnx(graph: TfjsGraph, precision: WeightPrecision, o
   ]
   if (output === 'tokens') {
     b.output(b.op('Mul', [hidden, maskColumn]), 'last_hidden_state')
-    return b.encode(inputs, [{ name: 'last_hidden_state', type: 'float32', dims: ['batch_size', 'sequence_length', 512] }], 17, 'sift-memory convert-model')
+    return b.encode(
+      inputs,
+      [{ name: 'last_hidden_state', type: 'float32', dims: ['batch_size', 'sequence_length', 512] }],
+      17,
+      'sift-memory convert-model',
+    )
   }
 
   // Mean over real tokens; the TF graph divides by max(length, 1), so an empty row gives zeros, not NaN.

@@ -48,7 +48,11 @@ export interface TurnNeighbours {
  * A neighbour is one more candidate for the packer, so the budget is measured exactly; it is skipped if it does not
  * fit or was already offered, and only a turn adjacent in the same conversation counts.
  */
-export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: TurnNeighbours, leads = REPLY_LEADS): Generator<ScoredSentence> {
+export function* withAnswerNeighbours(
+  ranked: Iterable<ScoredSentence>,
+  turns: TurnNeighbours,
+  leads = REPLY_LEADS,
+): Generator<ScoredSentence> {
   let relevant = 0
   for (const candidate of ranked) {
     yield candidate
@@ -61,19 +65,22 @@ export function* withAnswerNeighbours(ranked: Iterable<ScoredSentence>, turns: T
       if (answer && isAdjacent(candidate, answer, 1) && (question || replied)) yield neighbourOf(candidate, answer)
       if (lead && replied && !question) {
         const continuation = turns.openingOfNext(answer)
-        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role) yield neighbourOf(candidate, continuation)
+        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role)
+          yield neighbourOf(candidate, continuation)
       }
     }
     if (lead && !question) {
       const asked = turns.closingOfPrevious(candidate)
       if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role && isQuestion(asked.text)) {
         const subject = turns.closingOfPrevious(asked)
-        if (subject && isAdjacent(candidate, subject, -2) && subject.role === candidate.role) yield neighbourOf(candidate, subject)
+        if (subject && isAdjacent(candidate, subject, -2) && subject.role === candidate.role)
+          yield neighbourOf(candidate, subject)
       }
     }
     if (isShortReply(candidate)) {
       const asked = turns.closingOfPrevious(candidate)
-      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role) yield neighbourOf(candidate, asked)
+      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role)
+        yield neighbourOf(candidate, asked)
     }
   }
 }

@@ -72,4 +72,5 @@ export function* distinctSentences(ranked: Iterable<ScoredSentence>): Generator<
   yield* repeats
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every ASCII code point, control characters included.
 const NON_ASCII_CHAR = /[^\x00-\x7f]/

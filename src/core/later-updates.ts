@@ -42,18 +42,32 @@ export const UPDATE_RIVALS = 2
  * side: they state no value to replace or be replaced, and a speaker's questions on one subject read alike.
  * Undefined when none qualifies.
  */
-export function supersedingStatement(earlier: ScoredSentence, later: Iterable<LaterStatement>): ScoredSentence | undefined {
+export function supersedingStatement(
+  earlier: ScoredSentence,
+  later: Iterable<LaterStatement>,
+): ScoredSentence | undefined {
   if (isQuestion(earlier.text)) return undefined
   const rivals: LaterStatement[] = []
   for (const statement of later) {
     const { sentence, similarity } = statement
-    if (sentence.conversationId !== earlier.conversationId || sentence.role !== earlier.role || isQuestion(sentence.text)) continue
-    if (!(similarity >= SAME_SUBJECT_SIMILARITY) || compareTimeOrder(sentence, earlier) <= 0 || sentence.sid === earlier.sid) continue
+    if (
+      sentence.conversationId !== earlier.conversationId ||
+      sentence.role !== earlier.role ||
+      isQuestion(sentence.text)
+    )
+      continue
+    if (
+      !(similarity >= SAME_SUBJECT_SIMILARITY) ||
+      compareTimeOrder(sentence, earlier) <= 0 ||
+      sentence.sid === earlier.sid
+    )
+      continue
     rivals.push(statement)
   }
   rivals.sort((a, b) => b.similarity - a.similarity || compareTimeOrder(b.sentence, a.sentence))
   let newest: ScoredSentence | undefined
-  for (const { sentence } of rivals.slice(0, UPDATE_RIVALS)) if (newest === undefined || compareTimeOrder(sentence, newest) > 0) newest = sentence
+  for (const { sentence } of rivals.slice(0, UPDATE_RIVALS))
+    if (newest === undefined || compareTimeOrder(sentence, newest) > 0) newest = sentence
   return newest
 }
 

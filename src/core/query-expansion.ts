@@ -24,7 +24,11 @@ const MAGIC = 0x314e5753
  * rows whose cosine is at least `EXPANSION_SIMILARITY`, closest first, at most `NEIGHBOURS_KEPT`. Quadratic in
  * `count`: a build step.
  */
-export function neighbourTable(rows: Float32Array, count: number, dimensions: number): { offsets: Uint32Array; neighbours: Uint16Array } {
+export function neighbourTable(
+  rows: Float32Array,
+  count: number,
+  dimensions: number,
+): { offsets: Uint32Array; neighbours: Uint16Array } {
   if (count > 0x10000) throw new Error(`at most 65,536 words fit a neighbour table, got ${count}`)
   const found: { row: number; similarity: number }[][] = Array.from({ length: count }, () => [])
   for (let a = 0; a < count; a++) {
@@ -38,7 +42,9 @@ export function neighbourTable(rows: Float32Array, count: number, dimensions: nu
       }
     }
   }
-  const kept = found.map((list) => list.sort((x, y) => y.similarity - x.similarity || x.row - y.row).slice(0, NEIGHBOURS_KEPT))
+  const kept = found.map((list) =>
+    list.sort((x, y) => y.similarity - x.similarity || x.row - y.row).slice(0, NEIGHBOURS_KEPT),
+  )
   const offsets = new Uint32Array(count + 1)
   kept.forEach((list, row) => (offsets[row + 1] = offsets[row] + list.length))
   const neighbours = new Uint16Array(offsets[count])
@@ -47,7 +53,10 @@ export function neighbourTable(rows: Float32Array, count: number, dimensions: nu
 }
 
 /** [magic u32][count u32][edges u32][offsets u32 × (count + 1)][neighbours u16 × edges][words, UTF-8, one per line]. */
-export function encodeWordNeighbours(words: readonly string[], table: { offsets: Uint32Array; neighbours: Uint16Array }): Uint8Array {
+export function encodeWordNeighbours(
+  words: readonly string[],
+  table: { offsets: Uint32Array; neighbours: Uint16Array },
+): Uint8Array {
   const text = new TextEncoder().encode(words.join('\n'))
   const tableBytes = 4 * table.offsets.length + 2 * table.neighbours.length
   const out = new Uint8Array(12 + tableBytes + text.length)
@@ -56,7 +65,10 @@ export function encodeWordNeighbours(words: readonly string[], table: { offsets:
   header.setUint32(4, words.length, true)
   header.setUint32(8, table.neighbours.length, true)
   out.set(new Uint8Array(table.offsets.buffer, table.offsets.byteOffset, 4 * table.offsets.length), 12)
-  out.set(new Uint8Array(table.neighbours.buffer, table.neighbours.byteOffset, 2 * table.neighbours.length), 12 + 4 * table.offsets.length)
+  out.set(
+    new Uint8Array(table.neighbours.buffer, table.neighbours.byteOffset, 2 * table.neighbours.length),
+    12 + 4 * table.offsets.length,
+  )
   out.set(text, 12 + tableBytes)
   return out
 }
@@ -71,8 +83,13 @@ export function decodeWordNeighbours(buffer: ArrayBuffer): WordNeighbours {
   const neighboursAt = 12 + 4 * (count + 1)
   const neighbours = new Uint16Array(buffer.slice(neighboursAt, neighboursAt + 2 * edges))
   const words = new TextDecoder().decode(new Uint8Array(buffer, neighboursAt + 2 * edges)).split('\n')
-  if (words.length !== count || offsets[count] !== edges) throw new Error(`word-neighbour file: ${count} rows, ${edges} neighbours, but ${words.length} words`)
-  return { words, rowOf: new Map(words.map((word, i) => [word, i])), neighboursOf: (row) => neighbours.subarray(offsets[row], offsets[row + 1]) }
+  if (words.length !== count || offsets[count] !== edges)
+    throw new Error(`word-neighbour file: ${count} rows, ${edges} neighbours, but ${words.length} words`)
+  return {
+    words,
+    rowOf: new Map(words.map((word, i) => [word, i])),
+    neighboursOf: (row) => neighbours.subarray(offsets[row], offsets[row + 1]),
+  }
 }
 
 /** Cosine at which a history word counts as a stand-in for a request's word ("ceramics" → "pottery"). */
@@ -103,9 +120,15 @@ export interface Expansion {
  * already hold. Words the history uses are left to BM25 as they are: widening those too cost LoCoMo recall
  * (BENCHMARKS.md, "Recall").
  */
-export function requestExpansions(request: string, table: WordNeighbours, historyUses: (term: string) => boolean, excluded: ReadonlySet<string> = new Set()): Expansion[] {
-  const words = [...new Set(request.toLowerCase().split(/[^a-z]+/))]
-    .filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !excluded.has(word))
+export function requestExpansions(
+  request: string,
+  table: WordNeighbours,
+  historyUses: (term: string) => boolean,
+  excluded: ReadonlySet<string> = new Set(),
+): Expansion[] {
+  const words = [...new Set(request.toLowerCase().split(/[^a-z]+/))].filter(
+    (word) => word.length > 2 && !STOP_WORDS.has(word) && !excluded.has(word),
+  )
   const taken = new Set(words.map(queryTerm))
   const added: Expansion[] = []
   for (const word of words) {

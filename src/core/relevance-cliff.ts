@@ -30,7 +30,11 @@ export function isRelevanceCliff(best: readonly number[], next: readonly number[
  * (e.g. `'neighbour'`s) travel with the relevant one before them and do not count. Looks ahead by at most
  * `window` relevant candidates; the first `window` always pass.
  */
-export function* untilRelevanceCliff(ranked: Iterable<ScoredSentence>, onCliff: () => void, options: CliffOptions = {}): Generator<ScoredSentence> {
+export function* untilRelevanceCliff(
+  ranked: Iterable<ScoredSentence>,
+  onCliff: () => void,
+  options: CliffOptions = {},
+): Generator<ScoredSentence> {
   const { ratio = CLIFF_RATIO, window = CLIFF_WINDOW } = options
   const best: number[] = []
   const ahead: ScoredSentence[] = []

@@ -23,7 +23,20 @@ const LINE_JOIN = '\n'
 /** Joins two message lines with turns left out between them (or from different conversations). */
 const LINE_GAP = '\n[…]\n'
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 /** "8 May 2023": UTC, English month names, independent of the machine's locale and time zone. '' when the timestamp is not a valid date. */
 export function formatUtcDate(timestamp: number): string {
@@ -42,7 +55,9 @@ export function formatUtcDate(timestamp: number): string {
 
 function formatDate(timestamp: number): string {
   const date = new Date(timestamp)
-  return Number.isNaN(date.getTime()) ? '' : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+  return Number.isNaN(date.getTime())
+    ? ''
+    : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
 }
 
 const DAY_MS = 86_400_000

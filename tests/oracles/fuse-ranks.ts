@@ -20,7 +20,11 @@ interface Tally {
  * Sorted by score descending; ties broken by the best rank the key reached in any list, then by first appearance
  * (lists scanned in order, each from its top). `k` defaults to the engine's `RRF_K`.
  */
-export function fuseRanks<K>(rankings: readonly (readonly K[])[], k = RRF_K, weights: readonly (((key: K) => number) | undefined)[] = []): FusedRank<K>[] {
+export function fuseRanks<K>(
+  rankings: readonly (readonly K[])[],
+  k = RRF_K,
+  weights: readonly (((key: K) => number) | undefined)[] = [],
+): FusedRank<K>[] {
   if (!(k >= 0) || !Number.isFinite(k)) {
     throw new SiftError('INVALID_INPUT', `fuseRanks: k must be a finite number ≥ 0, got ${k}.`)
   }

@@ -8,7 +8,11 @@ import { penalisedScore } from '../../src/core/short-sentence-penalty'
  * (`complete` false), a hit whose lowered score falls below the last raw score is held back: an unseen row could
  * outrank it, so it waits for a deeper scan. The result is then exactly a prefix of the fully re-ranked list.
  */
-export function penaliseShortSentences<T extends { score: number }>(hits: readonly T[], penaltyOf: (hit: T) => number, complete: boolean): T[] {
+export function penaliseShortSentences<T extends { score: number }>(
+  hits: readonly T[],
+  penaltyOf: (hit: T) => number,
+  complete: boolean,
+): T[] {
   const floor = complete || hits.length === 0 ? -Infinity : hits[hits.length - 1].score
   return hits
     .map((hit) => ({ ...hit, score: penalisedScore(hit.score, penaltyOf(hit)) }))

@@ -10,7 +10,14 @@ import type { Backend, Context, ContextItem } from '../../src/types'
 import type { ContextRequest } from '../input/context-request'
 import { laterStatementsOf } from './later-statements'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
-import { closingOfPreviousTurn, openingOfNextTurn, positionalCandidates, rankCandidates, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+import {
+  closingOfPreviousTurn,
+  openingOfNextTurn,
+  positionalCandidates,
+  rankCandidates,
+  type RankingQuery,
+  type RankingSources,
+} from '../rank/rank-candidates'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -25,14 +32,26 @@ export interface ContextMoment {
 }
 
 /** Selects, packs and renders a context from the in-memory indexes; `queries` carry vectors for dense and hybrid. */
-export function assembleContext(request: ContextRequest, queries: readonly RankingQuery[], sources: RankingSources, moment: ContextMoment): Context {
+export function assembleContext(
+  request: ContextRequest,
+  queries: readonly RankingQuery[],
+  sources: RankingSources,
+  moment: ContextMoment,
+): Context {
   const { strategy, budget, conversationId, recentTurns, adaptiveStop, followUpdates } = request
   const { catalog } = sources
   const ranking = moment.degraded === undefined ? strategy : 'lexical'
   const scope = catalog.scope(conversationId)
   // scope.messages is in time order; a recentTurns beyond the scope's turns pins them all.
   const recent = recentTurns === 0 ? [] : scope.messages.slice(-recentTurns)
-  const pinned = [...positionalCandidates(catalog, recent.flatMap((m) => m.sids), true, 'recent')]
+  const pinned = [
+    ...positionalCandidates(
+      catalog,
+      recent.flatMap((m) => m.sids),
+      true,
+      'recent',
+    ),
+  ]
   let packed: PackResult
   let cliff = false
   if (strategy === 'full') {
@@ -41,16 +60,33 @@ export function assembleContext(request: ContextRequest, queries: readonly Ranki
     packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
   } else {
     if (strategy === 'head' || strategy === 'tail') {
-      packed = packBudget(positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position'), { budget, pinned })
+      packed = packBudget(positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position'), {
+        budget,
+        pinned,
+      })
     } else {
-      const turns = { openingOfNext: (sentence: ScoredSentence) => openingOfNextTurn(catalog, sentence), closingOfPrevious: (sentence: ScoredSentence) => closingOfPreviousTurn(catalog, sentence) }
-      const ranked = rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources)
+      const turns = {
+        openingOfNext: (sentence: ScoredSentence) => openingOfNextTurn(catalog, sentence),
+        closingOfPrevious: (sentence: ScoredSentence) => closingOfPreviousTurn(catalog, sentence),
+      }
+      const ranked = rankCandidates(
+        moment.degraded === undefined ? strategy : 'lexical',
+        queries,
+        conversationId,
+        sources,
+      )
       // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
       // for later is still one the ranking put above the cliff.
       const aboveCliff = adaptiveStop ? untilRelevanceCliff(ranked, () => (cliff = true)) : ranked
       // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
-      const answered = withAnswerNeighbours(spreadOverPassages(distinctSentences(aboveCliff)), turns, replyLeadsFor(budget))
-      const relevant = followUpdates ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources)) : answered
+      const answered = withAnswerNeighbours(
+        spreadOverPassages(distinctSentences(aboveCliff)),
+        turns,
+        replyLeadsFor(budget),
+      )
+      const relevant = followUpdates
+        ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources))
+        : answered
       packed = packBudget(relevant, { budget, pinned })
       if (followUpdates) packed = withResolvedMarks(packed)
     }
@@ -96,7 +132,22 @@ function sidsInTimeOrder(scope: CatalogScope): readonly number[] {
   return scope.reordered ? scope.messages.flatMap((message) => message.sids) : scope.sids
 }
 
-function toContextItem({ messageId, conversationId, seq, role, text, score, start, end, timestamp, reason, ranks, fused, query, supersededBy }: ScoredSentence): ContextItem {
+function toContextItem({
+  messageId,
+  conversationId,
+  seq,
+  role,
+  text,
+  score,
+  start,
+  end,
+  timestamp,
+  reason,
+  ranks,
+  fused,
+  query,
+  supersededBy,
+}: ScoredSentence): ContextItem {
   const item: ContextItem = { messageId, conversationId, seq, role, text, score, start, end, timestamp, reason }
   if (ranks !== undefined) item.ranks = ranks
   if (fused !== undefined) item.fused = fused

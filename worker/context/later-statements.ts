@@ -21,7 +21,11 @@ const LEXICAL_NEIGHBOURS = 20
  * words — each with its cosine to the sentence from the stored vectors. A sentence without a vector (not embedded
  * yet) gets none. The request's neighbours are searched once, at the first lookup; vectors are read once per request.
  */
-export function laterStatementsOf(queries: readonly RankingQuery[], conversationId: string | undefined, sources: RankingSources): (sentence: ScoredSentence) => LaterStatement[] {
+export function laterStatementsOf(
+  queries: readonly RankingQuery[],
+  conversationId: string | undefined,
+  sources: RankingSources,
+): (sentence: ScoredSentence) => LaterStatement[] {
   const { vectors, catalog } = sources
   if (vectors === undefined) return () => []
   const read = new Map<number, Float32Array | undefined>()
@@ -33,11 +37,14 @@ export function laterStatementsOf(queries: readonly RankingQuery[], conversation
   return (sentence) => {
     const own = vectorOf(sentence.sid)
     if (own === undefined) return []
-    nearRequest ??= queries.flatMap((query) => (query.vector ? vectors.search(query.vector, REQUEST_NEIGHBOURS, { conversationId }).map((hit) => hit.sid) : []))
+    nearRequest ??= queries.flatMap((query) =>
+      query.vector ? vectors.search(query.vector, REQUEST_NEIGHBOURS, { conversationId }).map((hit) => hit.sid) : [],
+    )
     const statements: LaterStatement[] = []
     for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical, catalog)])) {
       const later = sid === sentence.sid ? undefined : scoredSentence(catalog, sid, 0, 'update')
-      if (later === undefined || later.conversationId !== sentence.conversationId || later.role !== sentence.role) continue
+      if (later === undefined || later.conversationId !== sentence.conversationId || later.role !== sentence.role)
+        continue
       const vector = vectorOf(sid)
       if (vector !== undefined) statements.push({ sentence: later, similarity: dot(own, vector) })
     }
@@ -59,7 +66,8 @@ function dot(a: Float32Array, b: Float32Array): number {
  */
 function laterInWords(sentence: ScoredSentence, lexical: LexicalIndex, catalog: SentenceCatalog): number[] {
   let memo = laterMemo.get(lexical)
-  if (memo === undefined || memo.revision !== lexical.revision) laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
+  if (memo === undefined || memo.revision !== lexical.revision)
+    laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
   let sids = memo.later.get(sentence.sid)
   if (sids === undefined) {
     const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => {

@@ -5,7 +5,6 @@ import { RecordCipher } from './record-cipher'
 /** Where an encrypted memory's key comes from (`MemoryOptions.passphrase` or `.key`, validated). */
 export type AtRestKey = { passphrase: string } | { key: CryptoKey }
 
-
 /** What the key check seals: opening it proves the key before anything else is read. */
 const KEY_CHECK = 'sift-memory key check'
 const KEY_CHECK_CONTEXT = 'key-check'
@@ -37,26 +36,47 @@ export async function newEncryption(source: AtRestKey): Promise<{ cipher: Record
     key = source.key
   }
   const cipher = new RecordCipher(key)
-  return { cipher, record: { ...record, check: await cipher.seal(new TextEncoder().encode(KEY_CHECK), KEY_CHECK_CONTEXT) } }
+  return {
+    cipher,
+    record: { ...record, check: await cipher.seal(new TextEncoder().encode(KEY_CHECK), KEY_CHECK_CONTEXT) },
+  }
 }
 
 /**
  * The cipher of a memory encrypted as `record` says, once `source` passed its key check. Fails with `WRONG_KEY`
  * without a key or with one that does not open the check, so nothing is read (as garbage) or written with it.
  */
-export async function unlockEncryption(record: unknown, source: AtRestKey | undefined, name: string): Promise<RecordCipher> {
+export async function unlockEncryption(
+  record: unknown,
+  source: AtRestKey | undefined,
+  name: string,
+): Promise<RecordCipher> {
   if (!isEncryptionRecord(record)) {
-    throw new SiftError('STORAGE_FAILED', `The memory "${name}" is encrypted, but the record that checks its key is damaged, so no key can be checked against it. Nothing was read or changed.`)
+    throw new SiftError(
+      'STORAGE_FAILED',
+      `The memory "${name}" is encrypted, but the record that checks its key is damaged, so no key can be checked against it. Nothing was read or changed.`,
+    )
   }
   const kind = record.kdf === 'PBKDF2-SHA-256' ? 'passphrase' : 'key (a CryptoKey)'
   if (!source) {
-    throw new SiftError('WRONG_KEY', `The memory "${name}" is encrypted: pass its ${kind} to createMemory ({ ${record.kdf === 'PBKDF2-SHA-256' ? 'passphrase' : 'key'} }). Nothing was read.`)
+    throw new SiftError(
+      'WRONG_KEY',
+      `The memory "${name}" is encrypted: pass its ${kind} to createMemory ({ ${record.kdf === 'PBKDF2-SHA-256' ? 'passphrase' : 'key'} }). Nothing was read.`,
+    )
   }
-  const key = 'key' in source ? source.key : record.salt ? await keyFromPassphrase(source.passphrase, record.salt, record.iterations!) : undefined
+  const key =
+    'key' in source
+      ? source.key
+      : record.salt
+        ? await keyFromPassphrase(source.passphrase, record.salt, record.iterations!)
+        : undefined
   const cipher = key && new RecordCipher(key)
   const check = cipher && (await cipher.open(record.check, KEY_CHECK_CONTEXT))
   if (!cipher || !check || new TextDecoder().decode(check) !== KEY_CHECK) {
-    throw new SiftError('WRONG_KEY', `That ${'key' in source ? 'key' : 'passphrase'} does not open the memory "${name}", which is encrypted with a ${kind}. Nothing was read or changed; pass the right one.`)
+    throw new SiftError(
+      'WRONG_KEY',
+      `That ${'key' in source ? 'key' : 'passphrase'} does not open the memory "${name}", which is encrypted with a ${kind}. Nothing was read or changed; pass the right one.`,
+    )
   }
   return cipher
 }
@@ -66,5 +86,10 @@ function isEncryptionRecord(value: unknown): value is EncryptionRecord {
   const { key, kdf, salt, iterations, check } = value as Record<string, unknown>
   if (key !== 'encryption' || !(check instanceof Uint8Array)) return false
   if (kdf === 'caller-key') return true
-  return kdf === 'PBKDF2-SHA-256' && salt instanceof Uint8Array && Number.isSafeInteger(iterations) && (iterations as number) > 0
+  return (
+    kdf === 'PBKDF2-SHA-256' &&
+    salt instanceof Uint8Array &&
+    Number.isSafeInteger(iterations) &&
+    (iterations as number) > 0
+  )
 }

@@ -6,7 +6,16 @@
  * Typed arrays are written in the platform's byte order, as structured clone writes them.
  */
 
-const TYPED_ARRAYS = { Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array }
+const TYPED_ARRAYS = {
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+}
 type TypedArrayKind = keyof typeof TYPED_ARRAYS
 type TypedArray = InstanceType<(typeof TYPED_ARRAYS)[TypedArrayKind]>
 

@@ -14,7 +14,13 @@ export async function sealWithPassphrase(text: string, passphrase: string): Prom
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES))
   const key = await keyFromPassphrase(passphrase, salt, PBKDF2_ITERATIONS)
   const data = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(text)))
-  return { kdf: 'PBKDF2-SHA-256', iterations: PBKDF2_ITERATIONS, salt: toBase64(salt), iv: toBase64(iv), data: toBase64(data) }
+  return {
+    kdf: 'PBKDF2-SHA-256',
+    iterations: PBKDF2_ITERATIONS,
+    salt: toBase64(salt),
+    iv: toBase64(iv),
+    data: toBase64(data),
+  }
 }
 
 /**
@@ -27,7 +33,11 @@ export async function openWithPassphrase(box: PassphraseBox, passphrase: string)
   try {
     plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(box.iv) }, key, fromBase64(box.data))
   } catch (error) {
-    throw new SiftError('WRONG_KEY', 'The passphrase does not open this encrypted export (or the file was altered). Check the passphrase and try again; nothing was stored.', { cause: error })
+    throw new SiftError(
+      'WRONG_KEY',
+      'The passphrase does not open this encrypted export (or the file was altered). Check the passphrase and try again; nothing was stored.',
+      { cause: error },
+    )
   }
   return new TextDecoder().decode(plain)
 }
@@ -35,7 +45,8 @@ export async function openWithPassphrase(box: PassphraseBox, passphrase: string)
 /** Standard base64 of `bytes`, built in chunks: one `String.fromCharCode` call per byte would be slow on a large export. */
 function toBase64(bytes: Uint8Array): string {
   let binary = ''
-  for (let i = 0; i < bytes.length; i += BASE64_CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + BASE64_CHUNK))
+  for (let i = 0; i < bytes.length; i += BASE64_CHUNK)
+    binary += String.fromCharCode(...bytes.subarray(i, i + BASE64_CHUNK))
   return btoa(binary)
 }
 

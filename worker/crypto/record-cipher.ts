@@ -19,7 +19,11 @@ export class RecordCipher {
 
   async seal(plain: Uint8Array<ArrayBuffer>, context: string): Promise<Uint8Array<ArrayBuffer>> {
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES))
-    const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: contextBytes(context) }, this.key, plain)
+    const ciphertext = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv, additionalData: contextBytes(context) },
+      this.key,
+      plain,
+    )
     const sealed = new Uint8Array(IV_BYTES + ciphertext.byteLength)
     sealed.set(iv)
     sealed.set(new Uint8Array(ciphertext), IV_BYTES)
@@ -32,7 +36,11 @@ export class RecordCipher {
     // Structured clone gives IndexedDB's bytes back in a buffer of their own: never a shared one.
     const bytes = sealed as Uint8Array<ArrayBuffer>
     try {
-      const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.subarray(0, IV_BYTES), additionalData: contextBytes(context) }, this.key, bytes.subarray(IV_BYTES))
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: bytes.subarray(0, IV_BYTES), additionalData: contextBytes(context) },
+        this.key,
+        bytes.subarray(IV_BYTES),
+      )
       return new Uint8Array(plain)
     } catch (error) {
       // AES-GCM's tag check failing is the one expected failure; anything else is not a wrong key.

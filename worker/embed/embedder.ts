@@ -28,7 +28,8 @@ export class Embedder {
   private dimension: number | undefined
 
   constructor(private readonly options: EmbedderOptions) {
-    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel } = options
+    const { model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends, startModel } =
+      options
     this.runner = startModel({ model, embedding, localModelPath, allowRemoteModels, wasmPaths, wasmThreads, backends })
   }
 
@@ -41,7 +42,9 @@ export class Embedder {
   get backendReason(): string {
     const reason = this.options.backendReason ?? `backends: ${this.options.backends.join(', ')}`
     const failures = this.loaded?.failures ?? []
-    return failures.length === 0 ? reason : `${reason}; fell back to ${this.loaded!.backend} after ${failures.join('; ')}`
+    return failures.length === 0
+      ? reason
+      : `${reason}; fell back to ${this.loaded!.backend} after ${failures.join('; ')}`
   }
 
   /** Starts loading the model without waiting for it, so the first request does not pay for the load; a failure is reported by the next `embed`. */
@@ -135,13 +138,15 @@ export class Embedder {
 
   /** The model loaded, once its files were found served: a missing runtime stops the load before the model's weights download. */
   private load(): Promise<LoadedBackend> {
-    this.loading ??= this.filesServed().then(() => this.runner.load()).then(
-      (loaded) => (this.loaded = loaded),
-      (error: unknown) => {
-        this.loading = undefined
-        throw error
-      },
-    )
+    this.loading ??= this.filesServed()
+      .then(() => this.runner.load())
+      .then(
+        (loaded) => (this.loaded = loaded),
+        (error: unknown) => {
+          this.loading = undefined
+          throw error
+        },
+      )
     return this.loading
   }
 }

@@ -11,7 +11,13 @@ const BGE_QUERY_INSTRUCTION = 'Represent this sentence for searching relevant pa
 /** Known model families by name: the pooling and prefixes they were trained with. */
 function presetFor(model: string): ResolvedEmbedding {
   const name = model.toLowerCase()
-  const base: ResolvedEmbedding = { pooling: 'mean', normalize: true, queryPrefix: '', documentPrefix: '', dtype: 'fp32' }
+  const base: ResolvedEmbedding = {
+    pooling: 'mean',
+    normalize: true,
+    queryPrefix: '',
+    documentPrefix: '',
+    dtype: 'fp32',
+  }
   // int8 weights: a quarter of the fp32 download (most of a first visit's bytes), at the same LoCoMo recall
   // (BENCHMARKS.md, "The int8 model"), so the package ships only them.
   if (/(^|\/)use-lite\/?$/.test(name)) return { ...base, pooling: 'none', dtype: 'q8' }

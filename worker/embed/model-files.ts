@@ -31,11 +31,19 @@ export function modelFiles(options: ModelOptions, base: string): ModelFile[] {
   const files: ModelFile[] = []
   if (options.wasmPaths !== undefined) {
     const { mjs, wasm } = onnxRuntimeFiles(options.wasmPaths, options.backends)
-    files.push({ url: new URL(mjs, base).href, option: 'wasmPaths' }, { url: new URL(wasm, base).href, option: 'wasmPaths' })
+    files.push(
+      { url: new URL(mjs, base).href, option: 'wasmPaths' },
+      { url: new URL(wasm, base).href, option: 'wasmPaths' },
+    )
   }
   if (!options.allowRemoteModels) {
     const folder = new URL(`${options.model}/`, new URL(withTrailingSlash(options.localModelPath), base))
-    for (const path of ['config.json', 'tokenizer.json', 'tokenizer_config.json', `onnx/model${WEIGHTS_SUFFIX[options.embedding.dtype]}.onnx`]) {
+    for (const path of [
+      'config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      `onnx/model${WEIGHTS_SUFFIX[options.embedding.dtype]}.onnx`,
+    ]) {
       files.push({ url: new URL(path, folder).href, option: 'localModelPath' })
     }
   }

@@ -8,7 +8,11 @@ import type { ModelOptions, ModelRunner } from './model-runner'
  */
 export function modelInThisThread(options: ModelOptions): ModelRunner {
   let model: Promise<ModelRunner> | undefined
-  const started = () => (model ??= import('./transformers-model').then(({ TransformersModel }) => new TransformersModel(options), missingLibrary))
+  const started = () =>
+    (model ??= import('./transformers-model').then(
+      ({ TransformersModel }) => new TransformersModel(options),
+      missingLibrary,
+    ))
   return {
     load: async () => (await started()).load(),
     run: async (texts) => (await started()).run(texts),
@@ -25,7 +29,11 @@ export function modelInThisThread(options: ModelOptions): ModelRunner {
 function missingLibrary(error: unknown): never {
   const { code, message } = (error ?? {}) as { code?: string; message?: string }
   if (code === 'ERR_MODULE_NOT_FOUND' && message?.includes('@huggingface/transformers')) {
-    throw new SiftError('MODEL_UNAVAILABLE', 'sift-memory/node embeds with @huggingface/transformers, which is not installed: run `npm install @huggingface/transformers`.', { cause: error })
+    throw new SiftError(
+      'MODEL_UNAVAILABLE',
+      'sift-memory/node embeds with @huggingface/transformers, which is not installed: run `npm install @huggingface/transformers`.',
+      { cause: error },
+    )
   }
   throw error
 }

@@ -7,7 +7,10 @@ import type { ModelOptions } from './model-runner'
  * when a model file came back as an HTML page (transformers.js then reports `Unexpected token '<'`), that the server
  * does not have the model's folder where it was looked for.
  */
-export function modelLoadFailure(options: Pick<ModelOptions, 'model' | 'localModelPath' | 'wasmPaths' | 'allowRemoteModels'>, failures: readonly string[]): SiftError {
+export function modelLoadFailure(
+  options: Pick<ModelOptions, 'model' | 'localModelPath' | 'wasmPaths' | 'allowRemoteModels'>,
+  failures: readonly string[],
+): SiftError {
   const { model, localModelPath, wasmPaths } = options
   const folder = `${localModelPath.endsWith('/') ? localModelPath : `${localModelPath}/`}${model}/`
   const said = failures.join('; ')
@@ -19,5 +22,8 @@ export function modelLoadFailure(options: Pick<ModelOptions, 'model' | 'localMod
   } else {
     advice = `Serve the model's folder (config.json, tokenizer files, onnx/) at ${folder}, set the localModelPath option to where it is${options.allowRemoteModels ? '' : ', or allow remote models (allowRemoteModels)'}.`
   }
-  return new SiftError('MODEL_UNAVAILABLE', `Could not load the embedding model "${model}" from localModelPath "${localModelPath}" (${said}). ${advice}`)
+  return new SiftError(
+    'MODEL_UNAVAILABLE',
+    `Could not load the embedding model "${model}" from localModelPath "${localModelPath}" (${said}). ${advice}`,
+  )
 }

@@ -15,7 +15,10 @@ const WEBGPU_BUILD = 'ort-wasm-simd-threaded.asyncify'
  * Every file name `onnxRuntimeFiles` can give, in onnxruntime-web's `dist/`: what an app serves at `wasmPaths`
  * (`sift-memory/vite` serves and emits them, `npm run setup` copies them into `public/ort/`) so that any device loads.
  */
-export const ONNX_RUNTIME_FILE_NAMES: readonly string[] = [WASM_BUILD, WEBGPU_BUILD].flatMap((build) => [`${build}.mjs`, `${build}.wasm`])
+export const ONNX_RUNTIME_FILE_NAMES: readonly string[] = [WASM_BUILD, WEBGPU_BUILD].flatMap((build) => [
+  `${build}.mjs`,
+  `${build}.wasm`,
+])
 
 /**
  * Where ONNX Runtime loads its wasm from, named file by file so that the files checked before the model is fetched

@@ -28,7 +28,10 @@ export function poolRows(
   } else {
     const [, tokens, width] = pooled.dims
     dim = width
-    data = pooling === 'cls' ? firstTokens(source, rows, tokens, dim) : meanOverMask(source, attentionMask, rows, tokens, dim)
+    data =
+      pooling === 'cls'
+        ? firstTokens(source, rows, tokens, dim)
+        : meanOverMask(source, attentionMask, rows, tokens, dim)
   }
   for (let row = 0; row < rows; row++) cleanRow(data.subarray(row * dim, (row + 1) * dim), normalize)
   return { data, dim }
@@ -38,8 +41,13 @@ function pickOutput(outputs: Record<string, Tensor>, preferred: readonly string[
   for (const name of preferred) if (outputs[name]?.dims?.length === rank) return outputs[name]
   const any = Object.values(outputs).find((tensor) => tensor?.dims?.length === rank)
   if (!any) {
-    const shapes = Object.entries(outputs).map(([name, t]) => `${name}[${t?.dims?.join('×')}]`).join(', ')
-    throw new SiftError('MODEL_UNAVAILABLE', `No ${rank}-D output to take embeddings from (outputs: ${shapes}); set embedding.pooling to match the model.`)
+    const shapes = Object.entries(outputs)
+      .map(([name, t]) => `${name}[${t?.dims?.join('×')}]`)
+      .join(', ')
+    throw new SiftError(
+      'MODEL_UNAVAILABLE',
+      `No ${rank}-D output to take embeddings from (outputs: ${shapes}); set embedding.pooling to match the model.`,
+    )
   }
   return any
 }
@@ -50,7 +58,13 @@ function firstTokens(source: Float32Array, rows: number, tokens: number, dim: nu
   return out
 }
 
-function meanOverMask(source: Float32Array, mask: Tensor | undefined, rows: number, tokens: number, dim: number): Float32Array {
+function meanOverMask(
+  source: Float32Array,
+  mask: Tensor | undefined,
+  rows: number,
+  tokens: number,
+  dim: number,
+): Float32Array {
   const out = new Float32Array(rows * dim)
   for (let row = 0; row < rows; row++) {
     let count = 0

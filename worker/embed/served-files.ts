@@ -32,7 +32,9 @@ export async function assertFilesServed(files: readonly ModelFile[]): Promise<vo
     const ofOption = missing.filter((file) => file.option === option)
     if (ofOption.length === 0) return []
     const list = ofOption.map((file) => `${file.url} (${file.answer})`).join(', ')
-    return [`${WHAT_IS_SERVED[option]} are not served where createMemory's \`${option}\` option (default ${OPTION_DEFAULTS[option]}) points: ${list}. Serve them there, or set \`${option}\` to where they are.`]
+    return [
+      `${WHAT_IS_SERVED[option]} are not served where createMemory's \`${option}\` option (default ${OPTION_DEFAULTS[option]}) points: ${list}. Serve them there, or set \`${option}\` to where they are.`,
+    ]
   })
   throw new SiftError('MODEL_UNAVAILABLE', `The embedding model cannot load. ${byOption.join(' ')}`)
 }
@@ -50,6 +52,7 @@ async function missingAnswer(url: string): Promise<string | undefined> {
   if (response.status === 405 || response.status === 501 || response.status >= 500) return undefined
   if (!response.ok) return `HTTP ${response.status}`
   const type = response.headers.get('content-type') ?? ''
-  if (/^text\/html\b/i.test(type)) return 'an HTML page instead of the file, as a server answers for a path it does not have'
+  if (/^text\/html\b/i.test(type))
+    return 'an HTML page instead of the file, as a server answers for a path it does not have'
   return undefined
 }

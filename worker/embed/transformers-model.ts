@@ -1,4 +1,11 @@
-import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers'
+import {
+  AutoModel,
+  AutoTokenizer,
+  env,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+  type Tensor,
+} from '@huggingface/transformers'
 import type { Backend } from '../../src/types'
 import type { LoadedBackend, ModelOptions, ModelRunner } from './model-runner'
 import { modelLoadFailure } from './model-load-failure'
@@ -55,7 +62,10 @@ export class TransformersModel implements ModelRunner {
     const { pooling, normalize } = this.options.embedding
     const inputs = tokenizer(texts, { padding: true, truncation: true })
     const outputs = (await model(inputs)) as Record<string, Tensor>
-    return { ...poolRows(outputs, inputs.attention_mask as Tensor | undefined, texts.length, pooling, normalize), ranOn: { backend, failures } }
+    return {
+      ...poolRows(outputs, inputs.attention_mask as Tensor | undefined, texts.length, pooling, normalize),
+      ranOn: { backend, failures },
+    }
   }
 
   private loaded(): Promise<LoadedModel> {

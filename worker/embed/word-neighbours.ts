@@ -14,7 +14,11 @@ const READ_TIMEOUT_MS = 10_000
  * The word-neighbour table `hybrid` takes stand-ins for a request's unused words from, or undefined when the file
  * cannot be read in time: contexts are then built without stand-ins, exactly as before they existed, rather than failing.
  */
-export async function loadWordNeighbours(host: Pick<EngineHost, 'readModelFile'>, localModelPath: string, timeoutMs = READ_TIMEOUT_MS): Promise<WordNeighbours | undefined> {
+export async function loadWordNeighbours(
+  host: Pick<EngineHost, 'readModelFile'>,
+  localModelPath: string,
+  timeoutMs = READ_TIMEOUT_MS,
+): Promise<WordNeighbours | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, timeoutMs, undefined)))
   try {

@@ -11,7 +11,8 @@ export type BackgroundTask = BackgroundFailure['task']
  * unexpected output), so it is `MODEL_UNAVAILABLE` like a failed load; anything else elsewhere is unexpected.
  */
 export function backgroundError(task: BackgroundTask, error: unknown): SiftError {
-  if (task === 'embed' && !(error instanceof SiftError)) return modelUnavailable(error, 'failed on the backlog', ', and the next add or indexed() tries again')
+  if (task === 'embed' && !(error instanceof SiftError))
+    return modelUnavailable(error, 'failed on the backlog', ', and the next add or indexed() tries again')
   return asSiftError(error, `Background task ${task}`)
 }
 

@@ -73,7 +73,10 @@ export class BackgroundIndexing {
    * The options it keeps: not the open-time data (the stored blocks, half the vector bytes), which it reads once, nor
    * the starting watermarks, which live on in fields of their own.
    */
-  private readonly options: Omit<BackgroundIndexingOptions, 'vectorBlocks' | 'savedCoarseLists' | 'embeddedThrough' | 'lexicalSavedBelow'>
+  private readonly options: Omit<
+    BackgroundIndexingOptions,
+    'vectorBlocks' | 'savedCoarseLists' | 'embeddedThrough' | 'lexicalSavedBelow'
+  >
   private vectorIndex: VectorIndex | undefined
   private coarseLists: CoarseListsUpkeep | undefined
   private embeddedThroughSid: number
@@ -93,7 +96,13 @@ export class BackgroundIndexing {
   private failure: BackgroundFailure | undefined
   private readonly conversationOf = (sid: number): string | undefined => this.options.catalog.get(sid)?.conversationId
 
-  constructor({ vectorBlocks, savedCoarseLists, embeddedThrough, lexicalSavedBelow, ...options }: BackgroundIndexingOptions) {
+  constructor({
+    vectorBlocks,
+    savedCoarseLists,
+    embeddedThrough,
+    lexicalSavedBelow,
+    ...options
+  }: BackgroundIndexingOptions) {
     this.options = options
     this.embeddedThroughSid = embeddedThrough
     this.lexicalSavedBelow = lexicalSavedBelow
@@ -270,7 +279,10 @@ export class BackgroundIndexing {
       }
       let vectors: Float32Array
       try {
-        vectors = await embedder.embed(batch.map((s) => s.text), 'document')
+        vectors = await embedder.embed(
+          batch.map((s) => s.text),
+          'document',
+        )
       } catch (error) {
         throw this.failed('embed', error, done)
       }
@@ -280,14 +292,22 @@ export class BackgroundIndexing {
         await writes.run(async () => {
           if (this.stopped) return
           const through = batch[batch.length - 1].sid
-          const kept = await store.appendVectors(batch.map((s) => s.sid), vectors, dim, through)
+          const kept = await store.appendVectors(
+            batch.map((s) => s.sid),
+            vectors,
+            dim,
+            through,
+          )
           const index = this.vectorIndex ?? this.createVectorIndex(dim)
           index.add(kept.sids, kept.vectors, this.conversationOf)
           this.embeddedThroughSid = Math.max(this.embeddedThroughSid, through)
           this.coarseLists?.rowsAdded(kept.sids.length)
           // Sentences forgotten while they were embedded: their forget could not drop from the cache what was not in it yet.
           const keptSids = new Set(kept.sids)
-          await embedder.forgetCached(batch.filter((s) => !keptSids.has(s.sid)).map((s) => s.text), 'document')
+          await embedder.forgetCached(
+            batch.filter((s) => !keptSids.has(s.sid)).map((s) => s.text),
+            'document',
+          )
         })
       } catch (error) {
         throw this.failed('store-vectors', error, done)
@@ -313,8 +333,16 @@ export class BackgroundIndexing {
       if (this.stopped) return
       // A failed save leaves the old copy in place (or none); open then indexes what it misses.
       const { writes } = this.options
-      if (this.lexicalSaveIsDue) this.attempt('save-lexical-snapshot', writes.run(() => this.saveLexicalSnapshot()))
-      if (coarseLists?.saveIsDue) this.attempt('save-coarse-lists', writes.run(() => coarseLists.save()))
+      if (this.lexicalSaveIsDue)
+        this.attempt(
+          'save-lexical-snapshot',
+          writes.run(() => this.saveLexicalSnapshot()),
+        )
+      if (coarseLists?.saveIsDue)
+        this.attempt(
+          'save-coarse-lists',
+          writes.run(() => coarseLists.save()),
+        )
     }, SAVE_DELAY_MS)
     letProcessExit(this.saveTimer)
   }

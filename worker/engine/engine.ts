@@ -1,7 +1,25 @@
 import type { WordNeighbours } from '../../src/core/query-expansion'
 import { SiftError } from '../../src/errors'
 import { modelFilesMissingAtOpen, requestEmbeddingError } from './model-failure'
-import type { BuildContextOptions, Context, EncryptedSiftExport, KeyChange, ExportOptions, FindForgettableOptions, ForgetSelector, ForgettableMatch, ImportOptions, ImportResult, MemoryOptions, MemoryStats, MessageInput, MessagePage, MessagesOptions, OpenRepairs, SiftExport } from '../../src/types'
+import type {
+  BuildContextOptions,
+  Context,
+  EncryptedSiftExport,
+  KeyChange,
+  ExportOptions,
+  FindForgettableOptions,
+  ForgetSelector,
+  ForgettableMatch,
+  ImportOptions,
+  ImportResult,
+  MemoryOptions,
+  MemoryStats,
+  MessageInput,
+  MessagePage,
+  MessagesOptions,
+  OpenRepairs,
+  SiftExport,
+} from '../../src/types'
 import { assembleContext } from '../context/assemble-context'
 import type { Embedder } from '../embed/embedder'
 import type { EmbeddingCache } from '../embed/embedding-cache'
@@ -86,7 +104,8 @@ export class Engine {
   static async open(options: MemoryOptions, host: EngineHost): Promise<Engine> {
     const limits = toInputLimits(options)
     const { requireModelFiles = true } = options
-    if (typeof requireModelFiles !== 'boolean') throw new SiftError('INVALID_INPUT', `requireModelFiles must be a boolean, got ${String(requireModelFiles)}.`)
+    if (typeof requireModelFiles !== 'boolean')
+      throw new SiftError('INVALID_INPUT', `requireModelFiles must be a boolean, got ${String(requireModelFiles)}.`)
     const parts = await openParts(options, host)
     try {
       // Checked while the store was read (the embedder's preload starts it), so this rarely waits.
@@ -95,7 +114,13 @@ export class Engine {
           throw modelFilesMissingAtOpen(error)
         })
       }
-      return new Engine({ ...parts, writes: new WriteQueue(), limits, onProgress: options.onProgress, reopen: (atRestKey) => openParts({ ...options, passphrase: undefined, key: undefined, ...atRestKey }, host) })
+      return new Engine({
+        ...parts,
+        writes: new WriteQueue(),
+        limits,
+        onProgress: options.onProgress,
+        reopen: (atRestKey) => openParts({ ...options, passphrase: undefined, key: undefined, ...atRestKey }, host),
+      })
     } catch (error) {
       await parts.embedder.dispose()
       parts.store.close()
@@ -123,7 +148,9 @@ export class Engine {
     this.assertOpen()
     const batch = await readImport(data, options, this.limits.maxMessageChars)
     if (batch.messages.length === 0) return { messages: 0, sentences: 0 }
-    const stored = await this.storeMessages(batch.messages, async () => assertIdsFree(batch, await this.store.storedIds(batch.messages.map((m) => m.id))))
+    const stored = await this.storeMessages(batch.messages, async () =>
+      assertIdsFree(batch, await this.store.storedIds(batch.messages.map((m) => m.id))),
+    )
     return { messages: stored.messages.length, sentences: stored.sentences.length }
   }
 
@@ -145,7 +172,10 @@ export class Engine {
     let degraded: string | undefined
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
       try {
-        const vectors = await this.embedder.embed(denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId)), 'query')
+        const vectors = await this.embedder.embed(
+          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId)),
+          'query',
+        )
         const dim = this.embedder.dim!
         queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
       } catch (error) {
@@ -159,13 +189,18 @@ export class Engine {
     const queryMs = performance.now() - startedAt
     this.assertOpen()
     const { background } = this
-    const context = assembleContext(parsed, queries, { catalog: this.catalog, vectors: background.vectors, lexical: this.lexical, wordNeighbours }, {
-      backend: this.embedder.backend,
-      embeddedThrough: background.embeddedThrough,
-      startedAt,
-      queryMs,
-      degraded,
-    })
+    const context = assembleContext(
+      parsed,
+      queries,
+      { catalog: this.catalog, vectors: background.vectors, lexical: this.lexical, wordNeighbours },
+      {
+        backend: this.embedder.backend,
+        embeddedThrough: background.embeddedThrough,
+        startedAt,
+        queryMs,
+        degraded,
+      },
+    )
     background.requestAnswered()
     return context
   }
@@ -209,9 +244,15 @@ export class Engine {
     }
     return this.writes.run(async () => {
       this.assertOpen()
-      const ranked = rankForgettable(request, vector, { catalog: this.catalog, vectors: this.indexing.vectors, lexical: this.lexical })
+      const ranked = rankForgettable(request, vector, {
+        catalog: this.catalog,
+        vectors: this.indexing.vectors,
+        lexical: this.lexical,
+      })
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
-      return ranked.flatMap((m) => (stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic)] : []))
+      return ranked.flatMap((m) =>
+        stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic)] : [],
+      )
     })
   }
 
@@ -272,7 +313,12 @@ export class Engine {
     const { lastFailure } = background
     const { repairedAtOpen } = this
     const storage = await this.storage?.()
-    return { ...stats, ...(lastFailure && { lastFailure }), ...(repairedAtOpen && { repairedAtOpen }), ...(storage && { storage }) }
+    return {
+      ...stats,
+      ...(lastFailure && { lastFailure }),
+      ...(repairedAtOpen && { repairedAtOpen }),
+      ...(storage && { storage }),
+    }
   }
 
   /** Stops the backlog after the batch in flight, saves stale index copies, persists the embedding cache and closes the database. Later calls reject with `CLOSED`. */
@@ -291,7 +337,10 @@ export class Engine {
    * Stores a validated batch (one transaction) and hands it to the indexes, in the write queue; `check` runs there
    * first, so what it reads of the store cannot change before the batch is written.
    */
-  private async storeMessages(batch: readonly ValidMessage[], check?: () => Promise<void>): ReturnType<EngineStore['addMessages']> {
+  private async storeMessages(
+    batch: readonly ValidMessage[],
+    check?: () => Promise<void>,
+  ): ReturnType<EngineStore['addMessages']> {
     const stored = await this.writes.run(async () => {
       this.assertOpen()
       await check?.()

@@ -1,6 +1,12 @@
 import type { EncryptedSiftExport, SiftExport } from '../../src/types'
 import { toExportOptions } from '../input/export-options'
-import { EXPORT_FORMAT, EXPORT_VERSION, readDecryptedExport, readImportData, type ImportBatch } from '../input/import-data'
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  readDecryptedExport,
+  readImportData,
+  type ImportBatch,
+} from '../input/import-data'
 import { openWithPassphrase, sealWithPassphrase } from '../crypto/passphrase-box'
 import type { EngineStore } from './open-parts'
 
@@ -16,10 +22,20 @@ export async function exportMessages(store: EngineStore, options: unknown): Prom
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: new Date().toISOString(),
-    messages: records.map(({ id, conversationId, role, content, timestamp }) => ({ id, conversationId, role, content, timestamp })),
+    messages: records.map(({ id, conversationId, role, content, timestamp }) => ({
+      id,
+      conversationId,
+      role,
+      content,
+      timestamp,
+    })),
   }
   if (passphrase === undefined) return plain
-  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, encrypted: await sealWithPassphrase(JSON.stringify(plain), passphrase) }
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    encrypted: await sealWithPassphrase(JSON.stringify(plain), passphrase),
+  }
 }
 
 /**

@@ -24,10 +24,17 @@ const WHY_WORDS = 5
  * without `vector` or before any sentence has one. A message ranks by its best sentence; the sentences it
  * carries are those ranked before the list was full.
  */
-export function rankForgettable(request: ForgettableRequest, vector: Float32Array | undefined, sources: RankingSources): RankedMessage[] {
+export function rankForgettable(
+  request: ForgettableRequest,
+  vector: Float32Array | undefined,
+  sources: RankingSources,
+): RankedMessage[] {
   const filter = { conversationId: request.conversationId }
   const lexical = sources.lexical.search(request.topic, filter, HYBRID_LEXICAL_DEPTH)
-  const dense = vector && sources.vectors ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources))) : undefined
+  const dense =
+    vector && sources.vectors
+      ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources)))
+      : undefined
   const ranking: RankedList = dense ? new FusedRanking(dense, lexical) : listOf(lexical)
   const messages = new Map<string, RankedMessage>()
   for (let position = 0; ; position++) {
@@ -58,7 +65,16 @@ export function rankForgettable(request: ForgettableRequest, vector: Float32Arra
 /** The match shown to the user: the stored message, its ranked sentences, and why it matched. */
 export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage, topic: string): ForgettableMatch {
   const { id: messageId, conversationId, role, timestamp, content } = stored
-  return { messageId, conversationId, role, timestamp, content, score: ranked.score, sentences: ranked.sentences, why: whyItMatched(topic, content, ranked.sentences) }
+  return {
+    messageId,
+    conversationId,
+    role,
+    timestamp,
+    content,
+    score: ranked.score,
+    sentences: ranked.sentences,
+    why: whyItMatched(topic, content, ranked.sentences),
+  }
 }
 
 /**
@@ -66,7 +82,11 @@ export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage,
  * matched them: stop words aside, stemmed), and the best dense rank of its sentences.
  */
 export function whyItMatched(topic: string, content: string, sentences: readonly ForgettableSentence[]): string {
-  const topicTerms = new Set(tokenize(topic).map(queryTerm).filter((term) => term !== null))
+  const topicTerms = new Set(
+    tokenize(topic)
+      .map(queryTerm)
+      .filter((term) => term !== null),
+  )
   const words: string[] = []
   for (const token of tokenize(content)) {
     const word = token.toLowerCase()
@@ -74,7 +94,14 @@ export function whyItMatched(topic: string, content: string, sentences: readonly
     if (term !== null && topicTerms.has(term) && !words.includes(word)) words.push(word)
   }
   const denseRanks = sentences.flatMap((s) => (s.denseRank === undefined ? [] : [s.denseRank]))
-  const parts = [words.length > 0 ? `shares ${words.slice(0, WHY_WORDS).map((w) => `'${w}'`).join(', ')}` : 'shares no word with the request']
+  const parts = [
+    words.length > 0
+      ? `shares ${words
+          .slice(0, WHY_WORDS)
+          .map((w) => `'${w}'`)
+          .join(', ')}`
+      : 'shares no word with the request',
+  ]
   if (denseRanks.length > 0) parts.push(`dense rank ${Math.min(...denseRanks)}`)
   return parts.join('; ')
 }

@@ -6,7 +6,11 @@ import type { MessagesRequest } from '../input/messages-request'
  * One page of `memory.messages`: which messages from the catalog (it knows every stored message's `seq`), their
  * contents from the store (`read`), which has the whole text (the catalog only has the sentences).
  */
-export async function messagePage(request: MessagesRequest, catalog: SentenceCatalog, read: (ids: string[]) => Promise<StoredMessage[]>): Promise<MessagePage> {
+export async function messagePage(
+  request: MessagesRequest,
+  catalog: SentenceCatalog,
+  read: (ids: string[]) => Promise<StoredMessage[]>,
+): Promise<MessagePage> {
   const { after, before, limit, newestFirst } = request
   const picked = messagesInRange(catalog.scope(request.conversationId), after, before, limit + 1, newestFirst)
   const page = picked.slice(0, limit)
@@ -18,17 +22,27 @@ export async function messagePage(request: MessagesRequest, catalog: SentenceCat
  * The `count` messages of `scope` with a `seq` above `after` and below `before` that come first in `seq` order
  * (the oldest), or with `newestFirst` the last `count` (the newest), newest first.
  */
-function messagesInRange(scope: CatalogScope, after: number, before: number, count: number, newestFirst: boolean): CatalogMessage[] {
+function messagesInRange(
+  scope: CatalogScope,
+  after: number,
+  before: number,
+  count: number,
+  newestFirst: boolean,
+): CatalogMessage[] {
   const { messages } = scope
   if (!scope.reordered) {
     // In time order, which is `seq` order until a message arrives dated before another.
     const low = countAtMost(messages, after)
     const high = Math.max(low, countAtMost(messages, before - 1))
-    return newestFirst ? messages.slice(Math.max(low, high - count), high).reverse() : messages.slice(low, Math.min(high, low + count))
+    return newestFirst
+      ? messages.slice(Math.max(low, high - count), high).reverse()
+      : messages.slice(low, Math.min(high, low + count))
   }
   // Only the page is sorted with a comparator: the cut-off comes from a native numeric sort of the seqs alone.
   const inRange = messages.filter((m) => m.seq > after && m.seq < before)
-  const order = newestFirst ? (a: CatalogMessage, b: CatalogMessage) => b.seq - a.seq : (a: CatalogMessage, b: CatalogMessage) => a.seq - b.seq
+  const order = newestFirst
+    ? (a: CatalogMessage, b: CatalogMessage) => b.seq - a.seq
+    : (a: CatalogMessage, b: CatalogMessage) => a.seq - b.seq
   if (inRange.length > count) {
     const seqs = Float64Array.from(inRange, (m) => m.seq).sort()
     const cutoff = newestFirst ? seqs[seqs.length - count] : seqs[count - 1]

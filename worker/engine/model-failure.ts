@@ -13,7 +13,11 @@ export function requestEmbeddingError(error: unknown): SiftError {
 /** `error` from the model as a `MODEL_UNAVAILABLE` error saying what it was `doing` and that the other strategies still work. */
 export function modelUnavailable(error: unknown, doing: string, then: string): SiftError {
   const detail = error instanceof Error ? error.message : String(error)
-  return new SiftError('MODEL_UNAVAILABLE', `The embedding model ${doing} (${detail}); lexical, head, tail and full contexts still work${then}.`, { cause: error })
+  return new SiftError(
+    'MODEL_UNAVAILABLE',
+    `The embedding model ${doing} (${detail}); lexical, head, tail and full contexts still work${then}.`,
+    { cause: error },
+  )
 }
 
 /**
@@ -21,6 +25,11 @@ export function modelUnavailable(error: unknown, doing: string, then: string): S
  * `MODEL_UNAVAILABLE`, which names the option and the URL, plus how to open the memory without the model.
  */
 export function modelFilesMissingAtOpen(error: unknown): SiftError {
-  if (!(error instanceof SiftError) || error.code !== 'MODEL_UNAVAILABLE') return modelUnavailable(error, 'files could not be checked', '')
-  return new SiftError('MODEL_UNAVAILABLE', `${error.message} To open the memory without the model (messages stored, contexts ranked lexically), pass requireModelFiles: false.`, { cause: error })
+  if (!(error instanceof SiftError) || error.code !== 'MODEL_UNAVAILABLE')
+    return modelUnavailable(error, 'files could not be checked', '')
+  return new SiftError(
+    'MODEL_UNAVAILABLE',
+    `${error.message} To open the memory without the model (messages stored, contexts ranked lexically), pass requireModelFiles: false.`,
+    { cause: error },
+  )
 }

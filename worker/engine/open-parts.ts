@@ -64,9 +64,15 @@ export interface OpenedParts {
  */
 export async function openParts(options: MemoryOptions, host: EngineHost): Promise<OpenedParts> {
   const { name = 'sift', model = DEFAULT_MODEL, device = 'auto', strictRanking = false } = options
-  if (typeof name !== 'string' || name === '') throw new SiftError('INVALID_INPUT', `name must be a non-empty string (the IndexedDB database name), got ${String(name)}.`)
-  if (!['auto', 'webgpu', 'wasm'].includes(device)) throw new SiftError('INVALID_INPUT', `device must be 'auto', 'webgpu' or 'wasm', got ${String(device)}.`)
-  if (typeof strictRanking !== 'boolean') throw new SiftError('INVALID_INPUT', `strictRanking must be a boolean, got ${String(strictRanking)}.`)
+  if (typeof name !== 'string' || name === '')
+    throw new SiftError(
+      'INVALID_INPUT',
+      `name must be a non-empty string (the IndexedDB database name), got ${String(name)}.`,
+    )
+  if (!['auto', 'webgpu', 'wasm'].includes(device))
+    throw new SiftError('INVALID_INPUT', `device must be 'auto', 'webgpu' or 'wasm', got ${String(device)}.`)
+  if (typeof strictRanking !== 'boolean')
+    throw new SiftError('INVALID_INPUT', `strictRanking must be a boolean, got ${String(strictRanking)}.`)
   const atRestKey = toAtRestKey(options, 'createMemory')
   const embedding = resolveEmbedding(model, options.embedding)
   const fingerprint = modelFingerprint(model, embedding)
@@ -84,7 +90,10 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
     cache = await host.openEmbeddingCache?.(fingerprint)
     choice = await host.backends(device)
   } catch (error) {
-    reading.then(({ store }) => store.close(), () => undefined)
+    reading.then(
+      ({ store }) => store.close(),
+      () => undefined,
+    )
     throw error
   }
   const localModelPath = options.localModelPath ?? host.localModelPath
@@ -120,7 +129,10 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       storage: host.storage,
       atRestKey,
       wordNeighbours,
-      repairedAtOpen: store.stateRebuilt || contents.skippedMessages.length > 0 ? { skippedMessages: contents.skippedMessages, stateRebuilt: store.stateRebuilt } : undefined,
+      repairedAtOpen:
+        store.stateRebuilt || contents.skippedMessages.length > 0
+          ? { skippedMessages: contents.skippedMessages, stateRebuilt: store.stateRebuilt }
+          : undefined,
     }
   } catch (error) {
     await embedder.dispose()
@@ -129,7 +141,13 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
 }
 
 /** Opens the store and reads what open needs; closes it again if the read fails. */
-async function readStore(name: string, source: IndexedDBSource, fingerprint: string, key: AtRestKey | undefined, onTexts: Parameters<EngineStore['readContents']>[0]): Promise<{ store: EngineStore; contents: StoreContents<SavedEngineIndexes> }> {
+async function readStore(
+  name: string,
+  source: IndexedDBSource,
+  fingerprint: string,
+  key: AtRestKey | undefined,
+  onTexts: Parameters<EngineStore['readContents']>[0],
+): Promise<{ store: EngineStore; contents: StoreContents<SavedEngineIndexes> }> {
   const store = await SiftStore.open<SavedEngineIndexes>(name, source, fingerprint, key)
   try {
     return { store, contents: await store.readContents(onTexts) }

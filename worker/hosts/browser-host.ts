@@ -24,7 +24,9 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     // Half the cores, at most 4: the worker's own JS (tokenizer, IndexedDB) and the page need the rest; on a busy
     // two-core machine two threads embedded slower than one (scripts/bench-embed-browser.ts). More than one needs
     // cross-origin isolation (SharedArrayBuffer).
-    wasmThreads: self.crossOriginIsolated ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2))) : 1,
+    wasmThreads: self.crossOriginIsolated
+      ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2)))
+      : 1,
     // The model in a worker of its own: its load overlaps reading the store at open, and a batch of sentences
     // being embedded no longer holds up a request's ranking.
     startModel: modelInWorker,
@@ -35,7 +37,10 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
       return response.arrayBuffer()
     },
     storage: async () => {
-      const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([navigator.storage.estimate(), navigator.storage.persisted()])
+      const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([
+        navigator.storage.estimate(),
+        navigator.storage.persisted(),
+      ])
       return { usage, quota, persisted }
     },
     backends: async (device) => {
@@ -55,13 +60,22 @@ async function chooseAutoBackend(): Promise<BackendChoice> {
   try {
     adapter = await (navigator as GpuNavigator).gpu?.requestAdapter()
   } catch (error) {
-    return { backends: ['wasm'], reason: `auto: WASM, requesting a WebGPU adapter failed (${(error as Error)?.message ?? String(error)})` }
+    return {
+      backends: ['wasm'],
+      reason: `auto: WASM, requesting a WebGPU adapter failed (${(error as Error)?.message ?? String(error)})`,
+    }
   }
   if (!adapter) return { backends: ['wasm'], reason: 'auto: WASM, no WebGPU adapter' }
   const info = adapter.info ?? {}
   const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ')
   if (info.isFallbackAdapter || adapter.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe|software/i.test(name)) {
-    return { backends: ['wasm'], reason: `auto: WASM, the WebGPU adapter is a software fallback (${name || 'isFallbackAdapter'}), slower than WASM` }
+    return {
+      backends: ['wasm'],
+      reason: `auto: WASM, the WebGPU adapter is a software fallback (${name || 'isFallbackAdapter'}), slower than WASM`,
+    }
   }
-  return { backends: ['webgpu', 'wasm'], reason: `auto: WebGPU on a hardware adapter (${name || 'unnamed'}), WASM if it fails` }
+  return {
+    backends: ['webgpu', 'wasm'],
+    reason: `auto: WebGPU on a hardware adapter (${name || 'unnamed'}), WASM if it fails`,
+  }
 }

@@ -62,7 +62,16 @@ export class SentenceCatalog {
       const sentences = sentencesOf(message)
       const conversation = this.conversation(message.conversationId)
       const { id, seq, conversationId, role, timestamp } = message
-      const entry: CatalogMessage = { id, seq, conversationId, role, timestamp, chars: message.content.length, sids: sentences.map((s) => s.sid), turn: conversation.messages.length }
+      const entry: CatalogMessage = {
+        id,
+        seq,
+        conversationId,
+        role,
+        timestamp,
+        chars: message.content.length,
+        sids: sentences.map((s) => s.sid),
+        turn: conversation.messages.length,
+      }
       this.messages.set(message.id, entry)
       for (const sentence of sentences) {
         if (this.sentences[sentence.sid] === undefined) this.sentenceTotal++

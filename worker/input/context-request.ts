@@ -22,22 +22,51 @@ const STRATEGIES: readonly Strategy[] = ['hybrid', 'dense', 'lexical', 'head', '
  * Validates a `buildContext` call and applies defaults; throws `INVALID_INPUT` naming what is wrong. A `conversationId`
  * nothing was stored under is valid: the context is empty (`stats.historySentences` 0), as for a chat's first request.
  */
-export function toContextRequest(request: unknown, options: unknown = {}, maxRequestChars = DEFAULT_MAX_REQUEST_CHARS): ContextRequest {
-  if (typeof request !== 'string') invalid(`request must be a string (the user's next message), got ${describe(request)}`)
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) invalid(`options must be an object like { budget: 8000 }, got ${describe(options)}`)
-  const { budget = DEFAULT_BUDGET, strategy = 'hybrid', conversationId, recentTurns = 0, queries = [], adaptiveStop = false, followUpdates = false } = options as Record<string, unknown>
-  if (typeof budget !== 'number' || !Number.isInteger(budget) || budget <= 0) invalid(`budget must be a positive integer number of characters, got ${describe(budget)}`)
-  if (!STRATEGIES.includes(strategy as Strategy)) invalid(`strategy must be one of ${STRATEGIES.join(', ')}, got ${describe(strategy)}`)
-  if (conversationId !== undefined && typeof conversationId !== 'string') invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
-  if (typeof recentTurns !== 'number' || !Number.isInteger(recentTurns) || recentTurns < 0) invalid(`recentTurns must be an integer ≥ 0, got ${describe(recentTurns)}`)
-  if (!Array.isArray(queries) || queries.some((q) => typeof q !== 'string')) invalid(`queries must be an array of strings, got ${describe(queries)}`)
+export function toContextRequest(
+  request: unknown,
+  options: unknown = {},
+  maxRequestChars = DEFAULT_MAX_REQUEST_CHARS,
+): ContextRequest {
+  if (typeof request !== 'string')
+    invalid(`request must be a string (the user's next message), got ${describe(request)}`)
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    invalid(`options must be an object like { budget: 8000 }, got ${describe(options)}`)
+  const {
+    budget = DEFAULT_BUDGET,
+    strategy = 'hybrid',
+    conversationId,
+    recentTurns = 0,
+    queries = [],
+    adaptiveStop = false,
+    followUpdates = false,
+  } = options as Record<string, unknown>
+  if (typeof budget !== 'number' || !Number.isInteger(budget) || budget <= 0)
+    invalid(`budget must be a positive integer number of characters, got ${describe(budget)}`)
+  if (!STRATEGIES.includes(strategy as Strategy))
+    invalid(`strategy must be one of ${STRATEGIES.join(', ')}, got ${describe(strategy)}`)
+  if (conversationId !== undefined && typeof conversationId !== 'string')
+    invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
+  if (typeof recentTurns !== 'number' || !Number.isInteger(recentTurns) || recentTurns < 0)
+    invalid(`recentTurns must be an integer ≥ 0, got ${describe(recentTurns)}`)
+  if (!Array.isArray(queries) || queries.some((q) => typeof q !== 'string'))
+    invalid(`queries must be an array of strings, got ${describe(queries)}`)
   if (typeof adaptiveStop !== 'boolean') invalid(`adaptiveStop must be a boolean, got ${describe(adaptiveStop)}`)
   if (typeof followUpdates !== 'boolean') invalid(`followUpdates must be a boolean, got ${describe(followUpdates)}`)
   const requestChars = (queries as string[]).reduce((sum, query) => sum + query.length, request.length)
   if (requestChars > maxRequestChars) {
-    invalid(`the request and its queries have ${requestChars} characters, more than the limit of ${maxRequestChars} (MemoryOptions.maxRequestChars); pass the part of the message that matters or raise the limit`)
+    invalid(
+      `the request and its queries have ${requestChars} characters, more than the limit of ${maxRequestChars} (MemoryOptions.maxRequestChars); pass the part of the message that matters or raise the limit`,
+    )
   }
-  return { queries: [request, ...(queries as string[])], budget, strategy: strategy as Strategy, conversationId, recentTurns, adaptiveStop, followUpdates }
+  return {
+    queries: [request, ...(queries as string[])],
+    budget,
+    strategy: strategy as Strategy,
+    conversationId,
+    recentTurns,
+    adaptiveStop,
+    followUpdates,
+  }
 }
 
 function invalid(message: string): never {

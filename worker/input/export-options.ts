@@ -13,7 +13,9 @@ export function toExportOptions(options: unknown): ExportOptions {
     invalid(`export() options.conversationId must be a non-empty string when given, got ${describe(conversationId)}`)
   }
   if (passphrase !== undefined && (typeof passphrase !== 'string' || passphrase === '')) {
-    invalid(`export() options.passphrase must be a non-empty string when given (or omit it for a plain export), got ${describe(passphrase)}`)
+    invalid(
+      `export() options.passphrase must be a non-empty string when given (or omit it for a plain export), got ${describe(passphrase)}`,
+    )
   }
   return { conversationId, passphrase }
 }

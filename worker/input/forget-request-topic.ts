@@ -1,9 +1,11 @@
 /** Greetings and fillers a request may open with: "Hey, please …", "OK so …". */
 const OPENING = /^(?:(?:hey|hi|ok|okay|so|and|also|now|then|please|pls|kindly)\b[\s,.!:;-]*)+/i
 /** Asking someone to do it: "can you", "I'd like you to", each optionally followed by "please". */
-const ASKING = /^(?:(?:can|could|would|will)\s+you\s+|i(?:\s+(?:want|need|would\s+like)|['’]d\s+like)\s+you\s+to\s+)?(?:please\s+)?/i
+const ASKING =
+  /^(?:(?:can|could|would|will)\s+you\s+|i(?:\s+(?:want|need|would\s+like)|['’]d\s+like)\s+you\s+to\s+)?(?:please\s+)?/i
 /** The request itself. */
-const FORGET = /^(?:forget|delete|remove|erase|unlearn|stop\s+remembering|(?:don['’]?t|do\s+not|no\s+longer)\s+remember)\b\s*/i
+const FORGET =
+  /^(?:forget|delete|remove|erase|unlearn|stop\s+remembering|(?:don['’]?t|do\s+not|no\s+longer)\s+remember)\b\s*/i
 /** What is to be forgotten, before the topic: "everything I told you about", "the fact that", "what I said about". */
 const POINTER =
   /^(?:(?:everything|anything|all|what|the\s+(?:fact|part|bit|thing|message|messages|stuff))\s+)?(?:(?:that|where|when)\s+)?(?:i\s+(?:said|told\s+you|mentioned|wrote|shared)(?:\s+|$))?(?:(?:about|that|where|regarding|on|of)\s+)?/i

@@ -9,13 +9,19 @@ const KEYS = ['id', 'ids', 'conversationId', 'before', 'after']
  * milliseconds, and `ids` loses its repeats.
  */
 export function toForgetSelector(selector: unknown): ForgetSelector {
-  const given = typeof selector === 'object' && selector !== null ? Object.keys(selector).filter((k) => (selector as Record<string, unknown>)[k] !== undefined) : []
+  const given =
+    typeof selector === 'object' && selector !== null
+      ? Object.keys(selector).filter((k) => (selector as Record<string, unknown>)[k] !== undefined)
+      : []
   if (given.length !== 1 || !KEYS.includes(given[0])) {
-    invalid(`pass exactly one of { id }, { ids }, { conversationId }, { before } or { after }, got ${given.length ? `{ ${given.join(', ')} }` : describe(selector)}`)
+    invalid(
+      `pass exactly one of { id }, { ids }, { conversationId }, { before } or { after }, got ${given.length ? `{ ${given.join(', ')} }` : describe(selector)}`,
+    )
   }
   const [key] = given
   const value = (selector as Record<string, unknown>)[key]
-  if (key === 'before') return { before: toEpochMs(value) ?? invalid(`before ${DATE_EXPECTED}, got ${describe(value)}`) }
+  if (key === 'before')
+    return { before: toEpochMs(value) ?? invalid(`before ${DATE_EXPECTED}, got ${describe(value)}`) }
   if (key === 'after') return { after: toEpochMs(value) ?? invalid(`after ${DATE_EXPECTED}, got ${describe(value)}`) }
   if (key === 'ids') return { ids: toIds(value) }
   if (typeof value !== 'string' || value === '') invalid(`${key} must be a non-empty string, got ${describe(value)}`)

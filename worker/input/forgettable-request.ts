@@ -16,13 +16,24 @@ export const DEFAULT_FORGETTABLE_LIMIT = 10
 export const MAX_FORGETTABLE_LIMIT = 100
 
 /** Validates a `findForgettable` call and applies defaults; throws `INVALID_INPUT` naming what is wrong. */
-export function toForgettableRequest(text: unknown, options: unknown = {}, maxRequestChars = DEFAULT_MAX_REQUEST_CHARS): ForgettableRequest {
-  if (typeof text !== 'string') invalid(`text must be a string (the user's request, e.g. "forget that I smoke"), got ${describe(text)}`)
-  if (text.length > maxRequestChars) invalid(`text has ${text.length} characters, more than the limit of ${maxRequestChars} (MemoryOptions.maxRequestChars)`)
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) invalid(`options must be an object like { limit: 10 }, got ${describe(options)}`)
+export function toForgettableRequest(
+  text: unknown,
+  options: unknown = {},
+  maxRequestChars = DEFAULT_MAX_REQUEST_CHARS,
+): ForgettableRequest {
+  if (typeof text !== 'string')
+    invalid(`text must be a string (the user's request, e.g. "forget that I smoke"), got ${describe(text)}`)
+  if (text.length > maxRequestChars)
+    invalid(
+      `text has ${text.length} characters, more than the limit of ${maxRequestChars} (MemoryOptions.maxRequestChars)`,
+    )
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    invalid(`options must be an object like { limit: 10 }, got ${describe(options)}`)
   const { conversationId, limit = DEFAULT_FORGETTABLE_LIMIT } = options as Record<string, unknown>
-  if (conversationId !== undefined && typeof conversationId !== 'string') invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_FORGETTABLE_LIMIT) invalid(`limit must be an integer from 1 to ${MAX_FORGETTABLE_LIMIT}, got ${describe(limit)}`)
+  if (conversationId !== undefined && typeof conversationId !== 'string')
+    invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_FORGETTABLE_LIMIT)
+    invalid(`limit must be an integer from 1 to ${MAX_FORGETTABLE_LIMIT}, got ${describe(limit)}`)
   return { topic: forgetRequestTopic(text), conversationId, limit }
 }
 

@@ -22,7 +22,9 @@ export interface ImportBatch {
 }
 
 /** What `import` was given, read and checked: messages to store, or an encrypted export still to open. */
-export type ImportData = { kind: 'messages'; batch: ImportBatch } | { kind: 'encrypted'; box: PassphraseBox; passphrase: string }
+export type ImportData =
+  | { kind: 'messages'; batch: ImportBatch }
+  | { kind: 'encrypted'; box: PassphraseBox; passphrase: string }
 
 /** How messages without an id or a timestamp (a plain array may omit them) get one. */
 export interface ImportDefaults {
@@ -41,13 +43,18 @@ export function readImportData(data: unknown, options: unknown, defaults: Import
   const value = typeof data === 'string' ? parseJson(data, 'data') : data
   if (Array.isArray(value)) return { kind: 'messages', batch: toBatch(value, 'data', false, defaults) }
   if (typeof value !== 'object' || value === null) {
-    invalid(`data must be a Sift export (an object with format '${EXPORT_FORMAT}', from memory.export()) or an array of messages like [{ role: 'user', content: 'Hi' }], got ${describe(value)}`)
+    invalid(
+      `data must be a Sift export (an object with format '${EXPORT_FORMAT}', from memory.export()) or an array of messages like [{ role: 'user', content: 'Hi' }], got ${describe(value)}`,
+    )
   }
   const file = value as Record<string, unknown>
   assertExportHeader(file, 'data')
   if (file.encrypted !== undefined) {
     const box = toPassphraseBox(file.encrypted, 'data.encrypted')
-    if (passphrase === undefined) invalid('data is an encrypted Sift export: pass the passphrase it was exported with, memory.import(data, { passphrase })')
+    if (passphrase === undefined)
+      invalid(
+        'data is an encrypted Sift export: pass the passphrase it was exported with, memory.import(data, { passphrase })',
+      )
     return { kind: 'encrypted', box, passphrase }
   }
   return { kind: 'messages', batch: messagesOfExport(file, 'data', defaults) }
@@ -57,7 +64,8 @@ export function readImportData(data: unknown, options: unknown, defaults: Import
 export function readDecryptedExport(text: string, defaults: ImportDefaults): ImportBatch {
   const at = 'data.encrypted.data'
   const value = parseJson(text, at)
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(`${at} must hold a Sift export object, got ${describe(value)}`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    invalid(`${at} must hold a Sift export object, got ${describe(value)}`)
   const file = value as Record<string, unknown>
   assertExportHeader(file, at)
   if (file.encrypted !== undefined) invalid(`${at} is encrypted again; an export is encrypted once`)
@@ -68,18 +76,26 @@ export function readDecryptedExport(text: string, defaults: ImportDefaults): Imp
 export function assertIdsFree({ messages, at }: ImportBatch, stored: ReadonlySet<string>): void {
   const index = messages.findIndex((m) => stored.has(m.id))
   if (index >= 0) {
-    invalid(`${at}[${index}].id ${describe(messages[index].id)} is already stored in this memory (import keeps ids): forget that message first, or import into another memory`)
+    invalid(
+      `${at}[${index}].id ${describe(messages[index].id)} is already stored in this memory (import keeps ids): forget that message first, or import into another memory`,
+    )
   }
 }
 
 function toImportOptions(options: unknown): ImportOptions {
   if (options === undefined) return {}
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new SiftError('INVALID_INPUT', `import() options must be an object like { passphrase: '…' }, got ${describe(options)}.`)
+    throw new SiftError(
+      'INVALID_INPUT',
+      `import() options must be an object like { passphrase: '…' }, got ${describe(options)}.`,
+    )
   }
   const { passphrase } = options as ImportOptions
   if (passphrase !== undefined && (typeof passphrase !== 'string' || passphrase === '')) {
-    throw new SiftError('INVALID_INPUT', `import() options.passphrase must be a non-empty string when given, got ${describe(passphrase)}.`)
+    throw new SiftError(
+      'INVALID_INPUT',
+      `import() options.passphrase must be a non-empty string when given, got ${describe(passphrase)}.`,
+    )
   }
   return { passphrase }
 }
@@ -88,61 +104,88 @@ function parseJson(text: string, at: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
-    return invalid(`${at} is a string but not valid JSON (${(error as Error).message}); pass the export's text or the parsed object`)
+    return invalid(
+      `${at} is a string but not valid JSON (${(error as Error).message}); pass the export's text or the parsed object`,
+    )
   }
 }
 
 function assertExportHeader(file: Record<string, unknown>, at: string): void {
   const { format, version } = file
   if (format !== EXPORT_FORMAT) {
-    invalid(`${at}.format must be '${EXPORT_FORMAT}' (a file from memory.export()), got ${describe(format)}; a plain history must be an array of messages`)
+    invalid(
+      `${at}.format must be '${EXPORT_FORMAT}' (a file from memory.export()), got ${describe(format)}; a plain history must be an array of messages`,
+    )
   }
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) invalid(`${at}.version must be a positive integer (${EXPORT_VERSION} for this Sift), got ${describe(version)}`)
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    invalid(`${at}.version must be a positive integer (${EXPORT_VERSION} for this Sift), got ${describe(version)}`)
   if (version > EXPORT_VERSION) {
-    invalid(`${at}.version is ${version}: the export was written by a newer Sift, and this one reads version ${EXPORT_VERSION} at most; update Sift to import it`)
+    invalid(
+      `${at}.version is ${version}: the export was written by a newer Sift, and this one reads version ${EXPORT_VERSION} at most; update Sift to import it`,
+    )
   }
 }
 
 function messagesOfExport(file: Record<string, unknown>, at: string, defaults: ImportDefaults): ImportBatch {
-  if (!Array.isArray(file.messages)) invalid(`${at}.messages must be an array of messages, got ${describe(file.messages)}`)
+  if (!Array.isArray(file.messages))
+    invalid(`${at}.messages must be an array of messages, got ${describe(file.messages)}`)
   return toBatch(file.messages, `${at}.messages`, true, defaults)
 }
 
 /** Every field a message of an export has: an export keeps ids, conversations and timestamps, so none may be missing. */
 const EXPORTED_FIELDS = ['id', 'conversationId', 'role', 'content', 'timestamp'] as const
 
-function toBatch(items: unknown[], at: string, exported: boolean, { now, newId, maxMessageChars }: ImportDefaults): ImportBatch {
+function toBatch(
+  items: unknown[],
+  at: string,
+  exported: boolean,
+  { now, newId, maxMessageChars }: ImportDefaults,
+): ImportBatch {
   const messages = items.map((item, i) => {
     const where = `${at}[${i}]`
     if (exported && typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const missing = EXPORTED_FIELDS.find((field) => (item as Record<string, unknown>)[field] === undefined)
-      if (missing) invalid(`${where}.${missing} is missing; every message of a Sift export has ${EXPORTED_FIELDS.join(', ')}`)
+      if (missing)
+        invalid(`${where}.${missing} is missing; every message of a Sift export has ${EXPORTED_FIELDS.join(', ')}`)
     }
     try {
       return toValidMessage(item, where, now, newId, maxMessageChars)
     } catch (error) {
-      if (error instanceof SiftError && error.code === 'INVALID_INPUT') throw new SiftError('INVALID_IMPORT', `Cannot import: ${error.message}`)
+      if (error instanceof SiftError && error.code === 'INVALID_INPUT')
+        throw new SiftError('INVALID_IMPORT', `Cannot import: ${error.message}`)
       throw error
     }
   })
   const first = new Map<string, number>()
   messages.forEach(({ id }, i) => {
     const earlier = first.get(id)
-    if (earlier !== undefined) invalid(`${at}[${i}].id ${describe(id)} repeats the id of ${at}[${earlier}]; each message needs a unique id`)
+    if (earlier !== undefined)
+      invalid(`${at}[${i}].id ${describe(id)} repeats the id of ${at}[${earlier}]; each message needs a unique id`)
     first.set(id, i)
   })
   return { messages, at }
 }
 
 function toPassphraseBox(value: unknown, at: string): PassphraseBox {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(`${at} must be an object { kdf, iterations, salt, iv, data }, got ${describe(value)}`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    invalid(`${at} must be an object { kdf, iterations, salt, iv, data }, got ${describe(value)}`)
   const { kdf, iterations, salt, iv, data } = value as Record<string, unknown>
   if (kdf !== 'PBKDF2-SHA-256') invalid(`${at}.kdf must be 'PBKDF2-SHA-256', got ${describe(kdf)}`)
-  if (typeof iterations !== 'number' || !Number.isInteger(iterations) || iterations < 1 || iterations > MAX_IMPORT_ITERATIONS) {
+  if (
+    typeof iterations !== 'number' ||
+    !Number.isInteger(iterations) ||
+    iterations < 1 ||
+    iterations > MAX_IMPORT_ITERATIONS
+  ) {
     invalid(`${at}.iterations must be an integer from 1 to ${MAX_IMPORT_ITERATIONS}, got ${describe(iterations)}`)
   }
-  for (const [field, text] of [['salt', salt], ['iv', iv], ['data', data]] as const) {
-    if (typeof text !== 'string' || text === '' || !isBase64(text)) invalid(`${at}.${field} must be a non-empty base64 string, got ${describe(text)}`)
+  for (const [field, text] of [
+    ['salt', salt],
+    ['iv', iv],
+    ['data', data],
+  ] as const) {
+    if (typeof text !== 'string' || text === '' || !isBase64(text))
+      invalid(`${at}.${field} must be a non-empty base64 string, got ${describe(text)}`)
   }
   return { kdf, iterations, salt: salt as string, iv: iv as string, data: data as string }
 }

@@ -34,5 +34,8 @@ export function toInputLimits(options: { maxMessageChars?: unknown; maxRequestCh
 function limitOption(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value === 'number' && ((Number.isInteger(value) && value > 0) || value === Infinity)) return value
-  throw new SiftError('INVALID_INPUT', `${name} must be a positive integer number of characters (or Infinity for no limit), got ${describe(value)}.`)
+  throw new SiftError(
+    'INVALID_INPUT',
+    `${name} must be a positive integer number of characters (or Infinity for no limit), got ${describe(value)}.`,
+  )
 }

@@ -13,39 +13,69 @@ export const DEFAULT_CONVERSATION = 'default'
  * the memory gives it back unchanged. `role`, `id` and `conversationId` are labels and keys, so they are refused with
  * those: a line break in a role would forge a line of the rendered context.
  */
-export function toValidMessages(input: unknown, now: number, newId: () => string, maxMessageChars: number): ValidMessage[] {
+export function toValidMessages(
+  input: unknown,
+  now: number,
+  newId: () => string,
+  maxMessageChars: number,
+): ValidMessage[] {
   const list = Array.isArray(input) ? input : [input]
-  const messages = list.map((item, i) => toValidMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId, maxMessageChars))
+  const messages = list.map((item, i) =>
+    toValidMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId, maxMessageChars),
+  )
   const seen = new Set<string>()
   for (const { id } of messages) {
-    if (seen.has(id)) throw new SiftError('DUPLICATE_ID', `The id "${id}" appears twice in this batch; give each message a unique id. Nothing was stored.`)
+    if (seen.has(id))
+      throw new SiftError(
+        'DUPLICATE_ID',
+        `The id "${id}" appears twice in this batch; give each message a unique id. Nothing was stored.`,
+      )
     seen.add(id)
   }
   return messages
 }
 
 /** One message of `add`'s input, validated with defaults applied; `where` names it in the error (`message[3]`). */
-export function toValidMessage(item: unknown, where: string, now: number, newId: () => string, maxMessageChars: number): ValidMessage {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) invalid(`${where} must be an object like { role: 'user', content: 'Hi' }, got ${describe(item)}`)
+export function toValidMessage(
+  item: unknown,
+  where: string,
+  now: number,
+  newId: () => string,
+  maxMessageChars: number,
+): ValidMessage {
+  if (typeof item !== 'object' || item === null || Array.isArray(item))
+    invalid(`${where} must be an object like { role: 'user', content: 'Hi' }, got ${describe(item)}`)
   const { role, content, conversationId, id, timestamp } = item as MessageInput
-  if (typeof role !== 'string' || role.trim() === '') invalid(`${where}.role must be a non-empty string such as 'user' or 'assistant', got ${describe(role)}`)
+  if (typeof role !== 'string' || role.trim() === '')
+    invalid(`${where}.role must be a non-empty string such as 'user' or 'assistant', got ${describe(role)}`)
   if (typeof content !== 'string') invalid(`${where}.content must be a string, got ${describe(content)}`)
   if (content.length > maxMessageChars) {
-    invalid(`${where}.content has ${content.length} characters, more than the limit of ${maxMessageChars} (MemoryOptions.maxMessageChars); split it into several messages or raise the limit`)
+    invalid(
+      `${where}.content has ${content.length} characters, more than the limit of ${maxMessageChars} (MemoryOptions.maxMessageChars); split it into several messages or raise the limit`,
+    )
   }
   if (conversationId !== undefined && (typeof conversationId !== 'string' || conversationId === '')) {
     invalid(`${where}.conversationId must be a non-empty string when given, got ${describe(conversationId)}`)
   }
-  if (id !== undefined && (typeof id !== 'string' || id === '')) invalid(`${where}.id must be a non-empty string when given (or omit it), got ${describe(id)}`)
-  for (const [field, label] of [['role', role], ['conversationId', conversationId], ['id', id]] as const) {
-    if (label !== undefined && !isPlainLabel(label)) invalid(`${where}.${field} must not contain control characters or lone surrogates, got ${describe(label)}`)
+  if (id !== undefined && (typeof id !== 'string' || id === ''))
+    invalid(`${where}.id must be a non-empty string when given (or omit it), got ${describe(id)}`)
+  for (const [field, label] of [
+    ['role', role],
+    ['conversationId', conversationId],
+    ['id', id],
+  ] as const) {
+    if (label !== undefined && !isPlainLabel(label))
+      invalid(`${where}.${field} must not contain control characters or lone surrogates, got ${describe(label)}`)
   }
   return {
     id: id ?? newId(),
     role,
     content,
     conversationId: conversationId ?? DEFAULT_CONVERSATION,
-    timestamp: timestamp === undefined ? now : (toEpochMs(timestamp) ?? invalid(`${where}.timestamp ${DATE_EXPECTED}, got ${describe(timestamp)}`)),
+    timestamp:
+      timestamp === undefined
+        ? now
+        : (toEpochMs(timestamp) ?? invalid(`${where}.timestamp ${DATE_EXPECTED}, got ${describe(timestamp)}`)),
   }
 }
 
@@ -54,6 +84,7 @@ function isPlainLabel(label: string): boolean {
   return !CONTROL_CHARACTER.test(label) && !LONE_SURROGATE.test(label)
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
@@ -62,7 +93,14 @@ export const DATE_EXPECTED = 'must be epoch milliseconds, an ISO date string or 
 
 /** Epoch milliseconds from a number, an ISO string or a Date; `undefined` when it is none of these or outside what a Date can hold. */
 export function toEpochMs(value: unknown): number | undefined {
-  const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : value instanceof Date ? value.getTime() : NaN
+  const ms =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string'
+        ? Date.parse(value)
+        : value instanceof Date
+          ? value.getTime()
+          : NaN
   // A timestamp a Date cannot hold could be stored but not compared by IndexedDB's key ranges (`forget({ before })`).
   return Math.abs(ms) <= MAX_DATE_MS ? ms : undefined
 }
@@ -76,5 +114,11 @@ function invalid(message: string): never {
 export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
   if (value instanceof Date) return 'an invalid Date'
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : String(value)
+  return value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : String(value)
 }

@@ -19,13 +19,25 @@ export const MAX_PAGE_SIZE = 1000
 
 /** Validates a `messages` call and applies defaults; throws `INVALID_INPUT` naming what is wrong. */
 export function toMessagesRequest(options: unknown = {}): MessagesRequest {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) invalid(`options must be an object like { limit: 100 }, got ${describe(options)}`)
-  const { conversationId, after = 0, before = Infinity, limit = DEFAULT_PAGE_SIZE, newestFirst = false } = options as Record<string, unknown>
-  if (conversationId !== undefined && typeof conversationId !== 'string') invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
-  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) invalid(`after must be an integer ≥ 0 (a previous page's next), got ${describe(after)}`)
-  if (typeof before !== 'number' || !(before === Infinity || (Number.isInteger(before) && before >= 1))) invalid(`before must be an integer ≥ 1 (a previous page's next) when given, got ${describe(before)}`)
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) invalid(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${describe(limit)}`)
-  if (typeof newestFirst !== 'boolean') invalid(`newestFirst must be true or false when given, got ${describe(newestFirst)}`)
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    invalid(`options must be an object like { limit: 100 }, got ${describe(options)}`)
+  const {
+    conversationId,
+    after = 0,
+    before = Infinity,
+    limit = DEFAULT_PAGE_SIZE,
+    newestFirst = false,
+  } = options as Record<string, unknown>
+  if (conversationId !== undefined && typeof conversationId !== 'string')
+    invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
+  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0)
+    invalid(`after must be an integer ≥ 0 (a previous page's next), got ${describe(after)}`)
+  if (typeof before !== 'number' || !(before === Infinity || (Number.isInteger(before) && before >= 1)))
+    invalid(`before must be an integer ≥ 1 (a previous page's next) when given, got ${describe(before)}`)
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
+    invalid(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${describe(limit)}`)
+  if (typeof newestFirst !== 'boolean')
+    invalid(`newestFirst must be true or false when given, got ${describe(newestFirst)}`)
   return { conversationId, after, before, limit, newestFirst }
 }
 

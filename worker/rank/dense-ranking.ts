@@ -26,7 +26,9 @@ export class DenseRanking implements RankedList {
   /** Whether entry a (a position in the scores) ranks above entry b. */
   better(a: number, b: number): boolean {
     const { score, raw, sids } = this.scores
-    return score[a] > score[b] || (score[a] === score[b] && (raw[a] > raw[b] || (raw[a] === raw[b] && sids[a] < sids[b])))
+    return (
+      score[a] > score[b] || (score[a] === score[b] && (raw[a] > raw[b] || (raw[a] === raw[b] && sids[a] < sids[b])))
+    )
   }
 
   /** The scores position ranked `rank` (0-based), or -1 past the end. */
@@ -122,7 +124,9 @@ export class DenseRanking implements RankedList {
       if (key < low[b]) low[b] = key
       if (key > high[b]) high[b] = key
     }
-    const counts = sizes.map((size) => (size === 0 ? 0 : Math.max(1, Math.round((RANK_BUCKETS * size) / Math.max(1, length)))))
+    const counts = sizes.map((size) =>
+      size === 0 ? 0 : Math.max(1, Math.round((RANK_BUCKETS * size) / Math.max(1, length))),
+    )
     const offsets = [0, counts[0], counts[0] + counts[1]]
     const count = offsets[2] + counts[2]
     const bucketOf = new Int32Array(length)
@@ -160,7 +164,8 @@ export class DenseRanking implements RankedList {
       if (boundary >= 0 && !this.better(boundary, i)) continue
       if (size < want) {
         heap[size] = i
-        for (let c = size++; c > 0 && this.better(heap[(c - 1) >> 1], heap[c]); c = (c - 1) >> 1) [heap[c], heap[(c - 1) >> 1]] = [heap[(c - 1) >> 1], heap[c]]
+        for (let c = size++; c > 0 && this.better(heap[(c - 1) >> 1], heap[c]); c = (c - 1) >> 1)
+          [heap[c], heap[(c - 1) >> 1]] = [heap[(c - 1) >> 1], heap[c]]
       } else if (this.better(i, heap[0])) {
         heap[0] = i
         siftDown(0)
@@ -174,4 +179,3 @@ export class DenseRanking implements RankedList {
     this.sorted += chunk.length
   }
 }
-

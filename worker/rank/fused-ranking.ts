@@ -43,7 +43,9 @@ export class FusedRanking implements RankedList {
       inList.add(sid)
       hits.push({ sid, rank: i + 1, position: dense ? dense.scores.positionOf(sid) : -1 })
     })
-    const denseRanks = dense ? dense.ranksOf(hits.filter((h) => h.position >= 0).map((h) => h.position)) : new Map<number, number>()
+    const denseRanks = dense
+      ? dense.ranksOf(hits.filter((h) => h.position >= 0).map((h) => h.position))
+      : new Map<number, number>()
     let lexicalOnly = 0
     const count = dense?.length ?? 0
     this.lexicalEntries = hits.map(({ sid, rank, position }) => {
@@ -54,7 +56,13 @@ export class FusedRanking implements RankedList {
       this.lexicalPositions.add(position)
       const denseRank = denseRanks.get(position)! + 1
       const score = 1 / (RRF_K + denseRank) + weightOf(sid, denseRank) / (RRF_K + rank)
-      return { sid, score, ranks: { lexical: rank, dense: denseRank }, bestRank: Math.min(denseRank, rank), firstSeen: denseRank - 1 }
+      return {
+        sid,
+        score,
+        ranks: { lexical: rank, dense: denseRank },
+        bestRank: Math.min(denseRank, rank),
+        firstSeen: denseRank - 1,
+      }
     })
     this.lexicalEntries.sort(compareFused)
     for (const entry of this.lexicalEntries) this.lexicalAt.set(entry.sid, entry)
@@ -99,7 +107,13 @@ export class FusedRanking implements RankedList {
       if (position < 0) return undefined
       if (!this.lexicalPositions.has(position)) {
         const rank = this.nextDense + 1
-        return { sid: dense.scores.sids[position], score: 1 / (RRF_K + rank), ranks: { dense: rank }, bestRank: rank, firstSeen: rank - 1 }
+        return {
+          sid: dense.scores.sids[position],
+          score: 1 / (RRF_K + rank),
+          ranks: { dense: rank },
+          bestRank: rank,
+          firstSeen: rank - 1,
+        }
       }
       this.nextDense++
     }

@@ -25,7 +25,7 @@ export class ProbedDenseRanking implements RankedList {
   at(position: number): ScoredSid | undefined {
     const { probed } = this
     if (position < probed.count) return { sid: probed.sids[position], score: probed.score[position] }
-    const ranking = this.exactRanking ??= this.exact()
+    const ranking = (this.exactRanking ??= this.exact())
     const wanted = position - probed.count
     while (this.rest.length <= wanted) {
       const at = ranking.positionAt(this.exactCursor++)

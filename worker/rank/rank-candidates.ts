@@ -54,10 +54,13 @@ export function* rankCandidates(
   const filter = { conversationId }
   const penaltyOf = sentencePenalty(sources)
   const denseRanking = (query: RankingQuery): DenseRanking | undefined =>
-    query.vector && sources.vectors ? new DenseRanking(sources.vectors.scan(query.vector, filter, penaltyOf)) : undefined
+    query.vector && sources.vectors
+      ? new DenseRanking(sources.vectors.scan(query.vector, filter, penaltyOf))
+      : undefined
   // Only unfiltered: a conversation's rows are a small share of the lists, and its exact scan is cheap enough.
   const probedRanking = (query: RankingQuery): ProbedDenseRanking | undefined => {
-    const probed = query.vector && conversationId === undefined ? sources.vectors?.probe(query.vector, penaltyOf) : undefined
+    const probed =
+      query.vector && conversationId === undefined ? sources.vectors?.probe(query.vector, penaltyOf) : undefined
     return probed && new ProbedDenseRanking(probed, () => denseRanking(query)!)
   }
   // The scope's speakers' names, for hybrid: worked out once per request, not per query.
@@ -74,7 +77,11 @@ export function* rankCandidates(
     if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
     const { words, terms } = speakerNames()
     const lexicalQuery = widened(query, sources, words)
-    return new FusedRanking(denseRanking(query), sources.lexical.search(lexicalQuery.text, filter, HYBRID_LEXICAL_DEPTH), lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions))
+    return new FusedRanking(
+      denseRanking(query),
+      sources.lexical.search(lexicalQuery.text, filter, HYBRID_LEXICAL_DEPTH),
+      lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions),
+    )
   })
   const seen = new Set<number>()
   for (let position = 0; ; position++) {
@@ -85,7 +92,12 @@ export function* rankCandidates(
       more = true
       if (seen.has(hit.sid)) continue
       seen.add(hit.sid)
-      const candidate = scoredSentence(sources.catalog, hit.sid, rankings.length === 1 ? hit.score : bestScore(rankings, hit.sid), 'relevant')
+      const candidate = scoredSentence(
+        sources.catalog,
+        hit.sid,
+        rankings.length === 1 ? hit.score : bestScore(rankings, hit.sid),
+        'relevant',
+      )
       if (candidate) yield explained(candidate, strategy, hit, position, query)
     }
     if (!more) return
@@ -97,9 +109,18 @@ export function* rankCandidates(
  * (`requestExpansions`), and those expansions, which the lexical share counts at a discount. No stand-ins without word
  * vectors, or without a dense ranking to fuse with (a request ranked lexically because the model failed).
  */
-function widened(query: RankingQuery, sources: RankingSources, nameWords: ReadonlySet<string>): { text: string; expansions: Expansion[] } {
+function widened(
+  query: RankingQuery,
+  sources: RankingSources,
+  nameWords: ReadonlySet<string>,
+): { text: string; expansions: Expansion[] } {
   if (!sources.wordNeighbours || !query.vector) return { text: query.text, expansions: [] }
-  const expansions = requestExpansions(query.text, sources.wordNeighbours, (term) => sources.lexical.usesTerm(term), nameWords)
+  const expansions = requestExpansions(
+    query.text,
+    sources.wordNeighbours,
+    (term) => sources.lexical.usesTerm(term),
+    nameWords,
+  )
   return { text: [query.text, ...expansions.flatMap((expansion) => expansion.standIns)].join(' '), expansions }
 }
 
@@ -108,13 +129,25 @@ function widened(query: RankingQuery, sources: RankingSources, nameWords: Readon
  * covers and the history's vocabulary reaches, the speakers' names left out (they say whose sentence, not what
  * about), and by its dense rank.
  */
-function lexicalWeight(query: RankingQuery, conversationId: string | undefined, sources: RankingSources, nameTerms: ReadonlySet<string>, expansions: readonly Expansion[]): LexicalWeight {
+function lexicalWeight(
+  query: RankingQuery,
+  conversationId: string | undefined,
+  sources: RankingSources,
+  nameTerms: ReadonlySet<string>,
+  expansions: readonly Expansion[],
+): LexicalWeight {
   const coverage = sources.lexical.termCoverage(query.text, { conversationId }, nameTerms, expansions)
   return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank)
 }
 
 /** A ranked candidate with why it is there: its rank in each ranking, its fused score (`hybrid`) and the query that found it. */
-function explained(candidate: ScoredSentence, strategy: 'dense' | 'lexical' | 'hybrid', hit: RankedSid, position: number, query: number): ScoredSentence {
+function explained(
+  candidate: ScoredSentence,
+  strategy: 'dense' | 'lexical' | 'hybrid',
+  hit: RankedSid,
+  position: number,
+  query: number,
+): ScoredSentence {
   if (strategy === 'hybrid') {
     candidate.ranks = hit.ranks
     candidate.fused = hit.score
@@ -139,7 +172,12 @@ export function sentencePenalty(sources: Pick<RankingSources, 'catalog' | 'lexic
 }
 
 /** Scope sentences in chronological order (`head`) or newest first (`tail`), for the positional baselines and recent turns. */
-export function* positionalCandidates(catalog: SentenceCatalog, sids: readonly number[], newestFirst: boolean, reason: ContextItem['reason']): Generator<ScoredSentence> {
+export function* positionalCandidates(
+  catalog: SentenceCatalog,
+  sids: readonly number[],
+  newestFirst: boolean,
+  reason: ContextItem['reason'],
+): Generator<ScoredSentence> {
   for (let i = 0; i < sids.length; i++) {
     const candidate = scoredSentence(catalog, sids[newestFirst ? sids.length - 1 - i : i], 0, reason)
     if (candidate) yield candidate
@@ -153,12 +191,31 @@ function bestScore(rankings: readonly RankedList[], sid: number): number {
 }
 
 /** `sid`'s sentence as a candidate, with its turn; undefined when the catalog no longer holds it. */
-export function scoredSentence(catalog: SentenceCatalog, sid: number, score: number, reason: ContextItem['reason']): ScoredSentence | undefined {
+export function scoredSentence(
+  catalog: SentenceCatalog,
+  sid: number,
+  score: number,
+  reason: ContextItem['reason'],
+): ScoredSentence | undefined {
   const sentence = catalog.get(sid)
   if (!sentence) return undefined
   // Written out rather than spread: a literal of one fixed shape is several times cheaper, and a request builds hundreds.
   const { messageId, conversationId, seq, index, role, timestamp, text, start, end } = sentence
-  return { sid, messageId, conversationId, seq, index, role, timestamp, text, start, end, turn: catalog.turnOf(sentence), score, reason }
+  return {
+    sid,
+    messageId,
+    conversationId,
+    seq,
+    index,
+    role,
+    timestamp,
+    text,
+    start,
+    end,
+    turn: catalog.turnOf(sentence),
+    score,
+    reason,
+  }
 }
 
 /** The first sentence of the turn after `sentence`'s, in its conversation; undefined after the last turn. */
@@ -170,5 +227,7 @@ export function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSent
 /** The last sentence of the turn before `sentence`'s, in its conversation; undefined before the first turn. */
 export function closingOfPreviousTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
   const previous = sentence.turn > 0 ? catalog.scope(sentence.conversationId).messages[sentence.turn - 1] : undefined
-  return previous && previous.sids.length > 0 ? scoredSentence(catalog, previous.sids[previous.sids.length - 1], 0, 'neighbour') : undefined
+  return previous && previous.sids.length > 0
+    ? scoredSentence(catalog, previous.sids[previous.sids.length - 1], 0, 'neighbour')
+    : undefined
 }

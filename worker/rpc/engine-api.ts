@@ -17,14 +17,19 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
   return {
     open: (options, onProgress) =>
       withSiftErrors('createMemory', async () => {
-        if (engine) throw new SiftError('INVALID_INPUT', 'This worker already holds an open memory; create another with createMemory().')
+        if (engine)
+          throw new SiftError(
+            'INVALID_INPUT',
+            'This worker already holds an open memory; create another with createMemory().',
+          )
         engine = await Engine.open({ ...options, onProgress }, hostFor(options))
       }),
     add: (message) => withSiftErrors('add', () => opened().add(message)),
     indexed: () => withSiftErrors('indexed', () => opened().indexed()),
     buildContext: (request, options) => withSiftErrors('buildContext', () => opened().buildContext(request, options)),
     forget: (selector) => withSiftErrors('forget', () => opened().forget(selector)),
-    findForgettable: (text, options) => withSiftErrors('findForgettable', () => opened().findForgettable(text, options)),
+    findForgettable: (text, options) =>
+      withSiftErrors('findForgettable', () => opened().findForgettable(text, options)),
     messages: (options) => withSiftErrors('messages', () => opened().messages(options)),
     clear: () => withSiftErrors('clear', () => opened().clear()),
     export: (options) => withSiftErrors('export', () => opened().export(options)),

@@ -27,7 +27,8 @@ const modelApi = {
 }
 
 function started(): TransformersModel {
-  if (!model) throw new SiftError('INTERNAL', "The embedding model's worker was called before start(); this is a bug in Sift.")
+  if (!model)
+    throw new SiftError('INTERNAL', "The embedding model's worker was called before start(); this is a bug in Sift.")
   return model
 }
 

@@ -35,7 +35,10 @@ export function modelInWorker(options: ModelOptions): ModelRunner {
   const call = async <T>(work: (remote: Remote<ModelWorkerApi>) => Promise<T>): Promise<T> => {
     const { remote, started, unanswered } = worker()
     await started
-    return unanswered.track(work(remote), () => new SiftError('MODEL_UNAVAILABLE', "The embedding model's worker stopped; the next call starts a new one."))
+    return unanswered.track(
+      work(remote),
+      () => new SiftError('MODEL_UNAVAILABLE', "The embedding model's worker stopped; the next call starts a new one."),
+    )
   }
   return {
     checkFiles: () => {
@@ -63,17 +66,23 @@ function startModelWorker(options: ModelOptions): ModelWorker {
   // MODEL_UNAVAILABLE, not WORKER_FAILED: the memory itself works, only dense ranking does not, and that code is what
   // tells a caller to fall back to `lexical`.
   const loaded = moduleLoaded(worker).catch((cause: unknown) => {
-    throw new SiftError('MODEL_UNAVAILABLE', `The embedding model's worker failed to start (${failureDetail(cause)}). Check that the app's bundler emitted and resolved the worker's files.`, { cause })
+    throw new SiftError(
+      'MODEL_UNAVAILABLE',
+      `The embedding model's worker failed to start (${failureDetail(cause)}). Check that the app's bundler emitted and resolved the worker's files.`,
+      { cause },
+    )
   })
   const unanswered = new UnansweredCalls()
   let ended = false
   // `start` answers once the worker holds its lifetime lock.
-  const started = loaded.then(() => remote.start(options)).then(() => {
-    void whenWorkerEnds(name).then(() => {
-      ended = true
-      unanswered.end()
+  const started = loaded
+    .then(() => remote.start(options))
+    .then(() => {
+      void whenWorkerEnds(name).then(() => {
+        ended = true
+        unanswered.end()
+      })
     })
-  })
   started.catch(() => undefined)
   return {
     remote,

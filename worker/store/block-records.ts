@@ -13,17 +13,25 @@ const MERGE_TAIL = 8
 
 /** The last blocks, in blockId order: those an append may merge with. */
 export async function tailBlocks<Block extends VectorBlock | SealedVectorBlock>(db: SiftDatabase): Promise<Block[]> {
-  return ((await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()) as unknown as Block[]).reverse()
+  return (
+    (await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()) as unknown as Block[]
+  ).reverse()
 }
 
 /** The blocks that may hold any of `sids` (increasing), by their sid ranges. */
-export async function touchedBlocks<Block extends VectorBlock | SealedVectorBlock>(db: SiftDatabase, sids: readonly number[]): Promise<Block[]> {
+export async function touchedBlocks<Block extends VectorBlock | SealedVectorBlock>(
+  db: SiftDatabase,
+  sids: readonly number[],
+): Promise<Block[]> {
   const blocks = (await db.vectorBlocks.where('lastSid').aboveOrEqual(sids[0]).toArray()) as unknown as Block[]
   return blocks.filter((b) => b.firstSid <= sids[sids.length - 1])
 }
 
 /** The residual records of `blocks`, parallel to them (`undefined` where a block has none). */
-export async function residualRecords<Residuals extends VectorResiduals | SealedResiduals>(db: SiftDatabase, blocks: readonly { blockId: number }[]): Promise<(Residuals | undefined)[]> {
+export async function residualRecords<Residuals extends VectorResiduals | SealedResiduals>(
+  db: SiftDatabase,
+  blocks: readonly { blockId: number }[],
+): Promise<(Residuals | undefined)[]> {
   return (await db.vectorResiduals.bulkGet(blocks.map((b) => b.blockId))) as unknown as (Residuals | undefined)[]
 }
 
@@ -32,13 +40,21 @@ export async function liveSids(db: SiftDatabase, sids: readonly number[]): Promi
   if (sids.length === 0) return []
   // An empty message shares its firstSid with the next message, so take every message from that firstSid on.
   const from = (await db.messages.where('firstSid').belowOrEqual(sids[0]).last())?.firstSid ?? sids[0]
-  const records = await db.messages.where('firstSid').between(from, sids[sids.length - 1], true, true).toArray()
+  const records = await db.messages
+    .where('firstSid')
+    .between(from, sids[sids.length - 1], true, true)
+    .toArray()
   const live = new Set(records.flatMap(messageSids))
   return sids.map((sid) => live.has(sid))
 }
 
 /** The rows of a batch (`sids`, `vectors` of `dim`) whose flag in `alive` is set. */
-export function keptRows(sids: readonly number[], vectors: Float32Array, dim: number, alive: readonly boolean[]): { sids: number[]; vectors: Float32Array } {
+export function keptRows(
+  sids: readonly number[],
+  vectors: Float32Array,
+  dim: number,
+  alive: readonly boolean[],
+): { sids: number[]; vectors: Float32Array } {
   const rows = sids.flatMap((_, row) => (alive[row] ? [row] : []))
   const kept = new Float32Array(rows.length * dim)
   rows.forEach((row, i) => kept.set(vectors.subarray(row * dim, (row + 1) * dim), i * dim))
@@ -57,7 +73,13 @@ export async function putBlocks(db: SiftDatabase, blocks: readonly VectorBlock[]
 }
 
 /** Writes blocks already split into their two records (`splitResiduals`, or sealed by `sealBlock`). */
-export async function putBlockRecords(db: SiftDatabase, parts: readonly { codes: VectorBlock | SealedVectorBlock; residuals: VectorResiduals | SealedResiduals | undefined }[]): Promise<void> {
+export async function putBlockRecords(
+  db: SiftDatabase,
+  parts: readonly {
+    codes: VectorBlock | SealedVectorBlock
+    residuals: VectorResiduals | SealedResiduals | undefined
+  }[],
+): Promise<void> {
   await db.vectorBlocks.bulkPut(parts.map((p) => p.codes as VectorBlock))
   await db.vectorResiduals.bulkPut(parts.flatMap((p) => (p.residuals ? [p.residuals as VectorResiduals] : [])))
   await db.vectorResiduals.bulkDelete(parts.flatMap((p) => (p.residuals ? [] : [p.codes.blockId])))

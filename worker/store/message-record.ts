@@ -28,8 +28,18 @@ export function sentencesOf(record: MessageRecord): Sentence[] {
   for (let index = 0; index < spans.length / 2; index++) {
     const start = spans[2 * index]
     const end = spans[2 * index + 1]
-    sentences.push({ sid: firstSid + index, messageId, conversationId, seq, index, role, timestamp, text: content.slice(start, end), start, end })
+    sentences.push({
+      sid: firstSid + index,
+      messageId,
+      conversationId,
+      seq,
+      index,
+      role,
+      timestamp,
+      text: content.slice(start, end),
+      start,
+      end,
+    })
   }
   return sentences
 }
-

@@ -13,7 +13,13 @@ const isId = (value: unknown): value is number => isCount(value) && value > 0
 export function isMessageRecord(value: unknown): value is MessageRecord {
   if (typeof value !== 'object' || value === null) return false
   const { id, seq, role, content, conversationId, timestamp, firstSid, spans } = value as Record<string, unknown>
-  if (typeof id !== 'string' || typeof role !== 'string' || typeof content !== 'string' || typeof conversationId !== 'string') return false
+  if (
+    typeof id !== 'string' ||
+    typeof role !== 'string' ||
+    typeof content !== 'string' ||
+    typeof conversationId !== 'string'
+  )
+    return false
   if (!isId(seq) || !isId(firstSid) || typeof timestamp !== 'number' || !Number.isFinite(timestamp)) return false
   if (!Array.isArray(spans) || spans.length % 2 !== 0) return false
   let previousEnd = 0
@@ -30,7 +36,15 @@ export function isMessageRecord(value: unknown): value is MessageRecord {
 export function isStoreState(value: unknown): value is StoreState {
   if (typeof value !== 'object' || value === null) return false
   const { key, schemaVersion, model, nextSeq, nextSid, nextBlockId, embeddedThrough } = value as Record<string, unknown>
-  return key === 'state' && isCount(schemaVersion) && typeof model === 'string' && isId(nextSeq) && isId(nextSid) && isId(nextBlockId) && isCount(embeddedThrough)
+  return (
+    key === 'state' &&
+    isCount(schemaVersion) &&
+    typeof model === 'string' &&
+    isId(nextSeq) &&
+    isId(nextSid) &&
+    isId(nextBlockId) &&
+    isCount(embeddedThrough)
+  )
 }
 
 /**
@@ -40,7 +54,16 @@ export function isStoreState(value: unknown): value is StoreState {
 export function isSealedMessageRecord(value: unknown): value is SealedMessageRecord {
   if (typeof value !== 'object' || value === null) return false
   const { id, seq, conversationId, timestamp, firstSid, sentences, sealed } = value as Record<string, unknown>
-  return typeof id === 'string' && typeof conversationId === 'string' && isId(seq) && isId(firstSid) && isCount(sentences) && typeof timestamp === 'number' && Number.isFinite(timestamp) && sealed instanceof Uint8Array
+  return (
+    typeof id === 'string' &&
+    typeof conversationId === 'string' &&
+    isId(seq) &&
+    isId(firstSid) &&
+    isCount(sentences) &&
+    typeof timestamp === 'number' &&
+    Number.isFinite(timestamp) &&
+    sealed instanceof Uint8Array
+  )
 }
 
 /**

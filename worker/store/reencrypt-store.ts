@@ -6,9 +6,28 @@ import type { MessageRecord } from './message-record'
 import type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
 import { isMessageRecord } from './record-check'
 import type { SiftDatabase } from './schema'
-import { openBlock, openCoarseLists, openLexicalSnapshot, openMessages, openResiduals, sealBlock, sealCoarseLists, sealLexicalSnapshot, sealMessage, type SealedResiduals, type SealedVectorBlock } from './sealed-records'
+import {
+  openBlock,
+  openCoarseLists,
+  openLexicalSnapshot,
+  openMessages,
+  openResiduals,
+  sealBlock,
+  sealCoarseLists,
+  sealLexicalSnapshot,
+  sealMessage,
+  type SealedResiduals,
+  type SealedVectorBlock,
+} from './sealed-records'
 import { changedMeanwhile } from './sealed-store'
-import { isFloatBlock, joinResiduals, toInt8Block, type FloatVectorBlock, type VectorBlock, type VectorResiduals } from './vector-block'
+import {
+  isFloatBlock,
+  joinResiduals,
+  toInt8Block,
+  type FloatVectorBlock,
+  type VectorBlock,
+  type VectorResiduals,
+} from './vector-block'
 
 /**
  * Seals every record of the memory with `to`, in one transaction: records sealed with `from` are opened first, and
@@ -18,17 +37,28 @@ import { isFloatBlock, joinResiduals, toInt8Block, type FloatVectorBlock, type V
  * opening and sealing happens between reading and that transaction, which first checks that the counters and record
  * counts it read are unchanged.
  */
-export async function reencryptStore(db: SiftDatabase, from: RecordCipher | undefined, to: { cipher: RecordCipher; record: EncryptionRecord }): Promise<void> {
+export async function reencryptStore(
+  db: SiftDatabase,
+  from: RecordCipher | undefined,
+  to: { cipher: RecordCipher; record: EncryptionRecord },
+): Promise<void> {
   const tables = [db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists]
   const { before, messages, blocks, lexical, coarseLists } = await readAndSeal(db, tables, from, to.cipher)
   await db.transaction('rw', tables, async () => {
-    const [state, messageCount, blockCount] = await Promise.all([db.meta.get('state'), db.messages.count(), db.vectorBlocks.count()])
-    if (!sameState(state, before.state) || messageCount !== before.messages || blockCount !== before.blocks) throw changedMeanwhile('encrypt the memory with the new key')
+    const [state, messageCount, blockCount] = await Promise.all([
+      db.meta.get('state'),
+      db.messages.count(),
+      db.vectorBlocks.count(),
+    ])
+    if (!sameState(state, before.state) || messageCount !== before.messages || blockCount !== before.blocks)
+      throw changedMeanwhile('encrypt the memory with the new key')
     await db.messages.bulkPut(messages as unknown as MessageRecord[])
     await db.vectorBlocks.clear()
     await db.vectorResiduals.clear()
     await putBlockRecords(db, blocks)
-    await (lexical ? db.lexicalSnapshots.put(lexical as unknown as LexicalSnapshot) : db.lexicalSnapshots.delete('lexical'))
+    await (lexical
+      ? db.lexicalSnapshots.put(lexical as unknown as LexicalSnapshot)
+      : db.lexicalSnapshots.delete('lexical'))
     await (coarseLists ? db.coarseLists.put(coarseLists as CoarseListsRecord) : db.coarseLists.delete('vectors'))
     await db.table('meta').put(to.record)
   })
@@ -62,11 +92,23 @@ async function readAndSeal(db: SiftDatabase, tables: Table[], from: RecordCipher
 }
 
 /** The records `raw` holds, plain: opened with `from`, or as stored without it (float32 blocks quantised on the way). */
-async function openAll(from: RecordCipher | undefined, raw: { messages: unknown[]; blocks: unknown[]; residuals: unknown[]; lexical: unknown; coarseLists: unknown }) {
+async function openAll(
+  from: RecordCipher | undefined,
+  raw: { messages: unknown[]; blocks: unknown[]; residuals: unknown[]; lexical: unknown; coarseLists: unknown },
+) {
   const residualsOf = new Map(raw.residuals.map((record) => [(record as { blockId: number }).blockId, record]))
   if (!from) {
-    const blocks = (raw.blocks as (VectorBlock | FloatVectorBlock)[]).map((block) => (isFloatBlock(block) ? toInt8Block(block) : joinResiduals(block, residualsOf.get(block.blockId) as VectorResiduals | undefined)))
-    return { messages: raw.messages.filter(isMessageRecord), blocks, lexical: raw.lexical as LexicalSnapshot | undefined, coarseLists: withoutKey(raw.coarseLists as CoarseListsRecord | undefined) }
+    const blocks = (raw.blocks as (VectorBlock | FloatVectorBlock)[]).map((block) =>
+      isFloatBlock(block)
+        ? toInt8Block(block)
+        : joinResiduals(block, residualsOf.get(block.blockId) as VectorResiduals | undefined),
+    )
+    return {
+      messages: raw.messages.filter(isMessageRecord),
+      blocks,
+      lexical: raw.lexical as LexicalSnapshot | undefined,
+      coarseLists: withoutKey(raw.coarseLists as CoarseListsRecord | undefined),
+    }
   }
   const [{ messages }, blocks, lexical, coarseLists] = await Promise.all([
     openMessages(from, raw.messages),
@@ -91,5 +133,7 @@ function withoutKey(record: CoarseListsRecord | undefined): object | undefined {
 }
 
 function sameState(now: StoreState | undefined, before: StoreState): boolean {
-  return now !== undefined && (Object.keys(before) as (keyof StoreState)[]).every((field) => now[field] === before[field])
+  return (
+    now !== undefined && (Object.keys(before) as (keyof StoreState)[]).every((field) => now[field] === before[field])
+  )
 }

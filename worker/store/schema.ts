@@ -59,10 +59,13 @@ async function moveSentencesOntoMessages(tx: Transaction): Promise<void> {
     spansOf.set(sentence.messageId, entry)
   })
   let nextSid = 1
-  await tx.table<MessageRecord, string>('messages').orderBy('seq').modify((message) => {
-    const entry = spansOf.get(message.id) ?? { firstSid: nextSid, spans: [] }
-    message.firstSid = entry.firstSid
-    message.spans = entry.spans
-    nextSid = entry.firstSid + entry.spans.length / 2
-  })
+  await tx
+    .table<MessageRecord, string>('messages')
+    .orderBy('seq')
+    .modify((message) => {
+      const entry = spansOf.get(message.id) ?? { firstSid: nextSid, spans: [] }
+      message.firstSid = entry.firstSid
+      message.spans = entry.spans
+      nextSid = entry.firstSid + entry.spans.length / 2
+    })
 }

@@ -24,7 +24,8 @@ export interface SealedMessageRecord {
 }
 
 /** A vector block of an encrypted memory: its sids, codes and scales are sealed under `block:<blockId>`. */
-export interface SealedVectorBlock extends Pick<VectorBlock, 'blockId' | 'format' | 'model' | 'dim' | 'firstSid' | 'lastSid'> {
+export interface SealedVectorBlock
+  extends Pick<VectorBlock, 'blockId' | 'format' | 'model' | 'dim' | 'firstSid' | 'lastSid'> {
   sealed: Uint8Array
 }
 
@@ -55,7 +56,10 @@ interface MessageSecret {
   spans: number[]
 }
 
-export function sealMessageContent(cipher: RecordCipher, record: Pick<MessageRecord, 'id' | 'role' | 'content' | 'spans'>): Promise<Uint8Array> {
+export function sealMessageContent(
+  cipher: RecordCipher,
+  record: Pick<MessageRecord, 'id' | 'role' | 'content' | 'spans'>,
+): Promise<Uint8Array> {
   const { role, content, spans } = record
   return cipher.sealValue({ role, content, spans } satisfies MessageSecret, `message:${record.id}`)
 }
@@ -74,7 +78,10 @@ export async function sealMessage(cipher: RecordCipher, record: MessageRecord): 
  * The messages among `records` (`seq` order) and the ids of those that are not sealed messages of this key (another
  * layout, or altered bytes): those are skipped like records not in Sift's layout.
  */
-export async function openMessages(cipher: RecordCipher, records: readonly unknown[]): Promise<{ messages: MessageRecord[]; skipped: string[] }> {
+export async function openMessages(
+  cipher: RecordCipher,
+  records: readonly unknown[],
+): Promise<{ messages: MessageRecord[]; skipped: string[] }> {
   const opened = await Promise.all(records.map((record) => openMessage(cipher, record)))
   const messages: MessageRecord[] = []
   const skipped: string[] = []
@@ -90,46 +97,90 @@ async function openMessage(cipher: RecordCipher, record: unknown): Promise<Messa
   const secret = (await cipher.openValue(record.sealed, `message:${record.id}`)) as MessageSecret | undefined
   if (typeof secret !== 'object' || secret === null) return undefined
   const { id, seq, conversationId, timestamp, firstSid, sentences } = record
-  const message = { id, seq, role: secret.role, content: secret.content, conversationId, timestamp, firstSid, spans: secret.spans }
+  const message = {
+    id,
+    seq,
+    role: secret.role,
+    content: secret.content,
+    conversationId,
+    timestamp,
+    firstSid,
+    spans: secret.spans,
+  }
   return isMessageRecord(message) && message.spans.length / 2 === sentences ? message : undefined
 }
 
 /** The block as its two sealed records (see `splitResiduals`). */
-export async function sealBlock(cipher: RecordCipher, block: VectorBlock): Promise<{ codes: SealedVectorBlock; residuals: SealedResiduals | undefined }> {
+export async function sealBlock(
+  cipher: RecordCipher,
+  block: VectorBlock,
+): Promise<{ codes: SealedVectorBlock; residuals: SealedResiduals | undefined }> {
   const { codes, residuals } = splitResiduals(block)
   const { blockId, format, model, dim, firstSid, lastSid, sids, scales } = codes
-  const clear = format === undefined ? { blockId, model, dim, firstSid, lastSid } : { blockId, format, model, dim, firstSid, lastSid }
+  const clear =
+    format === undefined
+      ? { blockId, model, dim, firstSid, lastSid }
+      : { blockId, format, model, dim, firstSid, lastSid }
   const [sealedCodes, sealedResiduals] = await Promise.all([
     cipher.sealValue({ sids, codes: codes.codes, scales }, `block:${blockId}`),
-    residuals && cipher.sealValue({ sids: residuals.sids, residuals: residuals.residuals, residualScales: residuals.residualScales }, `residuals:${blockId}`),
+    residuals &&
+      cipher.sealValue(
+        { sids: residuals.sids, residuals: residuals.residuals, residualScales: residuals.residualScales },
+        `residuals:${blockId}`,
+      ),
   ])
-  return { codes: { ...clear, sealed: sealedCodes }, residuals: sealedResiduals && { blockId, sealed: sealedResiduals } }
+  return {
+    codes: { ...clear, sealed: sealedCodes },
+    residuals: sealedResiduals && { blockId, sealed: sealedResiduals },
+  }
 }
 
 /** The block `record` holds (codes only, as stored); `STORAGE_FAILED` when it does not open. */
 export async function openBlock(cipher: RecordCipher, record: SealedVectorBlock): Promise<VectorBlock> {
   const { sealed, ...clear } = record
-  const secret = (await cipher.openValue(sealed, `block:${record.blockId}`)) as Pick<VectorBlock, 'sids' | 'codes' | 'scales'> | undefined
+  const secret = (await cipher.openValue(sealed, `block:${record.blockId}`)) as
+    | Pick<VectorBlock, 'sids' | 'codes' | 'scales'>
+    | undefined
   if (!secret) throw damaged(`vector block ${record.blockId}`)
   return { ...clear, sids: secret.sids, codes: secret.codes, scales: secret.scales }
 }
 
 /** The residuals `record` holds; `STORAGE_FAILED` when it does not open. */
 export async function openResiduals(cipher: RecordCipher, record: SealedResiduals): Promise<VectorResiduals> {
-  const secret = (await cipher.openValue(record.sealed, `residuals:${record.blockId}`)) as Omit<VectorResiduals, 'blockId'> | undefined
+  const secret = (await cipher.openValue(record.sealed, `residuals:${record.blockId}`)) as
+    | Omit<VectorResiduals, 'blockId'>
+    | undefined
   if (!secret) throw damaged(`vector residuals ${record.blockId}`)
-  return { blockId: record.blockId, sids: secret.sids, residuals: secret.residuals, residualScales: secret.residualScales }
+  return {
+    blockId: record.blockId,
+    sids: secret.sids,
+    residuals: secret.residuals,
+    residualScales: secret.residualScales,
+  }
 }
 
-export async function sealLexicalSnapshot(cipher: RecordCipher, snapshot: Omit<LexicalSnapshot, 'key'>): Promise<SealedLexicalSnapshot> {
-  return { key: 'lexical', format: snapshot.format, nextSid: snapshot.nextSid, sealed: await cipher.sealValue(snapshot.index, 'lexical') }
+export async function sealLexicalSnapshot(
+  cipher: RecordCipher,
+  snapshot: Omit<LexicalSnapshot, 'key'>,
+): Promise<SealedLexicalSnapshot> {
+  return {
+    key: 'lexical',
+    format: snapshot.format,
+    nextSid: snapshot.nextSid,
+    sealed: await cipher.sealValue(snapshot.index, 'lexical'),
+  }
 }
 
 /** The snapshot `record` holds; `undefined` when there is none or it does not open (it is only a cache: open re-indexes). */
-export async function openLexicalSnapshot<Index>(cipher: RecordCipher, record: unknown): Promise<LexicalSnapshot<Index> | undefined> {
+export async function openLexicalSnapshot<Index>(
+  cipher: RecordCipher,
+  record: unknown,
+): Promise<LexicalSnapshot<Index> | undefined> {
   const { format, nextSid, sealed } = (record ?? {}) as { format?: unknown; nextSid?: unknown; sealed?: unknown }
   const index = sealed === undefined ? undefined : ((await cipher.openValue(sealed, 'lexical')) as Index | undefined)
-  return index === undefined || typeof format !== 'number' || typeof nextSid !== 'number' ? undefined : { key: 'lexical', format, nextSid, index }
+  return index === undefined || typeof format !== 'number' || typeof nextSid !== 'number'
+    ? undefined
+    : { key: 'lexical', format, nextSid, index }
 }
 
 export async function sealCoarseLists(cipher: RecordCipher, lists: object): Promise<SealedCoarseLists> {
@@ -137,12 +188,18 @@ export async function sealCoarseLists(cipher: RecordCipher, lists: object): Prom
 }
 
 /** The coarse lists `record` holds; `undefined` when there are none or they do not open (they are trained again). */
-export async function openCoarseLists<Lists extends object>(cipher: RecordCipher, record: unknown): Promise<(Lists & { key: 'vectors' }) | undefined> {
+export async function openCoarseLists<Lists extends object>(
+  cipher: RecordCipher,
+  record: unknown,
+): Promise<(Lists & { key: 'vectors' }) | undefined> {
   const sealed = (record as { sealed?: unknown } | undefined)?.sealed
   const lists = sealed === undefined ? undefined : await cipher.openValue(sealed, 'coarse-lists')
   return typeof lists === 'object' && lists !== null ? { ...(lists as Lists), key: 'vectors' } : undefined
 }
 
 function damaged(what: string): SiftError {
-  return new SiftError('STORAGE_FAILED', `The ${what} of this encrypted memory does not open with its key: it was altered or damaged. Nothing was changed; if this persists, delete the database (indexedDB.deleteDatabase with the memory's name) to start over.`)
+  return new SiftError(
+    'STORAGE_FAILED',
+    `The ${what} of this encrypted memory does not open with its key: it was altered or damaged. Nothing was changed; if this persists, delete the database (indexedDB.deleteDatabase with the memory's name) to start over.`,
+  )
 }

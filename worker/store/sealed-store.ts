@@ -1,10 +1,27 @@
 import { SiftError } from '../../src/errors'
 import { sealingOf, type RecordCipher } from '../crypto/record-cipher'
-import { deleteBlocks, keptRows, liveSids, putBlockRecords, residualRecords, tailBlocks, touchedBlocks } from './block-records'
+import {
+  deleteBlocks,
+  keptRows,
+  liveSids,
+  putBlockRecords,
+  residualRecords,
+  tailBlocks,
+  touchedBlocks,
+} from './block-records'
 import type { MessageRecord } from './message-record'
 import type { LexicalSnapshot, StoreState } from './records'
 import type { SiftDatabase } from './schema'
-import { openBlock, openCoarseLists, openLexicalSnapshot, openMessages, openResiduals, sealBlock, type SealedResiduals, type SealedVectorBlock } from './sealed-records'
+import {
+  openBlock,
+  openCoarseLists,
+  openLexicalSnapshot,
+  openMessages,
+  openResiduals,
+  sealBlock,
+  type SealedResiduals,
+  type SealedVectorBlock,
+} from './sealed-records'
 import { appendToBlocks, joinResiduals, removeFromBlock, type VectorBlock } from './vector-block'
 
 /**
@@ -36,25 +53,46 @@ export async function readSealedContents<Lexical, Lists extends object>(
   cipher: RecordCipher,
   onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Lexical> | undefined) => void,
 ): Promise<SealedContents<Lexical, Lists>> {
-  const opening = await db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, db.coarseLists, async () => {
-    // Requests run in the order issued.
-    const state = db.meta.get('state')
-    // Handed over as soon as they are open, while the blocks are still being read: the transaction only resolves once
-    // every request is done.
-    const texts = Promise.all([db.messages.toArray(), db.lexicalSnapshots.get('lexical')])
-      .then(([messages, lexical]) => Promise.all([openMessages(cipher, messages), openLexicalSnapshot<Lexical>(cipher, lexical)]))
-      .then((opened) => {
-        onTexts?.(opened[0].messages, opened[1])
-        return opened
-      })
-    const blocks = db.vectorBlocks.toArray().then((records) => Promise.all((records as unknown as SealedVectorBlock[]).map((record) => openBlock(cipher, record))))
-    const coarseLists = db.coarseLists.get('vectors').then((record) => openCoarseLists<Lists>(cipher, record))
-    // Awaited after the transaction; until then a failure must not count as unhandled.
-    for (const part of [texts, blocks, coarseLists] as Promise<unknown>[]) part.catch(() => undefined)
-    return { state: (await state)!, texts, blocks, coarseLists }
-  })
+  const opening = await db.transaction(
+    'r',
+    db.meta,
+    db.messages,
+    db.vectorBlocks,
+    db.lexicalSnapshots,
+    db.coarseLists,
+    async () => {
+      // Requests run in the order issued.
+      const state = db.meta.get('state')
+      // Handed over as soon as they are open, while the blocks are still being read: the transaction only resolves once
+      // every request is done.
+      const texts = Promise.all([db.messages.toArray(), db.lexicalSnapshots.get('lexical')])
+        .then(([messages, lexical]) =>
+          Promise.all([openMessages(cipher, messages), openLexicalSnapshot<Lexical>(cipher, lexical)]),
+        )
+        .then((opened) => {
+          onTexts?.(opened[0].messages, opened[1])
+          return opened
+        })
+      const blocks = db.vectorBlocks
+        .toArray()
+        .then((records) =>
+          Promise.all((records as unknown as SealedVectorBlock[]).map((record) => openBlock(cipher, record))),
+        )
+      const coarseLists = db.coarseLists.get('vectors').then((record) => openCoarseLists<Lists>(cipher, record))
+      // Awaited after the transaction; until then a failure must not count as unhandled.
+      for (const part of [texts, blocks, coarseLists] as Promise<unknown>[]) part.catch(() => undefined)
+      return { state: (await state)!, texts, blocks, coarseLists }
+    },
+  )
   const [{ messages, skipped }, lexical] = await opening.texts
-  return { state: opening.state, messages, skippedMessages: skipped, blocks: await opening.blocks, lexical, coarseLists: await opening.coarseLists }
+  return {
+    state: opening.state,
+    messages,
+    skippedMessages: skipped,
+    blocks: await opening.blocks,
+    lexical,
+    coarseLists: await opening.coarseLists,
+  }
 }
 
 /** Every stored residual record, opened. */
@@ -64,19 +102,44 @@ export async function readSealedResiduals(db: SiftDatabase, cipher: RecordCipher
 }
 
 /** `SiftStore.appendVectors` for an encrypted memory: the trailing blocks are opened, merged with the batch and sealed between two transactions. */
-export async function appendSealedVectors(db: SiftDatabase, cipher: RecordCipher, sids: readonly number[], vectors: Float32Array, dim: number, through: number): Promise<{ sids: number[]; vectors: Float32Array }> {
-  const read = () => Promise.all([db.meta.get('state').then((s) => s!), liveSids(db, sids), tailBlocks<SealedVectorBlock>(db)])
-  const [state, alive, tail, residuals] = await db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, async () => {
-    const [s, a, t] = await read()
-    return [s, a, t, await residualRecords<SealedResiduals>(db, t)] as const
-  })
+export async function appendSealedVectors(
+  db: SiftDatabase,
+  cipher: RecordCipher,
+  sids: readonly number[],
+  vectors: Float32Array,
+  dim: number,
+  through: number,
+): Promise<{ sids: number[]; vectors: Float32Array }> {
+  const read = () =>
+    Promise.all([db.meta.get('state').then((s) => s!), liveSids(db, sids), tailBlocks<SealedVectorBlock>(db)])
+  const [state, alive, tail, residuals] = await db.transaction(
+    'r',
+    db.meta,
+    db.messages,
+    db.vectorBlocks,
+    db.vectorResiduals,
+    async () => {
+      const [s, a, t] = await read()
+      return [s, a, t, await residualRecords<SealedResiduals>(db, t)] as const
+    },
+  )
   const opened = await openWithResiduals(cipher, tail, residuals)
   const kept = keptRows(sids, vectors, dim, alive)
-  const { put, remove, nextBlockId } = appendToBlocks(opened, kept.sids, kept.vectors, { model: state.model, dim, nextBlockId: state.nextBlockId })
+  const { put, remove, nextBlockId } = appendToBlocks(opened, kept.sids, kept.vectors, {
+    model: state.model,
+    dim,
+    nextBlockId: state.nextBlockId,
+  })
   const sealed = await Promise.all(put.map((block) => sealBlock(cipher, block)))
   await db.transaction('rw', db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, async () => {
     const [now, aliveNow, tailNow] = await read()
-    if (now.nextBlockId !== state.nextBlockId || now.model !== state.model || aliveNow.some((live, i) => live !== alive[i]) || !sameSealings(tail, tailNow)) throw changedMeanwhile('store the embeddings')
+    if (
+      now.nextBlockId !== state.nextBlockId ||
+      now.model !== state.model ||
+      aliveNow.some((live, i) => live !== alive[i]) ||
+      !sameSealings(tail, tailNow)
+    )
+      throw changedMeanwhile('store the embeddings')
     await deleteBlocks(db, remove)
     await putBlockRecords(db, sealed)
     await db.meta.put({ ...now, nextBlockId, embeddedThrough: Math.max(now.embeddedThrough, through) })
@@ -94,21 +157,38 @@ export interface SealedRemoval {
  * Reads the sids a forget will remove (`select`, in the same transaction) and the blocks holding them, and seals those
  * blocks without them, ready for the forget's own transaction to write.
  */
-export async function prepareSealedRemoval(db: SiftDatabase, cipher: RecordCipher, select: () => Promise<number[]>): Promise<SealedRemoval> {
-  const { sids, touched, residuals } = await db.transaction('r', db.messages, db.vectorBlocks, db.vectorResiduals, async () => {
-    const selected = await select()
-    const blocks = selected.length > 0 ? await touchedBlocks<SealedVectorBlock>(db, selected) : []
-    return { sids: selected, touched: blocks, residuals: await residualRecords<SealedResiduals>(db, blocks) }
-  })
+export async function prepareSealedRemoval(
+  db: SiftDatabase,
+  cipher: RecordCipher,
+  select: () => Promise<number[]>,
+): Promise<SealedRemoval> {
+  const { sids, touched, residuals } = await db.transaction(
+    'r',
+    db.messages,
+    db.vectorBlocks,
+    db.vectorResiduals,
+    async () => {
+      const selected = await select()
+      const blocks = selected.length > 0 ? await touchedBlocks<SealedVectorBlock>(db, selected) : []
+      return { sids: selected, touched: blocks, residuals: await residualRecords<SealedResiduals>(db, blocks) }
+    },
+  )
   const gone = new Set(sids)
   const opened = await openWithResiduals(cipher, touched, residuals)
   const rest = opened.map((block) => removeFromBlock(block, gone))
-  const sealed = await Promise.all(rest.flatMap((block, i) => (block && block !== opened[i] ? [sealBlock(cipher, block)] : [])))
+  const sealed = await Promise.all(
+    rest.flatMap((block, i) => (block && block !== opened[i] ? [sealBlock(cipher, block)] : [])),
+  )
   const emptied = opened.flatMap((block, i) => (rest[i] ? [] : [block.blockId]))
   return {
     async apply(sidsNow) {
       const touchedNow = sidsNow.length > 0 ? await touchedBlocks<SealedVectorBlock>(db, sidsNow) : []
-      if (sidsNow.length !== sids.length || sidsNow.some((sid, i) => sid !== sids[i]) || !sameSealings(touched, touchedNow)) throw changedMeanwhile('forget the messages')
+      if (
+        sidsNow.length !== sids.length ||
+        sidsNow.some((sid, i) => sid !== sids[i]) ||
+        !sameSealings(touched, touchedNow)
+      )
+        throw changedMeanwhile('forget the messages')
       await putBlockRecords(db, sealed)
       await deleteBlocks(db, emptied)
     },
@@ -116,15 +196,31 @@ export async function prepareSealedRemoval(db: SiftDatabase, cipher: RecordCiphe
 }
 
 /** The sealed blocks opened, each with its residual record (parallel to them) joined back. */
-function openWithResiduals(cipher: RecordCipher, blocks: readonly SealedVectorBlock[], residuals: readonly (SealedResiduals | undefined)[]): Promise<VectorBlock[]> {
-  return Promise.all(blocks.map(async (record, i) => joinResiduals(await openBlock(cipher, record), residuals[i] && (await openResiduals(cipher, residuals[i]!)))))
+function openWithResiduals(
+  cipher: RecordCipher,
+  blocks: readonly SealedVectorBlock[],
+  residuals: readonly (SealedResiduals | undefined)[],
+): Promise<VectorBlock[]> {
+  return Promise.all(
+    blocks.map(async (record, i) =>
+      joinResiduals(await openBlock(cipher, record), residuals[i] && (await openResiduals(cipher, residuals[i]!))),
+    ),
+  )
 }
 
 /** Whether two reads of sealed records read the same writes. */
 function sameSealings(before: readonly SealedVectorBlock[], now: readonly SealedVectorBlock[]): boolean {
-  return before.length === now.length && before.every((record, i) => record.blockId === now[i].blockId && sealingOf(record.sealed) === sealingOf(now[i].sealed))
+  return (
+    before.length === now.length &&
+    before.every(
+      (record, i) => record.blockId === now[i].blockId && sealingOf(record.sealed) === sealingOf(now[i].sealed),
+    )
+  )
 }
 
 export function changedMeanwhile(what: string): SiftError {
-  return new SiftError('STORAGE_FAILED', `Could not ${what}: the encrypted records changed while they were being re-sealed (another memory of the same name writing without Web Locks?). Nothing was written; retry.`)
+  return new SiftError(
+    'STORAGE_FAILED',
+    `Could not ${what}: the encrypted records changed while they were being re-sealed (another memory of the same name writing without Web Locks?). Nothing was written; retry.`,
+  )
 }

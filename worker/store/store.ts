@@ -4,7 +4,16 @@ import type { ForgetSelector, Sentence, StoredMessage } from '../../src/types'
 import { newEncryption, unlockEncryption, type AtRestKey } from '../crypto/at-rest-key'
 import type { RecordCipher } from '../crypto/record-cipher'
 import type { ValidMessage } from '../input/message-input'
-import { clearVectors, keptRows, liveSids, putBlocks, removeVectors, deleteBlocks, tailBlocks, withResiduals } from './block-records'
+import {
+  clearVectors,
+  keptRows,
+  liveSids,
+  putBlocks,
+  removeVectors,
+  deleteBlocks,
+  tailBlocks,
+  withResiduals,
+} from './block-records'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
 import type { CoarseListsRecord, LexicalSnapshot, SavedIndexes, StoreState } from './records'
 import { assertSchemaNotNewer } from './installed-schema'
@@ -13,7 +22,13 @@ import { isMessageRecord, isStoreState, messageSids } from './record-check'
 import { reencryptStore } from './reencrypt-store'
 import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
-import { openMessages, sealCoarseLists, sealLexicalSnapshot, sealMessageContent, toSealedMessageRecord } from './sealed-records'
+import {
+  openMessages,
+  sealCoarseLists,
+  sealLexicalSnapshot,
+  sealMessageContent,
+  toSealedMessageRecord,
+} from './sealed-records'
 import { appendSealedVectors, prepareSealedRemoval, readSealedContents, readSealedResiduals } from './sealed-store'
 import { readKeyCheck, unlockStore } from './unlock-store'
 import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
@@ -77,7 +92,12 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
    * new memory is created encrypted, and a plain one is encrypted in one go. Without it, an encrypted memory is refused
    * with `WRONG_KEY`.
    */
-  static async open<Saved extends SavedIndexes = SavedIndexes>(name: string, source: IndexedDBSource, model: string, key?: AtRestKey): Promise<SiftStore<Saved>> {
+  static async open<Saved extends SavedIndexes = SavedIndexes>(
+    name: string,
+    source: IndexedDBSource,
+    model: string,
+    key?: AtRestKey,
+  ): Promise<SiftStore<Saved>> {
     const db = new SiftDatabase(name, source)
     let stateRebuilt: boolean
     let unlocked: Awaited<ReturnType<typeof unlockStore>>
@@ -86,31 +106,49 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
       await db.open()
       unlocked = await unlockStore(db, name, key)
       let created = false
-      stateRebuilt = await db.transaction('rw', [db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, db.coarseLists, db.lexicalSnapshots], async () => {
-        const state: unknown = await db.meta.get('state')
-        if (state === undefined && (await db.messages.count()) === 0) {
-          await db.meta.put({ key: 'state', schemaVersion: SCHEMA_VERSION, model, nextSeq: 1, nextSid: 1, nextBlockId: 1, embeddedThrough: 0 })
-          if (unlocked?.newRecord) await db.table('meta').put(unlocked.newRecord)
-          created = true
+      stateRebuilt = await db.transaction(
+        'rw',
+        [db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, db.coarseLists, db.lexicalSnapshots],
+        async () => {
+          const state: unknown = await db.meta.get('state')
+          if (state === undefined && (await db.messages.count()) === 0) {
+            await db.meta.put({
+              key: 'state',
+              schemaVersion: SCHEMA_VERSION,
+              model,
+              nextSeq: 1,
+              nextSid: 1,
+              nextBlockId: 1,
+              embeddedThrough: 0,
+            })
+            if (unlocked?.newRecord) await db.table('meta').put(unlocked.newRecord)
+            created = true
+            return false
+          }
+          if (!isStoreState(state) || (await countersBehind(db, state))) {
+            await clearVectors(db)
+            await db.lexicalSnapshots.clear()
+            await db.meta.put(await rebuiltState(db, model))
+            return true
+          }
+          if (state.model !== model) {
+            await clearVectors(db)
+            await db.meta.put({ ...state, schemaVersion: SCHEMA_VERSION, model, embeddedThrough: 0 })
+            return false
+          }
+          // Dexie may have just upgraded the tables: the state row records the version they are now at.
+          const current = {
+            ...state,
+            schemaVersion: SCHEMA_VERSION,
+            nextBlockId: await nextFreeBlockId(db, state.nextBlockId),
+          }
+          if (current.schemaVersion !== state.schemaVersion || current.nextBlockId !== state.nextBlockId)
+            await db.meta.put(current)
           return false
-        }
-        if (!isStoreState(state) || (await countersBehind(db, state))) {
-          await clearVectors(db)
-          await db.lexicalSnapshots.clear()
-          await db.meta.put(await rebuiltState(db, model))
-          return true
-        }
-        if (state.model !== model) {
-          await clearVectors(db)
-          await db.meta.put({ ...state, schemaVersion: SCHEMA_VERSION, model, embeddedThrough: 0 })
-          return false
-        }
-        // Dexie may have just upgraded the tables: the state row records the version they are now at.
-        const current = { ...state, schemaVersion: SCHEMA_VERSION, nextBlockId: await nextFreeBlockId(db, state.nextBlockId) }
-        if (current.schemaVersion !== state.schemaVersion || current.nextBlockId !== state.nextBlockId) await db.meta.put(current)
-        return false
-      })
-      if (unlocked?.newRecord && !created) await reencryptStore(db, undefined, { cipher: unlocked.cipher, record: unlocked.newRecord })
+        },
+      )
+      if (unlocked?.newRecord && !created)
+        await reencryptStore(db, undefined, { cipher: unlocked.cipher, record: unlocked.newRecord })
     } catch (error) {
       db.close()
       throw toStorageError(error, `open the database "${name}"`)
@@ -126,9 +164,14 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
    * written before int8 are quantised (and stored so) here, where every
    * block is read anyway.
    */
-  async readContents(onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Saved['lexical']> | undefined) => void): Promise<StoreContents<Saved>> {
+  async readContents(
+    onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Saved['lexical']> | undefined) => void,
+  ): Promise<StoreContents<Saved>> {
     const { db, cipher } = this
-    if (cipher) return this.run('read the database', () => readSealedContents<Saved['lexical'], Saved['coarseLists']>(db, cipher, onTexts))
+    if (cipher)
+      return this.run('read the database', () =>
+        readSealedContents<Saved['lexical'], Saved['coarseLists']>(db, cipher, onTexts),
+      )
     const snapshot = await this.run('read the database', () =>
       db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, db.coarseLists, async () => {
         // Requests run in the order issued.
@@ -147,22 +190,39 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
         })
         const messages = read.then((r) => r.messages)
         const blocks = db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>
-        const coarseLists = db.coarseLists.get('vectors') as Promise<CoarseListsRecord<Saved['coarseLists']> | undefined>
+        const coarseLists = db.coarseLists.get('vectors') as Promise<
+          CoarseListsRecord<Saved['coarseLists']> | undefined
+        >
         const texts = Promise.all([messages, lexical]).then(([m, l]) => onTexts?.(m, l))
-        const [stateRecord, { messages: messageRecords, skipped }, blockRecords, lexicalRecord, coarseRecord] = await Promise.all([state, read, blocks, lexical, coarseLists, texts])
-        return { state: stateRecord!, messages: messageRecords, skippedMessages: skipped, blocks: blockRecords, lexical: lexicalRecord, coarseLists: coarseRecord }
+        const [stateRecord, { messages: messageRecords, skipped }, blockRecords, lexicalRecord, coarseRecord] =
+          await Promise.all([state, read, blocks, lexical, coarseLists, texts])
+        return {
+          state: stateRecord!,
+          messages: messageRecords,
+          skippedMessages: skipped,
+          blocks: blockRecords,
+          lexical: lexicalRecord,
+          coarseLists: coarseRecord,
+        }
       }),
     )
     const floatIds = snapshot.blocks.filter(isFloatBlock).map((b) => b.blockId)
-    const quantized = floatIds.length > 0 ? await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, floatIds)) : new Map<number, VectorBlock>()
-    const blocks = snapshot.blocks.flatMap((b) => (isFloatBlock(b) ? (quantized.has(b.blockId) ? [quantized.get(b.blockId)!] : []) : [b]))
+    const quantized =
+      floatIds.length > 0
+        ? await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, floatIds))
+        : new Map<number, VectorBlock>()
+    const blocks = snapshot.blocks.flatMap((b) =>
+      isFloatBlock(b) ? (quantized.has(b.blockId) ? [quantized.get(b.blockId)!] : []) : [b],
+    )
     return { ...snapshot, blocks }
   }
 
   /** Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan). */
   async residuals(): Promise<VectorResiduals[]> {
     const { db, cipher } = this
-    return this.run('read the vector residuals', () => (cipher ? readSealedResiduals(db, cipher) : db.vectorResiduals.toArray()))
+    return this.run('read the vector residuals', () =>
+      cipher ? readSealedResiduals(db, cipher) : db.vectorResiduals.toArray(),
+    )
   }
 
   /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
@@ -170,13 +230,20 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     const { db, cipher } = this
     // Split before the transaction, and sealed there with a key: WebCrypto cannot run inside one. Seq and sids follow.
     const unnumbered = batch.map((message) => toMessageRecord({ ...message, seq: 0 }, 0))
-    const sealed = cipher && (await this.run('encrypt the messages', () => Promise.all(unnumbered.map((record) => sealMessageContent(cipher, record)))))
+    const sealed =
+      cipher &&
+      (await this.run('encrypt the messages', () =>
+        Promise.all(unnumbered.map((record) => sealMessageContent(cipher, record))),
+      ))
     return this.run('store the messages', () =>
       db.transaction('rw', db.meta, db.messages, async () => {
         const existing = await db.messages.bulkGet(batch.map((m) => m.id))
         const taken = existing.find((m) => m !== undefined)
         if (taken) {
-          throw new SiftError('DUPLICATE_ID', `A message with id "${taken.id}" is already stored; give each message a unique id or omit it to get a generated one. Nothing from this batch was stored.`)
+          throw new SiftError(
+            'DUPLICATE_ID',
+            `A message with id "${taken.id}" is already stored; give each message a unique id or omit it to get a generated one. Nothing from this batch was stored.`,
+          )
         }
         const state = (await db.meta.get('state'))!
         let { nextSeq, nextSid } = state
@@ -186,7 +253,11 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
           nextSid += sentenceCount(record)
           messages.push(record)
         }
-        await db.messages.bulkAdd(sealed ? (messages.map((record, i) => toSealedMessageRecord(record, sealed[i])) as unknown as MessageRecord[]) : messages)
+        await db.messages.bulkAdd(
+          sealed
+            ? (messages.map((record, i) => toSealedMessageRecord(record, sealed[i])) as unknown as MessageRecord[])
+            : messages,
+        )
         await db.meta.put({ ...state, nextSeq, nextSid })
         const sentences = messages.flatMap(sentencesOf)
         return { messages, sentences }
@@ -199,7 +270,9 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     const { db } = this
     return this.run('read the messages', async () => {
       // In primary-key order and sorted here, as in readContents: reading through the seq index looks up every record twice.
-      const records: unknown[] = await (conversationId === undefined ? db.messages.toArray() : db.messages.where('conversationId').equals(conversationId).toArray())
+      const records: unknown[] = await (conversationId === undefined
+        ? db.messages.toArray()
+        : db.messages.where('conversationId').equals(conversationId).toArray())
       return (await this.openMessages(records)).sort((a, b) => a.seq - b.seq)
     })
   }
@@ -225,15 +298,25 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
    * Sentences forgotten while the batch was being embedded are dropped here, so a vector can never outlive its sentence.
    * Returns the rows actually stored.
    */
-  async appendVectors(sids: readonly number[], vectors: Float32Array, dim: number, through: number): Promise<{ sids: number[]; vectors: Float32Array }> {
+  async appendVectors(
+    sids: readonly number[],
+    vectors: Float32Array,
+    dim: number,
+    through: number,
+  ): Promise<{ sids: number[]; vectors: Float32Array }> {
     const { db, cipher } = this
-    if (cipher) return this.run('store the embeddings', () => appendSealedVectors(db, cipher, sids, vectors, dim, through))
+    if (cipher)
+      return this.run('store the embeddings', () => appendSealedVectors(db, cipher, sids, vectors, dim, through))
     return this.run('store the embeddings', () =>
       db.transaction('rw', db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, async () => {
         const state = (await db.meta.get('state'))!
         const kept = keptRows(sids, vectors, dim, await liveSids(db, sids))
         const tail = await withResiduals(db, await tailBlocks<VectorBlock>(db))
-        const { put, remove, nextBlockId } = appendToBlocks(tail, kept.sids, kept.vectors, { model: state.model, dim, nextBlockId: state.nextBlockId })
+        const { put, remove, nextBlockId } = appendToBlocks(tail, kept.sids, kept.vectors, {
+          model: state.model,
+          dim,
+          nextBlockId: state.nextBlockId,
+        })
         await deleteBlocks(db, remove)
         await putBlocks(db, put)
         await db.meta.put({ ...state, nextBlockId, embeddedThrough: Math.max(state.embeddedThrough, through) })
@@ -254,17 +337,21 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     return this.run('forget the messages', async () => {
       // With a key, the vector blocks holding the forgotten rows are opened and sealed again before the transaction.
       const sealedRemoval = cipher && (await prepareSealedRemoval(db, cipher, async () => (await selected()).sids))
-      return db.transaction('rw', [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists], async () => {
-        const { messageIds, sids } = await selected()
-        if (messageIds.length === 0) return { messageIds, sids }
-        await db.messages.bulkDelete(messageIds)
-        await db.lexicalSnapshots.delete('lexical')
-        // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
-        await db.coarseLists.delete('vectors')
-        if (sealedRemoval) await sealedRemoval.apply(sids)
-        else if (sids.length > 0) await removeVectors(db, sids)
-        return { messageIds, sids }
-      })
+      return db.transaction(
+        'rw',
+        [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists],
+        async () => {
+          const { messageIds, sids } = await selected()
+          if (messageIds.length === 0) return { messageIds, sids }
+          await db.messages.bulkDelete(messageIds)
+          await db.lexicalSnapshots.delete('lexical')
+          // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
+          await db.coarseLists.delete('vectors')
+          if (sealedRemoval) await sealedRemoval.apply(sids)
+          else if (sids.length > 0) await removeVectors(db, sids)
+          return { messageIds, sids }
+        },
+      )
     })
   }
 
@@ -276,7 +363,16 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     const { db } = this
     const records = await this.run('read the messages', () => db.messages.bulkGet([...ids]))
     const messages = new Map((await this.openMessages(records.filter((r) => r !== undefined))).map((m) => [m.id, m]))
-    return ids.flatMap((id) => messages.get(id) ?? []).map(({ id, seq, role, content, conversationId, timestamp }) => ({ id, seq, role, content, conversationId, timestamp }))
+    return ids
+      .flatMap((id) => messages.get(id) ?? [])
+      .map(({ id, seq, role, content, conversationId, timestamp }) => ({
+        id,
+        seq,
+        role,
+        content,
+        conversationId,
+        timestamp,
+      }))
   }
 
   /**
@@ -297,14 +393,24 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
   async saveCoarseLists(lists: Saved['coarseLists']): Promise<void> {
     const { db } = this
     const { cipher } = this
-    await this.run('save the vector index lists', async () => db.coarseLists.put(cipher ? ((await sealCoarseLists(cipher, lists)) as CoarseListsRecord) : { key: 'vectors', ...lists }))
+    await this.run('save the vector index lists', async () =>
+      db.coarseLists.put(
+        cipher ? ((await sealCoarseLists(cipher, lists)) as CoarseListsRecord) : { key: 'vectors', ...lists },
+      ),
+    )
   }
 
   /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
   async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot<Saved['lexical']>, 'key'>): Promise<void> {
     const { db } = this
     const { cipher } = this
-    await this.run('save the lexical index', async () => db.lexicalSnapshots.put(cipher ? ((await sealLexicalSnapshot(cipher, snapshot)) as unknown as LexicalSnapshot) : { key: 'lexical', ...snapshot }))
+    await this.run('save the lexical index', async () =>
+      db.lexicalSnapshots.put(
+        cipher
+          ? ((await sealLexicalSnapshot(cipher, snapshot)) as unknown as LexicalSnapshot)
+          : { key: 'lexical', ...snapshot },
+      ),
+    )
   }
 
   /**
@@ -319,7 +425,10 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
       return
     }
     if (key) {
-      throw new SiftError('WRONG_KEY', `The memory "${db.name}" is not encrypted, and another tab has it open, so it cannot be encrypted now. Open it without a passphrase or key, or close its other tabs first.`)
+      throw new SiftError(
+        'WRONG_KEY',
+        `The memory "${db.name}" is not encrypted, and another tab has it open, so it cannot be encrypted now. Open it without a passphrase or key, or close its other tabs first.`,
+      )
     }
   }
 
@@ -355,7 +464,10 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
           'SCHEMA_TOO_NEW',
           `Another tab opened the database "${this.db.name}" with a newer version of Sift (IndexedDB version ${newVersion}), so this memory stopped and writes nothing more. Reload the page to use the newer version.`,
         )
-      : new SiftError('CLOSED', `The database "${this.db.name}" was deleted by another connection, so this memory stopped. Create a new one with createMemory().`)
+      : new SiftError(
+          'CLOSED',
+          `The database "${this.db.name}" was deleted by another connection, so this memory stopped. Create a new one with createMemory().`,
+        )
     this.onSuperseded?.(this.superseded)
   }
 
@@ -380,17 +492,25 @@ async function quantizeFloatBlocks(db: SiftDatabase, blockIds: readonly number[]
     const current = (await blocks.bulkGet([...blockIds])).filter((b) => b !== undefined)
     const converted = current.filter(isFloatBlock).map(toInt8Block)
     await putBlocks(db, converted)
-    return new Map([...current.filter((b): b is VectorBlock => !isFloatBlock(b)), ...converted.map((b) => splitResiduals(b).codes)].map((b) => [b.blockId, b]))
+    return new Map(
+      [
+        ...current.filter((b): b is VectorBlock => !isFloatBlock(b)),
+        ...converted.map((b) => splitResiduals(b).codes),
+      ].map((b) => [b.blockId, b]),
+    )
   })
 }
 
 async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {
   if ('id' in selector) return (await db.messages.get(selector.id)) ? [selector.id] : []
   if ('ids' in selector) {
-    const keys = await db.messages.bulkGet(selector.ids).then((records) => records.map((record, i) => (record === undefined ? undefined : selector.ids[i])))
+    const keys = await db.messages
+      .bulkGet(selector.ids)
+      .then((records) => records.map((record, i) => (record === undefined ? undefined : selector.ids[i])))
     return keys.filter((id) => id !== undefined)
   }
-  if ('conversationId' in selector) return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
+  if ('conversationId' in selector)
+    return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
   if ('after' in selector) return db.messages.where('timestamp').above(new Date(selector.after).getTime()).primaryKeys()
   return db.messages.where('timestamp').below(new Date(selector.before).getTime()).primaryKeys()
 }

@@ -14,7 +14,11 @@ export interface Unlocked {
  * `WRONG_KEY` when it does not open it or no key was given for an encrypted memory. A memory without one is plain:
  * `undefined` without a key, else a new key check to write. Reads only.
  */
-export async function unlockStore(db: SiftDatabase, name: string, key: AtRestKey | undefined): Promise<Unlocked | undefined> {
+export async function unlockStore(
+  db: SiftDatabase,
+  name: string,
+  key: AtRestKey | undefined,
+): Promise<Unlocked | undefined> {
   const record = await readKeyCheck(db)
   if (record !== undefined) return { cipher: await unlockEncryption(record, key, name) }
   if (!key) return undefined

@@ -51,7 +51,11 @@ export function toInt8Block(block: FloatVectorBlock): VectorBlock {
 }
 
 /** Both int8 layers of `rows` float vectors. */
-export function quantizeBlockRows(vectors: Float32Array, rows: number, dim: number): Pick<VectorBlock, 'format' | 'codes' | 'scales' | 'residuals' | 'residualScales'> {
+export function quantizeBlockRows(
+  vectors: Float32Array,
+  rows: number,
+  dim: number,
+): Pick<VectorBlock, 'format' | 'codes' | 'scales' | 'residuals' | 'residualScales'> {
   return { format: VECTOR_BLOCK_FORMAT, ...quantizeVectors(vectors, rows, dim) }
 }
 
@@ -84,8 +88,20 @@ export function appendToBlocks(
     const take = Math.min(BLOCK_CAPACITY, sids.length - row)
     const blockSids = Float64Array.from(sids.slice(row, row + take))
     const layers = quantizeBlockRows(vectors.subarray(row * dim, (row + take) * dim), take, dim)
-    let block: VectorBlock = { blockId: nextBlockId++, model, dim, firstSid: blockSids[0], lastSid: blockSids[take - 1], sids: blockSids, ...layers }
-    for (let before = open.at(-1); before && before.sids.length < BLOCK_CAPACITY && before.sids.length <= block.sids.length; before = open.at(-1)) {
+    let block: VectorBlock = {
+      blockId: nextBlockId++,
+      model,
+      dim,
+      firstSid: blockSids[0],
+      lastSid: blockSids[take - 1],
+      sids: blockSids,
+      ...layers,
+    }
+    for (
+      let before = open.at(-1);
+      before && before.sids.length < BLOCK_CAPACITY && before.sids.length <= block.sids.length;
+      before = open.at(-1)
+    ) {
       if (before.sids.length + block.sids.length <= BLOCK_CAPACITY) {
         open.pop()
         remove.push(block.blockId)
@@ -143,7 +159,10 @@ function concatBlocks(a: VectorBlock, b: VectorBlock): VectorBlock {
 
 /** Rows [from, to) of `block`, under its blockId. */
 function sliceBlock(block: VectorBlock, from: number, to: number): VectorBlock {
-  return pickRows(block, Array.from({ length: to - from }, (_, i) => from + i))
+  return pickRows(
+    block,
+    Array.from({ length: to - from }, (_, i) => from + i),
+  )
 }
 
 /** The block without the rows whose sid is in `gone`: the same object if none matched, `undefined` if none is left. */
@@ -163,7 +182,10 @@ function pickRows(block: VectorBlock, keep: readonly number[]): VectorBlock {
   const sids = new Float64Array(keep.length)
   const codes = new Int8Array(keep.length * dim)
   const scales = new Float32Array(keep.length)
-  const kept = residuals && residualScales ? { residuals: new Int8Array(keep.length * dim), residualScales: new Float32Array(keep.length) } : undefined
+  const kept =
+    residuals && residualScales
+      ? { residuals: new Int8Array(keep.length * dim), residualScales: new Float32Array(keep.length) }
+      : undefined
   keep.forEach((row, i) => {
     sids[i] = block.sids[row]
     codes.set(block.codes.subarray(row * dim, (row + 1) * dim), i * dim)
@@ -190,7 +212,11 @@ export interface VectorResiduals {
 /** The block as its two records: codes (what `vectorBlocks` holds) and, for format 2, its residuals. */
 export function splitResiduals(block: VectorBlock): { codes: VectorBlock; residuals: VectorResiduals | undefined } {
   const { residuals, residualScales, ...codes } = block
-  return { codes, residuals: residuals && residualScales ? { blockId: block.blockId, sids: block.sids, residuals, residualScales } : undefined }
+  return {
+    codes,
+    residuals:
+      residuals && residualScales ? { blockId: block.blockId, sids: block.sids, residuals, residualScales } : undefined,
+  }
 }
 
 /** The block with its residual record put back (left without residuals when the record is missing). */

@@ -21,7 +21,13 @@ const SYSTEM_PROMPT =
  * context and the `recent` turns (not the whole history), then the request and its reply stored together, so a
  * request that got no answer is not remembered.
  */
-export async function chatTurn(memory: Memory, endpoint: ChatEndpoint, recent: Turn[], request: string, budget: number): Promise<string> {
+export async function chatTurn(
+  memory: Memory,
+  endpoint: ChatEndpoint,
+  recent: Turn[],
+  request: string,
+  budget: number,
+): Promise<string> {
   // Built before the request is stored, so that it does not find the request itself.
   const context = await memory.buildContext(request, { budget })
   // Prompt caching: a provider reuses the longest prefix an earlier request shared. Only the system prompt is the
@@ -30,13 +36,18 @@ export async function chatTurn(memory: Memory, endpoint: ChatEndpoint, recent: T
   // recent turns and the request come last, where the model reads them as the conversation going on.
   const messages = [
     { role: 'system', content: SYSTEM_PROMPT },
-    ...(context.text ? [{ role: 'system', content: `Excerpts from earlier in this conversation:\n${context.text}` }] : []),
+    ...(context.text
+      ? [{ role: 'system', content: `Excerpts from earlier in this conversation:\n${context.text}` }]
+      : []),
     ...recent,
     { role: 'user', content: request },
   ]
   const response = await fetch(endpoint.url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(endpoint.apiKey ? { Authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(endpoint.apiKey ? { Authorization: `Bearer ${endpoint.apiKey}` } : {}),
+    },
     body: JSON.stringify({ model: endpoint.model, messages }),
   })
   if (!response.ok) throw new Error(`${endpoint.url} answered ${response.status}: ${await response.text()}`)

@@ -22,12 +22,19 @@ const fields = {
 }
 
 // The API key is not saved: anything in localStorage is readable by every script this origin ever runs.
-const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') as { url?: string; model?: string; budget?: string }
+const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') as {
+  url?: string
+  model?: string
+  budget?: string
+}
 if (saved.url) fields.url.value = saved.url
 if (saved.model) fields.model.value = saved.model
 if (saved.budget) fields.budget.value = saved.budget
 byId<HTMLFormElement>('settings').addEventListener('change', () => {
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ url: fields.url.value, model: fields.model.value, budget: fields.budget.value }))
+  localStorage.setItem(
+    SETTINGS_KEY,
+    JSON.stringify({ url: fields.url.value, model: fields.model.value, budget: fields.budget.value }),
+  )
 })
 
 const turns: Turn[] = []
@@ -63,7 +70,8 @@ async function storedTurns(memory: Memory, limit: number): Promise<Turn[]> {
   // Newest first, a page at a time, until there are enough (other roles are skipped) or the history begins.
   for (let before: number | undefined; found.length < limit; ) {
     const page = await memory.messages({ newestFirst: true, before, limit })
-    for (const { role, content } of page.messages) if (isTurnRole(role) && found.length < limit) found.push({ role, content })
+    for (const { role, content } of page.messages)
+      if (isTurnRole(role) && found.length < limit) found.push({ role, content })
     if (page.next === undefined) break
     before = page.next
   }
@@ -88,7 +96,11 @@ chatForm.addEventListener('submit', async (event) => {
   event.preventDefault()
   const request = message.value.trim()
   if (!request) return
-  const endpoint: ChatEndpoint = { url: fields.url.value, model: fields.model.value, apiKey: fields.apiKey.value || undefined }
+  const endpoint: ChatEndpoint = {
+    url: fields.url.value,
+    model: fields.model.value,
+    apiKey: fields.apiKey.value || undefined,
+  }
   send.disabled = true
   message.value = ''
   show('user', request)

@@ -24,7 +24,12 @@ export async function openEmbeddingCacheFile(directory: string, fingerprint: str
     dim = bytes.readUInt32LE(MAGIC.length)
     for (const { key, at } of records(bytes)) {
       // One copy per record (the file buffer's offsets need not be 4-byte aligned); `flush` writes native float32 too.
-      vectors.set(key, new Float32Array(bytes.buffer.slice(bytes.byteOffset + at + KEY_BYTES, bytes.byteOffset + at + KEY_BYTES + dim * 4)))
+      vectors.set(
+        key,
+        new Float32Array(
+          bytes.buffer.slice(bytes.byteOffset + at + KEY_BYTES, bytes.byteOffset + at + KEY_BYTES + dim * 4),
+        ),
+      )
     }
   }
   let unsaved = new Map<string, Float32Array>()
@@ -52,7 +57,8 @@ export async function openEmbeddingCacheFile(directory: string, fingerprint: str
         const pending = unsaved
         unsaved = new Map()
         const chunks: Buffer[] = []
-        for (const [key, vector] of pending) chunks.push(Buffer.from(key, 'hex'), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
+        for (const [key, vector] of pending)
+          chunks.push(Buffer.from(key, 'hex'), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength))
         await mkdir(directory, { recursive: true })
         const file = await open(path, 'a')
         try {
@@ -92,14 +98,16 @@ async function readCacheFile(path: string): Promise<Buffer | undefined> {
     throw error
   }
   if (bytes.length === 0) return undefined
-  if (bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new SiftError('STORAGE_FAILED', `${path} is not a Sift embedding cache; delete it.`)
+  if (bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC)
+    throw new SiftError('STORAGE_FAILED', `${path} is not a Sift embedding cache; delete it.`)
   return bytes
 }
 
 /** Each whole record of a cache file: its key (hex) and where the record starts. */
 function* records(bytes: Buffer): Generator<{ key: string; at: number }> {
   const recordBytes = KEY_BYTES + bytes.readUInt32LE(MAGIC.length) * 4
-  for (let at = HEADER_BYTES; at + recordBytes <= bytes.length; at += recordBytes) yield { key: bytes.subarray(at, at + KEY_BYTES).toString('hex'), at }
+  for (let at = HEADER_BYTES; at + recordBytes <= bytes.length; at += recordBytes)
+    yield { key: bytes.subarray(at, at + KEY_BYTES).toString('hex'), at }
 }
 
 /**
@@ -118,7 +126,11 @@ async function rewriteWithout(path: string, keys: ReadonlySet<string>): Promise<
     await rename(temporary, path)
   } catch (error) {
     await rm(temporary, { force: true })
-    throw new SiftError('STORAGE_FAILED', `The messages were forgotten, but the embedding cache ${path} still holds their vectors and could not be rewritten (${(error as Error).message}); delete that file.`, { cause: error })
+    throw new SiftError(
+      'STORAGE_FAILED',
+      `The messages were forgotten, but the embedding cache ${path} still holds their vectors and could not be rewritten (${(error as Error).message}); delete that file.`,
+      { cause: error },
+    )
   }
 }
 

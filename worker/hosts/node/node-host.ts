@@ -22,6 +22,9 @@ export function nodeHost(options: NodeHostOptions, packageRoot: URL): EngineHost
       const bytes = await readFile(join(localModelPath, path))
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
     },
-    openEmbeddingCache: embeddingCacheDir === undefined ? undefined : (fingerprint) => openEmbeddingCacheFile(embeddingCacheDir, fingerprint),
+    openEmbeddingCache:
+      embeddingCacheDir === undefined
+        ? undefined
+        : (fingerprint) => openEmbeddingCacheFile(embeddingCacheDir, fingerprint),
   }
 }

@@ -12,5 +12,18 @@ export async function openNodeMemory(options: NodeMemoryOptions, packageRoot: UR
   const api = engineApi(() => nodeHost({ indexedDB, IDBKeyRange, embeddingCacheDir }, packageRoot))
   await api.open(engineOptions, onProgress)
   const { add, indexed, buildContext, forget, findForgettable, messages, clear, changeKey, stats, close } = api
-  return { add, indexed, buildContext, forget, findForgettable, messages, clear, export: api.export, import: api.import, changeKey, stats, close }
+  return {
+    add,
+    indexed,
+    buildContext,
+    forget,
+    findForgettable,
+    messages,
+    clear,
+    export: api.export,
+    import: api.import,
+    changeKey,
+    stats,
+    close,
+  }
 }

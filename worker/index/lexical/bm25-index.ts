@@ -304,7 +304,12 @@ export class Bm25Index {
     for (let i = 0; i < terms.length * F; i++) {
       const start = offsets[i]
       const end = offsets[i + 1]
-      if (end > start) index.lists[i] = { slots: snapshot.slots.subarray(start, end), tfs: snapshot.tfs.subarray(start, end), length: end - start }
+      if (end > start)
+        index.lists[i] = {
+          slots: snapshot.slots.subarray(start, end),
+          tfs: snapshot.tfs.subarray(start, end),
+          length: end - start,
+        }
     }
     return index
   }

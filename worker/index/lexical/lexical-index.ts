@@ -113,7 +113,8 @@ export class LexicalIndex {
       this.turns.add(key, this.conversations.intern(conversationId), [parts.map((p) => p.text).join(' '), role])
       turnOfMessage.set(messageId, key)
       this.messageOfTurn[key] = messageId
-      if (this.membersLength + parts.length > this.members.length) this.members = grownArray(this.members, 2 * (this.membersLength + parts.length))
+      if (this.membersLength + parts.length > this.members.length)
+        this.members = grownArray(this.members, 2 * (this.membersLength + parts.length))
       this.turnStart[key] = this.membersLength
       this.turnCount[key] = parts.length
       for (const part of parts) {
@@ -193,11 +194,20 @@ export class LexicalIndex {
    * terms the sentence's own text or its turn's text holds (0 for a sentence matched by its speaker alone); a term no
    * sentence holds counts, at `STAND_IN_CREDIT`, for sentences holding one of its `expansions`' stand-ins.
    */
-  termCoverage(query: string, filter: { conversationId?: string } | undefined, ignored: ReadonlySet<string>, expansions: readonly Expansion[] = []): TermCoverage {
+  termCoverage(
+    query: string,
+    filter: { conversationId?: string } | undefined,
+    ignored: ReadonlySet<string>,
+    expansions: readonly Expansion[] = [],
+  ): TermCoverage {
     const standInsOf = new Map<string, string[]>()
     for (const { word, standIns } of expansions) {
       const term = queryTerm(word)
-      if (term !== null) standInsOf.set(term, standIns.map(queryTerm).filter((standIn): standIn is string => standIn !== null))
+      if (term !== null)
+        standInsOf.set(
+          term,
+          standIns.map(queryTerm).filter((standIn): standIn is string => standIn !== null),
+        )
     }
     const group = this.groupOf(filter?.conversationId)
     const terms = [...new Set(queryTerms(query))].filter((term) => !ignored.has(term))
@@ -243,7 +253,9 @@ export class LexicalIndex {
   similarSentences(text: string, conversationId: string): ScoredSid[] {
     const group = this.groupOf(conversationId)
     if (group === null) return []
-    const terms = tokenize(text).map(queryTerm).filter((term): term is string => !!term)
+    const terms = tokenize(text)
+      .map(queryTerm)
+      .filter((term): term is string => !!term)
     const { keys, scores, count } = this.sentences.match(terms, group)
     const hits: ScoredSid[] = new Array(count)
     for (let i = 0; i < count; i++) hits[i] = { sid: keys[i], score: scores[i] }

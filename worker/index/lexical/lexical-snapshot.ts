@@ -17,7 +17,10 @@ export interface LexicalSnapshot {
 }
 
 /** The lexical index at open: the saved snapshot plus the sentences stored since, or every sentence re-indexed without one. */
-export function restoreLexicalIndex(snapshot: LexicalSnapshot | undefined, catalog: SentenceCatalog): { index: LexicalIndex; coveredBelow: number } {
+export function restoreLexicalIndex(
+  snapshot: LexicalSnapshot | undefined,
+  catalog: SentenceCatalog,
+): { index: LexicalIndex; coveredBelow: number } {
   let index: LexicalIndex | undefined
   let coveredBelow = 0
   if (snapshot?.format === LEXICAL_SNAPSHOT_FORMAT) {

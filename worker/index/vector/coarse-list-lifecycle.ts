@@ -55,13 +55,19 @@ export class CoarseListLifecycle {
   /** What dense ranking uses. */
   get denseIndex(): MemoryStats['denseIndex'] {
     const { listsInUse } = this
-    return listsInUse && this.probeShare < 1 ? { kind: 'coarse-lists', lists: listsInUse.count, probeShare: this.probeShare, trainedRows: this.trainedRows } : { kind: 'exact' }
+    return listsInUse && this.probeShare < 1
+      ? { kind: 'coarse-lists', lists: listsInUse.count, probeShare: this.probeShare, trainedRows: this.trainedRows }
+      : { kind: 'exact' }
   }
 
   /** Whether lists should be trained now: enough rows, and none yet or the rows have grown `RETRAIN_GROWTH` times since. */
   get wanted(): boolean {
     const rows = this.rows.count
-    return !this.listsInTraining && rows >= COARSE_MIN_ROWS && (!this.listsInUse || rows >= RETRAIN_GROWTH * this.trainedRows)
+    return (
+      !this.listsInTraining &&
+      rows >= COARSE_MIN_ROWS &&
+      (!this.listsInUse || rows >= RETRAIN_GROWTH * this.trainedRows)
+    )
   }
 
   /**
@@ -159,7 +165,14 @@ export class CoarseListLifecycle {
       sids[row] = rows.sids[row]
       lists[row] = listsInUse.listOfRow(row)
     }
-    return { dim: rows.dim, probeShare: this.probeShare, trainedRows: this.trainedRows, centroids: listsInUse.centroids, sids, lists }
+    return {
+      dim: rows.dim,
+      probeShare: this.probeShare,
+      trainedRows: this.trainedRows,
+      centroids: listsInUse.centroids,
+      sids,
+      lists,
+    }
   }
 
   /**
@@ -178,7 +191,8 @@ export class CoarseListLifecycle {
       if (row !== undefined && list >= 0 && list < lists.count) lists.file(row, list)
     }
     const vector = new Float32Array(dim)
-    for (let row = 0; row < rows.count; row++) if (lists.listOfRow(row) < 0) lists.file(row, lists.nearest(rows.rowVector(row, vector)))
+    for (let row = 0; row < rows.count; row++)
+      if (lists.listOfRow(row) < 0) lists.file(row, lists.nearest(rows.rowVector(row, vector)))
     this.listsInUse = this.relaidOut(lists)
     this.probeShare = serialized.probeShare
     this.trainedRows = serialized.trainedRows

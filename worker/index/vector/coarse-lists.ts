@@ -34,7 +34,8 @@ export class CoarseLists {
     readonly dim: number,
   ) {
     this.count = Math.floor(centroids.length / dim)
-    if (this.count < 1 || this.count > MAX_LISTS) throw new RangeError(`CoarseLists: ${this.count} lists, not between 1 and ${MAX_LISTS}`)
+    if (this.count < 1 || this.count > MAX_LISTS)
+      throw new RangeError(`CoarseLists: ${this.count} lists, not between 1 and ${MAX_LISTS}`)
     this.stride = Math.ceil(dim / ROW_ALIGN) * ROW_ALIGN
     this.queryAt = this.count * this.stride
     this.outAt = this.queryAt + this.stride * 2
@@ -42,7 +43,14 @@ export class CoarseLists {
     this.memory = kernelMemory(bytes)
     this.kernel = dotKernels(this.memory).dots
     this.centroidScales = new Float32Array(this.count)
-    quantizeRows(centroids, this.count, dim, new Int8Array(this.memory.buffer, 0, this.count * this.stride), this.stride, this.centroidScales)
+    quantizeRows(
+      centroids,
+      this.count,
+      dim,
+      new Int8Array(this.memory.buffer, 0, this.count * this.stride),
+      this.stride,
+      this.centroidScales,
+    )
     this.members = Array.from({ length: this.count }, () => new Int32Array(16))
     this.sizes = new Int32Array(this.count)
   }
@@ -84,7 +92,8 @@ export class CoarseLists {
     const similarity = this.similarities(query)
     for (let take = Math.min(this.count, 32); ; take = Math.min(this.count, take * 4)) {
       const best = new TopK(take)
-      for (let list = 0; list < this.count; list++) if (similarity[list] >= best.threshold) best.offer(similarity[list], list)
+      for (let list = 0; list < this.count; list++)
+        if (similarity[list] >= best.threshold) best.offer(similarity[list], list)
       const lists: number[] = []
       let held = 0
       for (const { key: list } of best.sorted()) {

@@ -17,7 +17,9 @@ function isWasmMemory(memory: KernelMemory): memory is WebAssembly.Memory {
 
 /** Zeroed memory of at least `bytes` bytes. */
 export function kernelMemory(bytes: number): KernelMemory {
-  return typeof WebAssembly !== 'undefined' ? new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) }) : { buffer: new ArrayBuffer(bytes) }
+  return typeof WebAssembly !== 'undefined'
+    ? new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) })
+    : { buffer: new ArrayBuffer(bytes) }
 }
 
 /**
@@ -25,7 +27,12 @@ export function kernelMemory(bytes: number): KernelMemory {
  * else the plain-JS ones, which give the same integers.
  */
 export function dotKernels(memory: KernelMemory, simd = true): DotKernels {
-  return (simd && isWasmMemory(memory) ? simdDotKernels(memory) : undefined) ?? { dots: jsDotKernel(memory), gather: jsGatherKernel(memory) }
+  return (
+    (simd && isWasmMemory(memory) ? simdDotKernels(memory) : undefined) ?? {
+      dots: jsDotKernel(memory),
+      gather: jsGatherKernel(memory),
+    }
+  )
 }
 
 /**

@@ -3,7 +3,12 @@
  * particular order. A quickselect on a copy finds the k-th largest value in O(count) — cheaper than a k-heap when a
  * probe keeps 256 of a few thousand scores and only the kept ones are ever sorted.
  */
-export function largestPositions(values: Float64Array, count: number, k: number, tieKey: ArrayLike<number>): Int32Array {
+export function largestPositions(
+  values: Float64Array,
+  count: number,
+  k: number,
+  tieKey: ArrayLike<number>,
+): Int32Array {
   const take = Math.max(0, Math.min(k, count))
   const out = new Int32Array(take)
   if (take === 0) return out

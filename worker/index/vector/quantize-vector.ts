@@ -32,7 +32,14 @@ export function quantizeVectors(vectors: Float32Array, rows: number, dim: number
  * Quantises `rows` vectors of `dim` floats into `codes` (row r at `r × stride`, dims past `dim` left untouched) and
  * `scales`. A zero vector gets scale 0 and zero codes.
  */
-export function quantizeRows(vectors: Float32Array, rows: number, dim: number, codes: Int8Array, stride: number, scales: Float32Array): void {
+export function quantizeRows(
+  vectors: Float32Array,
+  rows: number,
+  dim: number,
+  codes: Int8Array,
+  stride: number,
+  scales: Float32Array,
+): void {
   for (let row = 0; row < rows; row++) {
     const base = row * dim
     let largest = 0
@@ -40,7 +47,9 @@ export function quantizeRows(vectors: Float32Array, rows: number, dim: number, c
     const scale = Math.fround(largest / INT8_LIMIT)
     scales[row] = scale
     const target = row * stride
-    for (let d = 0; d < dim; d++) codes[target + d] = scale === 0 ? 0 : Math.max(-INT8_LIMIT, Math.min(INT8_LIMIT, Math.round(vectors[base + d] / scale)))
+    for (let d = 0; d < dim; d++)
+      codes[target + d] =
+        scale === 0 ? 0 : Math.max(-INT8_LIMIT, Math.min(INT8_LIMIT, Math.round(vectors[base + d] / scale)))
   }
 }
 

@@ -57,8 +57,10 @@ export class TopK {
       const left = 2 * i + 1
       const right = left + 1
       let worst = i
-      if (left < this.size && this.worse(this.scores[left], this.keys[left], this.scores[worst], this.keys[worst])) worst = left
-      if (right < this.size && this.worse(this.scores[right], this.keys[right], this.scores[worst], this.keys[worst])) worst = right
+      if (left < this.size && this.worse(this.scores[left], this.keys[left], this.scores[worst], this.keys[worst]))
+        worst = left
+      if (right < this.size && this.worse(this.scores[right], this.keys[right], this.scores[worst], this.keys[worst]))
+        worst = right
       if (worst === i) return
       this.swap(i, worst)
       i = worst

@@ -13,10 +13,19 @@ const ROWS_PER_SLICE = 256
  * Approximate on purpose: the lists only choose which rows a query scans, and probing several lists absorbs a
  * centroid that is off by a little.
  */
-export function* trainCentroids(sample: Float32Array, rows: number, dim: number, count: number, iterations: number, random: () => number): Generator<void, Float32Array> {
+export function* trainCentroids(
+  sample: Float32Array,
+  rows: number,
+  dim: number,
+  count: number,
+  iterations: number,
+  random: () => number,
+): Generator<void, Float32Array> {
   if (rows < count) throw new RangeError(`trainCentroids: ${rows} sample rows cannot seed ${count} centroids`)
   const centroids = new Float32Array(count * dim)
-  distinctRows(rows, count, random).forEach((row, list) => centroids.set(sample.subarray(row * dim, (row + 1) * dim), list * dim))
+  distinctRows(rows, count, random).forEach((row, list) =>
+    centroids.set(sample.subarray(row * dim, (row + 1) * dim), list * dim),
+  )
   normaliseRows(centroids, count, dim)
   for (let iteration = 0; iteration < iterations; iteration++) {
     const lists = new CoarseLists(centroids, dim)

@@ -58,7 +58,10 @@ export class VectorIndex {
    * Adds stored blocks of rows (any record that holds `SentenceVectors`, such as the store's vector blocks);
    * `conversationOf` tells each sid's conversation (rows whose sentence is unknown are skipped).
    */
-  addBlocks<Block extends SentenceVectors>(blocks: readonly Block[], conversationOf: (sid: number) => string | undefined): void {
+  addBlocks<Block extends SentenceVectors>(
+    blocks: readonly Block[],
+    conversationOf: (sid: number) => string | undefined,
+  ): void {
     let total = this.rows.count
     for (const block of blocks) total += block.sids.length
     this.rows.reserve(total)
@@ -154,7 +157,11 @@ export class VectorIndex {
     this.coarseLists.restore(serialized)
   }
 
-  private addQuantized(sids: ArrayLike<number>, vectors: QuantizedVectors, conversationOf: (sid: number) => string | undefined): void {
+  private addQuantized(
+    sids: ArrayLike<number>,
+    vectors: QuantizedVectors,
+    conversationOf: (sid: number) => string | undefined,
+  ): void {
     this.coarseLists.rowsAdded(this.rows.add(sids, vectors, conversationOf))
   }
 }

@@ -134,7 +134,10 @@ export class VectorRows {
     let all = true
     for (let i = 0; i < count; i++) {
       const conversationId = conversationOf(sids[i])
-      numbers[i] = conversationId === undefined || this.rowOfSid.has(sids[i]) ? -1 : this.conversationNumbers.intern(conversationId)
+      numbers[i] =
+        conversationId === undefined || this.rowOfSid.has(sids[i])
+          ? -1
+          : this.conversationNumbers.intern(conversationId)
       if (numbers[i] < 0) all = false
     }
     const start = this.rows
@@ -219,7 +222,15 @@ export class VectorRows {
    */
   permute(source: Int32Array): void {
     const { rows, stride } = this
-    const spare: RowCopy = { codes: new Int8Array(stride), residuals: new Int8Array(stride), scale: 0, residualScale: 0, sid: 0, conversation: 0, penalty: 0 }
+    const spare: RowCopy = {
+      codes: new Int8Array(stride),
+      residuals: new Int8Array(stride),
+      scale: 0,
+      residualScale: 0,
+      sid: 0,
+      conversation: 0,
+      penalty: 0,
+    }
     const moved = new Uint8Array(rows)
     for (let start = 0; start < rows; start++) {
       if (moved[start]) continue
@@ -247,7 +258,16 @@ export class VectorRows {
     const rescoreAt = listAt + capacity * 4
     const rescoreCodeDotsAt = rescoreAt + rescoreRoom * 4
     const rescoreResidualDotsAt = rescoreCodeDotsAt + rescoreRoom * 4
-    return { residualsAt, queryAt, dotsAt, listAt, rescoreAt, rescoreCodeDotsAt, rescoreResidualDotsAt, end: rescoreResidualDotsAt + rescoreRoom * 4 }
+    return {
+      residualsAt,
+      queryAt,
+      dotsAt,
+      listAt,
+      rescoreAt,
+      rescoreCodeDotsAt,
+      rescoreResidualDotsAt,
+      end: rescoreResidualDotsAt + rescoreRoom * 4,
+    }
   }
 
   /** Makes room for `rows` rows, at least doubling the capacity when it grows. */

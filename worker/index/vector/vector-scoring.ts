@@ -47,7 +47,12 @@ export const RESCORE_ROOM = Math.max(RESCORED_ROWS, PROBED_RESCORED)
  * must depend on the sentence only. The `RESCORED_ROWS` best by raw similarity are then re-scored exactly
  * (`rescoreBest`).
  */
-export function scanRows(rows: VectorRows, query: Float32Array, filter?: { conversationId?: string }, penaltyOf?: (sid: number) => number): DenseScores {
+export function scanRows(
+  rows: VectorRows,
+  query: Float32Array,
+  filter?: { conversationId?: string },
+  penaltyOf?: (sid: number) => number,
+): DenseScores {
   const { count: rowCount, sids, conversations, scales } = rows
   let only = -1
   if (filter?.conversationId !== undefined) only = rows.conversationNumber(filter.conversationId) ?? -2
@@ -59,7 +64,11 @@ export function scanRows(rows: VectorRows, query: Float32Array, filter?: { conve
   // Unfiltered, entry i is row i: the sids are a view of the index's own (valid until the index changes, which no
   // request does while it ranks) and no position maps are needed — three fewer 100K-entry arrays per request.
   const whole = only === -1
-  const out = { sids: whole ? sids.subarray(0, rowCount) : new Float64Array(count), raw: new Float64Array(count), score: new Float64Array(count) }
+  const out = {
+    sids: whole ? sids.subarray(0, rowCount) : new Float64Array(count),
+    raw: new Float64Array(count),
+    score: new Float64Array(count),
+  }
   const positions = whole ? undefined : new Int32Array(only === -2 ? 0 : rowCount)
   const rowAt = whole ? undefined : new Int32Array(count)
   for (let row = 0, i = 0; row < rowCount && only !== -2; row++) {
@@ -79,12 +88,19 @@ export function scanRows(rows: VectorRows, query: Float32Array, filter?: { conve
     i++
   }
   rescoreBest(rows, queryScale, count, rowAt, out, penaltyOf)
-  const positionOf = whole ? (sid: number) => rows.rowOf(sid) ?? -1 : (sid: number) => positions![rows.rowOf(sid) ?? -1] ?? -1
+  const positionOf = whole
+    ? (sid: number) => rows.rowOf(sid) ?? -1
+    : (sid: number) => positions![rows.rowOf(sid) ?? -1] ?? -1
   return { count, ...out, positionOf }
 }
 
 /** The k rows with the highest dot product with `query` (cosine for normalised vectors), best first; optionally only one conversation's. */
-export function searchRows(rows: VectorRows, query: Float32Array, k: number, filter?: { conversationId?: string }): ScoredSid[] {
+export function searchRows(
+  rows: VectorRows,
+  query: Float32Array,
+  k: number,
+  filter?: { conversationId?: string },
+): ScoredSid[] {
   const { count, sids, raw } = scanRows(rows, query, filter)
   const top = new TopK(Math.min(k, count))
   for (let i = 0; i < count; i++) if (raw[i] >= top.threshold) top.offer(raw[i], sids[i])
@@ -97,7 +113,13 @@ export function searchRows(rows: VectorRows, query: Float32Array, k: number, fil
  * best of those re-scored exactly, then ranked by score (raw lowered by the row's penalty, as in `scanRows`).
  * Approximate: a row filed under a list the probe did not reach is missed. Every row must be filed.
  */
-export function probeRows(rows: VectorRows, lists: CoarseLists, share: number, query: Float32Array, penaltyOf?: (sid: number) => number): ProbedScores {
+export function probeRows(
+  rows: VectorRows,
+  lists: CoarseLists,
+  share: number,
+  query: Float32Array,
+  penaltyOf?: (sid: number) => number,
+): ProbedScores {
   const { count: rowCount, sids, scales } = rows
   const { queryAt, dotsAt, listAt } = rows.layout()
   const wanted = Math.ceil(rowCount * share)
@@ -122,7 +144,11 @@ export function probeRows(rows: VectorRows, lists: CoarseLists, share: number, q
   }
   const rescoredAt = largestPositions(keptApprox, kept.length, PROBED_RESCORED, keptRows)
   const raw = keptApprox
-  const exact = exactDots(rows, Array.from(rescoredAt, (at) => keptRows[at]), queryScale)
+  const exact = exactDots(
+    rows,
+    Array.from(rescoredAt, (at) => keptRows[at]),
+    queryScale,
+  )
   for (let i = 0; i < exact.length; i++) raw[rescoredAt[i]] = exact[i]
   const score = new Float64Array(kept.length)
   const keptSids = new Float64Array(kept.length)
@@ -135,7 +161,12 @@ export function probeRows(rows: VectorRows, lists: CoarseLists, share: number, q
   const order: number[] = []
   for (let i = 0; i < kept.length; i++) order.push(i)
   order.sort((a, b) => score[b] - score[a] || raw[b] - raw[a] || keptSids[a] - keptSids[b])
-  const out: ProbedScores = { count: kept.length, sids: new Float64Array(kept.length), raw: new Float64Array(kept.length), score: new Float64Array(kept.length) }
+  const out: ProbedScores = {
+    count: kept.length,
+    sids: new Float64Array(kept.length),
+    raw: new Float64Array(kept.length),
+    score: new Float64Array(kept.length),
+  }
   for (let i = 0; i < order.length; i++) {
     const at = order[i]
     out.sids[i] = keptSids[at]
@@ -190,7 +221,8 @@ function exactDots(rows: VectorRows, rowNumbers: readonly number[], queryScale: 
   const first = new Int32Array(memory.buffer, rescoreCodeDotsAt, count)
   const second = new Int32Array(memory.buffer, rescoreResidualDotsAt, count)
   const out = new Float64Array(count)
-  for (let i = 0; i < count; i++) out[i] = (first[i] * scales[rowNumbers[i]] + second[i] * residualScales[rowNumbers[i]]) * queryScale
+  for (let i = 0; i < count; i++)
+    out[i] = (first[i] * scales[rowNumbers[i]] + second[i] * residualScales[rowNumbers[i]]) * queryScale
   return out
 }
 
