@@ -20,3 +20,36 @@ export function backgroundError(task: BackgroundTask, error: unknown): SiftError
 export function toBackgroundFailure(task: BackgroundTask, error: SiftError, at: number): BackgroundFailure {
   return { task, code: error.code, message: error.message, at }
 }
+
+/**
+ * The latest failure of a background task: recorded and reported when it happens (`failed`), kept for
+ * `stats().lastFailure` until another failure replaces it.
+ */
+export class FailureRecord {
+  private latest: BackgroundFailure | undefined
+
+  /** `report` sends a recorded failure on (to `onProgress`), with the sentences embedded so far in a drain. */
+  constructor(private readonly report: (done: number, failure: BackgroundFailure) => void) {}
+
+  /** The latest failure of a background task, if any failed. */
+  get last(): BackgroundFailure | undefined {
+    return this.latest
+  }
+
+  /** Records `error` as the latest failure, reports it, and returns it as the `SiftError` it was recorded as. */
+  failed(task: BackgroundTask, error: unknown, done = 0): SiftError {
+    const recorded = backgroundError(task, error)
+    this.latest = toBackgroundFailure(task, recorded, Date.now())
+    this.report(done, this.latest)
+    return recorded
+  }
+
+  /** `work`, with a failure recorded rather than thrown: for tasks nobody awaits for their result. */
+  async attempt(task: BackgroundTask, work: Promise<void>): Promise<void> {
+    try {
+      await work
+    } catch (error) {
+      this.failed(task, error)
+    }
+  }
+}

@@ -39,6 +39,7 @@ import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
 import { rankForgettable, toForgettableMatch } from './find-forgettable'
+import { embedTopic } from './forgettable-topic'
 import { messagePage } from './message-pages'
 import { openParts } from './open-parts'
 import { WriteQueue } from './write-queue'
@@ -72,7 +73,8 @@ export class Engine {
   private repairedAtOpen: OpenRepairs | undefined
   /** The memory's passphrase or key (`changeKey` replaces it), which `clear` creates the new database with. */
   private atRestKey: AtRestKey | undefined
-  private indexing!: BackgroundIndexing
+  /** The engine's background work: its vector index, its progress and its failures (read by diagnostics and tests). */
+  background!: BackgroundIndexing
   private readonly model: string
   private readonly strictRanking: boolean
   private readonly storage: EngineHost['storage']
@@ -93,11 +95,6 @@ export class Engine {
     this.onProgress = parts.onProgress
     this.reopen = parts.reopen
     this.adopt(parts)
-  }
-
-  /** The engine's background work: its vector index, its progress and its failures, for diagnostics and tests. */
-  get background(): BackgroundIndexing {
-    return this.indexing
   }
 
   /** Opens the memory `options` names through `host`, and starts its background work. */
@@ -232,21 +229,12 @@ export class Engine {
     this.assertOpen()
     const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
     if (request.topic.trim() === '') return []
-    let vector: Float32Array | undefined
-    try {
-      vector = await this.embedder.embed([request.topic], 'query')
-    } catch (error) {
-      // As for a context: the words still find what to forget.
-      if (this.strictRanking) throw requestEmbeddingError(error)
-    } finally {
-      // The request names what the user wants forgotten: it must not stay in the embedding cache either.
-      await this.embedder.forgetCached([request.topic], 'query')
-    }
+    const vector = await embedTopic(this.embedder, request.topic, this.strictRanking)
     return this.writes.run(async () => {
       this.assertOpen()
       const ranked = rankForgettable(request, vector, {
         catalog: this.catalog,
-        vectors: this.indexing.vectors,
+        vectors: this.background.vectors,
         lexical: this.lexical,
       })
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
@@ -364,10 +352,10 @@ export class Engine {
     this.repairedAtOpen = parts.repairedAtOpen
     this.atRestKey = parts.atRestKey
     this.wordNeighbours = parts.wordNeighbours
-    this.indexing = new BackgroundIndexing({ ...parts, writes: this.writes, onProgress: this.onProgress })
+    this.background = new BackgroundIndexing({ ...parts, writes: this.writes, onProgress: this.onProgress })
     // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
-    parts.store.onSuperseded = () => this.indexing.abandon()
-    this.indexing.start()
+    parts.store.onSuperseded = () => this.background.abandon()
+    this.background.start()
   }
 
   /**
@@ -376,11 +364,11 @@ export class Engine {
    * neither the model nor the database is taken away from work still using it.
    */
   private deleteAndReopen(): Promise<number> {
-    const { indexing, embedder } = this
-    indexing.abandon()
+    const { background, embedder } = this
+    background.abandon()
     return this.writes.run(async () => {
       this.assertOpen()
-      await indexing.abandonedWorkEnded()
+      await background.abandonedWorkEnded()
       try {
         await embedder.dispose()
         const removed = await this.store.deleteDatabase()

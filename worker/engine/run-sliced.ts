@@ -1,5 +1,4 @@
-/** Work done between two yields to the event loop: long enough to amortise the yield, short enough for a request to wait it out. */
-export const SLICE_MS = 12
+import { SLICE_MS } from './background-tuning'
 
 /**
  * Runs `work` (a generator that yields at safe points) in slices of about `SLICE_MS`, giving the event loop a turn
