@@ -5,7 +5,7 @@ import {
   isShortReply,
   replyLeadsFor,
   withAnswerNeighbours,
-} from '../src/core/answer-neighbours'
+} from '../worker/context/answer-neighbours'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function sentence(sid: number, turn: number, text: string, conversationId = 'c'): ScoredSentence {

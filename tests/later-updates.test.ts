@@ -6,7 +6,7 @@ import {
   withLaterUpdates,
   withMarksResolved,
   type LaterStatement,
-} from '../src/core/later-updates'
+} from '../worker/context/later-updates'
 import { packBudget } from '../src/core/pack-budget'
 import { SUPERSEDED_MARK, renderContext } from '../src/core/render-context'
 import type { ScoredSentence } from '../src/core/scored-sentence'

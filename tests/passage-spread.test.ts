@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PASSAGE_RADIUS, spreadOverPassages } from '../src/core/passage-spread'
+import { PASSAGE_RADIUS, spreadOverPassages } from '../worker/context/passage-spread'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 /** Sentence `index` of message `messageId`; sids are unique across the test's messages. */

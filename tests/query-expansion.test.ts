@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { queryTerm } from '../src/core/english-terms'
 import {
-  EXPANSIONS_PER_WORD,
   EXPANSION_SIMILARITY,
   NEIGHBOURS_KEPT,
-  decodeWordNeighbours,
   encodeWordNeighbours,
   neighbourTable,
-  requestExpansions,
-  type WordNeighbours,
-} from '../src/core/query-expansion'
-import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+} from '../scripts/word-neighbour-table'
+import { WORD_NEIGHBOURS_FILE, decodeWordNeighbours, type WordNeighbours } from '../worker/embed/word-neighbours'
 import { nodeHost } from '../worker/hosts/node/node-host'
+import { EXPANSIONS_PER_WORD, requestExpansions } from '../worker/rank/query-expansion'
+import { queryTerm } from '../worker/text/text-analysis'
 
 /** Unit rows from explicit vectors (any length), row-major. */
 function unitRows(vectors: number[][]): Float32Array {
@@ -120,6 +117,14 @@ describe('requestExpansions', () => {
   it('leaves a word the history uses as it is, and names in `excluded` alone', () => {
     expect(requestExpansions('ceramics', table, usesOnly('ceramics', 'pottery', 'clay'))).toEqual([])
     expect(requestExpansions('Melanie', table, usesOnly('ceramics'), new Set(['melanie']))).toEqual([])
+  })
+
+  it('takes a request word whole, in any script: "café" is not looked up as "caf"', () => {
+    const cafes = tableOf({ caf: [1, 0], coffee: [0.9, 0.1], bistro: [0.1, 1] })
+    expect(requestExpansions('Which café did she like?', cafes, usesOnly('coffee'))).toEqual([])
+    expect(requestExpansions('Which caf did she like?', cafes, usesOnly('coffee'))).toEqual([
+      { word: 'caf', standIns: ['coffee'] },
+    ])
   })
 
   it('never adds more than EXPANSIONS_PER_WORD, closest first', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../worker/util/seeded-random'
-import { shortSentencePenalty } from '../src/core/short-sentence-penalty'
-import { lexicalShare } from '../src/core/lexical-share'
+import { shortSentencePenalty } from '../worker/rank/short-sentence-penalty'
+import { lexicalShare } from '../worker/rank/lexical-share'
+import { termCoverage } from '../worker/rank/term-coverage'
 import { fuseRanks } from './oracles/fuse-ranks'
 import { penaliseShortSentences } from './oracles/penalise-short-sentences'
 import type { Sentence } from '../src/types'
@@ -72,7 +73,7 @@ function reference(
   if (strategy === 'dense') return dense
   const lexical = sources.lexical.search(text, { conversationId }).slice(0, HYBRID_LEXICAL_DEPTH)
   // Each lexical hit weighs its lexical share: the words it covers, the vocabulary's reach, its dense rank.
-  const coverage = sources.lexical.termCoverage(text, { conversationId }, new Set())
+  const coverage = termCoverage(sources.lexical, text, { conversationId }, new Set())
   const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
   const share = (sid: number) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank.get(sid))
   return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)], undefined, [undefined, share]).map((f) => ({

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { PENALTY_PER_MISSING_TERM, contentTermCount, shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import { PENALTY_PER_MISSING_TERM, shortSentencePenalty } from '../worker/rank/short-sentence-penalty'
+import { contentTermCount } from '../worker/text/text-analysis'
 import { penaliseShortSentences } from './oracles/penalise-short-sentences'
 
 describe('contentTermCount / shortSentencePenalty', () => {

@@ -1,5 +1,5 @@
 // Test oracle: the plain definition of reciprocal rank fusion that the engine's lazy `FusedRanking` must equal.
-import { RRF_K } from '../../src/core/reciprocal-rank-fusion'
+import { RRF_K } from '../../worker/rank/reciprocal-rank-fusion'
 import { SiftError } from '../../src/errors'
 
 /** One key of a fused ranking and its reciprocal-rank score. */

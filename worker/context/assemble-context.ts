@@ -1,23 +1,17 @@
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
-import { replyLeadsFor, withAnswerNeighbours } from '../../src/core/answer-neighbours'
-import { distinctSentences } from '../../src/core/distinct-sentences'
-import { spreadOverPassages } from '../../src/core/passage-spread'
-import { untilRelevanceCliff } from '../../src/core/relevance-cliff'
-import { withLaterUpdates, withMarksResolved } from '../../src/core/later-updates'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../../src/types'
-import type { ContextRequest } from '../input/context-request'
-import { laterStatementsOf } from './later-statements'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
-import {
-  closingOfPreviousTurn,
-  openingOfNextTurn,
-  positionalCandidates,
-  rankCandidates,
-  type RankingQuery,
-  type RankingSources,
-} from '../rank/rank-candidates'
+import type { ContextRequest } from '../input/context-request'
+import { rankCandidates, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+import { replyLeadsFor, withAnswerNeighbours } from './answer-neighbours'
+import { catalogTurns, positionalCandidates } from './catalog-candidates'
+import { distinctSentences } from './distinct-sentences'
+import { withLaterUpdates, withMarksResolved } from './later-updates'
+import { laterStatementsOf } from './later-statements'
+import { spreadOverPassages } from './passage-spread'
+import { untilRelevanceCliff } from './relevance-cliff'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -65,10 +59,6 @@ export function assembleContext(
         pinned,
       })
     } else {
-      const turns = {
-        openingOfNext: (sentence: ScoredSentence) => openingOfNextTurn(catalog, sentence),
-        closingOfPrevious: (sentence: ScoredSentence) => closingOfPreviousTurn(catalog, sentence),
-      }
       const ranked = rankCandidates(
         moment.degraded === undefined ? strategy : 'lexical',
         queries,
@@ -81,7 +71,7 @@ export function assembleContext(
       // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
       const answered = withAnswerNeighbours(
         spreadOverPassages(distinctSentences(aboveCliff)),
-        turns,
+        catalogTurns(catalog),
         replyLeadsFor(budget),
       )
       const relevant = followUpdates

@@ -1,9 +1,10 @@
-import type { LaterStatement } from '../../src/core/later-updates'
 import { compareTimeOrder } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
-import { scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+import { scoredSentence } from '../index/sentence-candidate'
+import type { RankingQuery, RankingSources } from '../rank/rank-candidates'
+import type { LaterStatement } from './later-updates'
 
 /**
  * Sentences nearest each query in meaning offered as later statements of every looked-up candidate: a revision of

@@ -1,11 +1,10 @@
-import { queryTerm } from '../../src/core/english-terms'
 import type { ForgettableMatch, ForgettableSentence, StoredMessage } from '../../src/types'
-import { tokenize } from '../index/lexical/bm25-index'
 import type { ForgettableRequest } from '../input/forgettable-request'
 import { DenseRanking } from '../rank/dense-ranking'
 import { FusedRanking } from '../rank/fused-ranking'
 import { HYBRID_LEXICAL_DEPTH, sentencePenalty, type RankingSources } from '../rank/rank-candidates'
 import { listOf, type RankedList } from '../rank/ranked-list'
+import { bm25Tokens, queryTerm } from '../text/text-analysis'
 
 /** A message's place in the ranking: its ranked sentences, best first. */
 export interface RankedMessage {
@@ -81,14 +80,14 @@ export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage,
  * "shares 'peanuts', 'allergic'; dense rank 2": the message's words that are content words of the topic (as BM25
  * matched them: stop words aside, stemmed), and the best dense rank of its sentences.
  */
-export function whyItMatched(topic: string, content: string, sentences: readonly ForgettableSentence[]): string {
+function whyItMatched(topic: string, content: string, sentences: readonly ForgettableSentence[]): string {
   const topicTerms = new Set(
-    tokenize(topic)
+    bm25Tokens(topic)
       .map(queryTerm)
       .filter((term) => term !== null),
   )
   const words: string[] = []
-  for (const token of tokenize(content)) {
+  for (const token of bm25Tokens(content)) {
     const word = token.toLowerCase()
     const term = queryTerm(word)
     if (term !== null && topicTerms.has(term) && !words.includes(word)) words.push(word)

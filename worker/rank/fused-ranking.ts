@@ -1,4 +1,4 @@
-import { RRF_K } from '../../src/core/reciprocal-rank-fusion'
+import { RRF_K } from './reciprocal-rank-fusion'
 import type { DenseRanking } from './dense-ranking'
 import type { RankedList, RankedSid } from './ranked-list'
 

@@ -1,16 +1,18 @@
-import { penaltyForContentTerms, shortSentencePenalty } from '../../src/core/short-sentence-penalty'
-import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from '../../src/core/speaker-names'
-import { requestExpansions, type Expansion, type WordNeighbours } from '../../src/core/query-expansion'
-import { lexicalShare } from '../../src/core/lexical-share'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import type { ContextItem } from '../../src/types'
+import type { WordNeighbours } from '../embed/word-neighbours'
+import type { LexicalIndex } from '../index/lexical/lexical-index'
+import type { CatalogScope, SentenceCatalog } from '../index/sentence-catalog'
+import { scoredSentence } from '../index/sentence-candidate'
+import type { VectorIndex } from '../index/vector/vector-index'
 import { DenseRanking } from './dense-ranking'
 import { FusedRanking, type LexicalWeight } from './fused-ranking'
-import type { LexicalIndex } from '../index/lexical/lexical-index'
+import { lexicalShare } from './lexical-share'
 import { ProbedDenseRanking } from './probed-dense-ranking'
+import { requestExpansions, type Expansion } from './query-expansion'
 import { listOf, type RankedList, type RankedSid } from './ranked-list'
-import type { CatalogScope, SentenceCatalog } from '../index/sentence-catalog'
-import type { VectorIndex } from '../index/vector/vector-index'
+import { penaltyForContentTerms, shortSentencePenalty } from './short-sentence-penalty'
+import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from './speaker-names'
+import { termCoverage } from './term-coverage'
 
 export interface RankingSources {
   catalog: SentenceCatalog
@@ -136,7 +138,7 @@ function lexicalWeight(
   nameTerms: ReadonlySet<string>,
   expansions: readonly Expansion[],
 ): LexicalWeight {
-  const coverage = sources.lexical.termCoverage(query.text, { conversationId }, nameTerms, expansions)
+  const coverage = termCoverage(sources.lexical, query.text, { conversationId }, nameTerms, expansions)
   return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank)
 }
 
@@ -171,63 +173,8 @@ export function sentencePenalty(sources: Pick<RankingSources, 'catalog' | 'lexic
   }
 }
 
-/** Scope sentences in chronological order (`head`) or newest first (`tail`), for the positional baselines and recent turns. */
-export function* positionalCandidates(
-  catalog: SentenceCatalog,
-  sids: readonly number[],
-  newestFirst: boolean,
-  reason: ContextItem['reason'],
-): Generator<ScoredSentence> {
-  for (let i = 0; i < sids.length; i++) {
-    const candidate = scoredSentence(catalog, sids[newestFirst ? sids.length - 1 - i : i], 0, reason)
-    if (candidate) yield candidate
-  }
-}
-
 function bestScore(rankings: readonly RankedList[], sid: number): number {
   let best = -Infinity
   for (const ranking of rankings) best = Math.max(best, ranking.scoreOf(sid) ?? -Infinity)
   return best
-}
-
-/** `sid`'s sentence as a candidate, with its turn; undefined when the catalog no longer holds it. */
-export function scoredSentence(
-  catalog: SentenceCatalog,
-  sid: number,
-  score: number,
-  reason: ContextItem['reason'],
-): ScoredSentence | undefined {
-  const sentence = catalog.get(sid)
-  if (!sentence) return undefined
-  // Written out rather than spread: a literal of one fixed shape is several times cheaper, and a request builds hundreds.
-  const { messageId, conversationId, seq, index, role, timestamp, text, start, end } = sentence
-  return {
-    sid,
-    messageId,
-    conversationId,
-    seq,
-    index,
-    role,
-    timestamp,
-    text,
-    start,
-    end,
-    turn: catalog.turnOf(sentence),
-    score,
-    reason,
-  }
-}
-
-/** The first sentence of the turn after `sentence`'s, in its conversation; undefined after the last turn. */
-export function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
-  const next = catalog.scope(sentence.conversationId).messages[sentence.turn + 1]
-  return next && next.sids.length > 0 ? scoredSentence(catalog, next.sids[0], 0, 'neighbour') : undefined
-}
-
-/** The last sentence of the turn before `sentence`'s, in its conversation; undefined before the first turn. */
-export function closingOfPreviousTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
-  const previous = sentence.turn > 0 ? catalog.scope(sentence.conversationId).messages[sentence.turn - 1] : undefined
-  return previous && previous.sids.length > 0
-    ? scoredSentence(catalog, previous.sids[previous.sids.length - 1], 0, 'neighbour')
-    : undefined
 }

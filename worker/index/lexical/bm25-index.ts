@@ -1,13 +1,5 @@
-import { indexTerm } from '../../../src/core/english-terms'
+import { bm25Tokens, indexTerm } from '../../text/text-analysis'
 import { grownArray } from '../../util/grown-array'
-
-/** Splits text as MiniSearch's default tokenizer did (what the index was tuned with): on whitespace and punctuation. */
-const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u
-
-/** The raw tokens of a text, before normalisation; may hold empty strings at the ends. */
-export function tokenize(text: string): string[] {
-  return text.split(SPACE_OR_PUNCTUATION)
-}
 
 /** BM25+ constants (MiniSearch's defaults): term-frequency saturation, length normalisation, and the floor every match earns. */
 const K1 = 1.2
@@ -109,7 +101,7 @@ export class Bm25Index {
     this.live++
     const F = this.fieldCount
     for (let f = 0; f < F; f++) {
-      const tokens = tokenize(fields[f] ?? '')
+      const tokens = bm25Tokens(fields[f] ?? '')
       const length = new Set(tokens).size
       this.lengths[slot * F + f] = length
       this.totals[f] += length
@@ -157,7 +149,7 @@ export class Bm25Index {
         if (!list) continue
         const df = checkAlive ? liveCount(list, alive) : list.length
         if (df === 0) continue
-        const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5))
+        const idf = this.idf(df)
         const lengthScale = (K1 * B) / (this.totals[f] / this.live)
         const base = K1 * (1 - B)
         const { slots, tfs, length } = list
@@ -188,6 +180,11 @@ export class Bm25Index {
       scores[i] = acc[slot] * matched[slot]
     }
     return { keys, scores, count }
+  }
+
+  /** BM25's inverse document frequency of a term that `df` of the live documents hold: what `match` weighs it by. */
+  idf(df: number): number {
+    return Math.log(1 + (this.live - df + 0.5) / (df + 0.5))
   }
 
   /** Live documents whose `field` holds `term` (its document frequency, as the idf of `match` counts it). */
@@ -254,7 +251,7 @@ export class Bm25Index {
     this.dead = 0
   }
 
-  /** The index as typed arrays (compacted first): what `fromSnapshot` loads. */
+  /** The index as typed arrays (compacted first): what `deserialize` loads. */
   serialize(): SerializedBm25 {
     this.compact()
     const F = this.fieldCount

@@ -1,17 +1,6 @@
+import { compareTimeOrder } from '../../src/core/render-context'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
 import { isQuestion } from './answer-neighbours'
-import { queryTerm } from './english-terms'
-import { compareTimeOrder } from './render-context'
-import type { ScoredSentence } from './scored-sentence'
-
-/** Stemmed content terms of `text` (stop words dropped). */
-export function contentTerms(text: string): Set<string> {
-  const terms = new Set<string>()
-  for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
-    const term = word === '' ? null : queryTerm(word)
-    if (term !== null) terms.add(term)
-  }
-  return terms
-}
 
 /** A sentence said after another one, with how close the two are in meaning (cosine of their stored vectors). */
 export interface LaterStatement {

@@ -1,4 +1,4 @@
-import type { ScoredSentence } from './scored-sentence'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
 
 interface CliffOptions {
   /**

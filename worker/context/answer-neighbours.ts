@@ -1,5 +1,5 @@
-import type { ScoredSentence } from './scored-sentence'
-import { contentTermCount } from './short-sentence-penalty'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
+import { contentTermCount } from '../text/text-analysis'
 
 /**
  * The best relevance-ranked candidates that bring the reply to them even when they do not ask anything: the turn
@@ -12,7 +12,7 @@ import { contentTermCount } from './short-sentence-penalty'
  */
 export const REPLY_LEADS = 3
 /** The budget that carries `REPLY_LEADS` leads; a bigger budget can pay for the neighbours of more. */
-export const LEAD_BUDGET = 2000
+const LEAD_BUDGET = 2000
 
 /**
  * How many of the best candidates lead: `REPLY_LEADS` up to `LEAD_BUDGET` characters, then in proportion (rounded):
@@ -58,31 +58,54 @@ export function* withAnswerNeighbours(
     yield candidate
     if (candidate.reason !== 'relevant') continue
     const lead = relevant++ < leads
-    const question = isQuestion(candidate.text)
-    if (lead || question) {
-      const answer = turns.openingOfNext(candidate)
-      const replied = answer !== undefined && isAdjacent(candidate, answer, 1) && answer.role !== candidate.role
-      if (answer && isAdjacent(candidate, answer, 1) && (question || replied)) yield neighbourOf(candidate, answer)
-      if (lead && replied && !question) {
-        const continuation = turns.openingOfNext(answer)
-        if (continuation && isAdjacent(candidate, continuation, 2) && continuation.role === candidate.role)
-          yield neighbourOf(candidate, continuation)
-      }
-    }
-    if (lead && !question) {
-      const asked = turns.closingOfPrevious(candidate)
-      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role && isQuestion(asked.text)) {
-        const subject = turns.closingOfPrevious(asked)
-        if (subject && isAdjacent(candidate, subject, -2) && subject.role === candidate.role)
-          yield neighbourOf(candidate, subject)
-      }
-    }
-    if (isShortReply(candidate)) {
-      const asked = turns.closingOfPrevious(candidate)
-      if (asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role)
-        yield neighbourOf(candidate, asked)
-    }
+    for (const sentence of neighboursOf(candidate, lead, turns)) yield neighbourOf(candidate, sentence)
   }
+}
+
+/** The neighbours a relevant candidate brings (`lead`: one of the first), rule by rule, in the order they follow it. */
+function* neighboursOf(candidate: ScoredSentence, lead: boolean, turns: TurnNeighbours): Generator<ScoredSentence> {
+  const asks = isQuestion(candidate.text)
+  const reply = lead || asks ? answerOrReply(candidate, asks, turns) : undefined
+  if (reply) yield reply
+  if (lead && !asks) {
+    const continuation = reply && continuationAfter(candidate, reply, turns)
+    if (continuation) yield continuation
+    const subject = askedAbout(candidate, turns)
+    if (subject) yield subject
+  }
+  const question = isShortReply(candidate) ? questionOfShortReply(candidate, turns) : undefined
+  if (question) yield question
+}
+
+/** The opening of the next turn: a question's answer (whoever gives it), or a lead's reply (another speaker's). */
+function answerOrReply(candidate: ScoredSentence, asks: boolean, turns: TurnNeighbours): ScoredSentence | undefined {
+  const next = turns.openingOfNext(candidate)
+  return next && isAdjacent(candidate, next, 1) && (asks || next.role !== candidate.role) ? next : undefined
+}
+
+/** After a lead's `reply`, the opening of the lead's speaker's next turn: the continuation. */
+function continuationAfter(
+  candidate: ScoredSentence,
+  reply: ScoredSentence,
+  turns: TurnNeighbours,
+): ScoredSentence | undefined {
+  const next = turns.openingOfNext(reply)
+  return next && isAdjacent(candidate, next, 2) && next.role === candidate.role ? next : undefined
+}
+
+/** For a lead that answers another speaker's question, the closing of its speaker's turn before that question. */
+function askedAbout(candidate: ScoredSentence, turns: TurnNeighbours): ScoredSentence | undefined {
+  const asked = turns.closingOfPrevious(candidate)
+  if (!asked || !isAdjacent(candidate, asked, -1) || asked.role === candidate.role || !isQuestion(asked.text))
+    return undefined
+  const subject = turns.closingOfPrevious(asked)
+  return subject && isAdjacent(candidate, subject, -2) && subject.role === candidate.role ? subject : undefined
+}
+
+/** For a short reply, the closing of the turn before when another speaker's: the one it answers. */
+function questionOfShortReply(candidate: ScoredSentence, turns: TurnNeighbours): ScoredSentence | undefined {
+  const asked = turns.closingOfPrevious(candidate)
+  return asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role ? asked : undefined
 }
 
 /** `sentence` brought by `candidate`: a `'neighbour'` with the candidate's score. */

@@ -1,4 +1,4 @@
-import { STOP_WORDS } from './english-terms'
+import { contentTermCount } from '../text/text-analysis'
 
 /** Sentences with at least this many content words are not penalised. */
 const INFORMATIVE_TERMS = 4
@@ -10,13 +10,6 @@ const INFORMATIVE_TERMS = 4
  */
 export const PENALTY_PER_MISSING_TERM = 0.05
 
-/** Words (letter/digit runs) that are not stop words. */
-export function contentTermCount(text: string): number {
-  let count = 0
-  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word !== '' && !STOP_WORDS.has(word)) count++
-  return count
-}
-
 /** How much a dense similarity is lowered for a sentence this short in content: 0 from `INFORMATIVE_TERMS` content words on. */
 export function shortSentencePenalty(text: string): number {
   return penaltyForContentTerms(contentTermCount(text))
@@ -25,12 +18,4 @@ export function shortSentencePenalty(text: string): number {
 /** `shortSentencePenalty` of a sentence with `count` content words (as counted by `contentTermCount`). */
 export function penaltyForContentTerms(count: number): number {
   return PENALTY_PER_MISSING_TERM * Math.max(0, INFORMATIVE_TERMS - count)
-}
-
-/**
- * A similarity lowered by a sentence's penalty, floored at 0: the penalty makes a short sentence less similar, never
- * more dissimilar than an unrelated one (similarities ≤ 0 stay as they are).
- */
-export function penalisedScore(similarity: number, penalty: number): number {
-  return similarity > 0 ? Math.max(0, similarity - penalty) : similarity
 }

@@ -1,4 +1,4 @@
-import type { ScoredSentence } from './scored-sentence'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
 
 /**
  * Sentences of one message at most this many sentences apart belong to one passage. A chat turn (a few sentences)
