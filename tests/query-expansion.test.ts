@@ -7,8 +7,9 @@ import {
 } from '../scripts/word-neighbour-table'
 import { WORD_NEIGHBOURS_FILE, decodeWordNeighbours, type WordNeighbours } from '../worker/embed/word-neighbours'
 import { nodeHost } from '../worker/hosts/node/node-host'
-import { EXPANSIONS_PER_WORD, requestExpansions } from '../worker/rank/query-expansion'
+import { requestExpansions } from '../worker/rank/query-expansion'
 import { queryTerm } from '../worker/text/text-analysis'
+import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 /** Unit rows from explicit vectors (any length), row-major. */
 function unitRows(vectors: number[][]): Float32Array {
@@ -127,13 +128,13 @@ describe('requestExpansions', () => {
     ])
   })
 
-  it('never adds more than EXPANSIONS_PER_WORD, closest first', () => {
+  it('never adds more than expansionsPerWord, closest first', () => {
     const wide = tableOf(
       Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`word${String.fromCharCode(97 + i)}`, [1, i / 100]])),
     )
     const history = (term: string) => term !== queryTerm('worda')
     const [{ standIns }] = requestExpansions('worda', wide, history)
-    expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, EXPANSIONS_PER_WORD))
+    expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, RANK_TUNING.expansionsPerWord))
   })
 
   it('with the shipped table, finds the history’s word for a paraphrase', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { Sentence } from '../src/types'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
-import { STAND_IN_CREDIT } from '../worker/rank/query-expansion'
 import { termCoverage } from '../worker/rank/term-coverage'
 import { bm25Tokens, queryTerm } from '../worker/text/text-analysis'
 import { seededRandom } from '../worker/util/seeded-random'
+import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 function part(
   sid: number,
@@ -78,7 +78,7 @@ describe('termCoverage', () => {
     expect(coverage.reach).toBe(1)
   })
 
-  it('a term no sentence holds counts at STAND_IN_CREDIT for sentences holding a stand-in for it; reach stays as it was', () => {
+  it('a term no sentence holds counts at standInCredit for sentences holding a stand-in for it; reach stays as it was', () => {
     const query = 'Where did Ann adopt her dachshund?'
     const plain = termCoverage(index, query, undefined, new Set(['ann']))
     const widened = termCoverage(index, query, undefined, new Set(['ann']), [
@@ -88,9 +88,9 @@ describe('termCoverage', () => {
     const idf = (df: number) => Math.log(1 + (sentences.length - df + 0.5) / (df + 0.5))
     const total = idf(2) + idf(0) // adopt (sentences 1 and 5), dachshund (none)
     // Sentence 1 holds "adopted" and the stand-in "puppy"; sentence 2 shares its turn; 5 holds "adopted" and "cats".
-    expect(widened.coverageOf(1)).toBeCloseTo((idf(2) + STAND_IN_CREDIT * idf(0)) / total, 12)
+    expect(widened.coverageOf(1)).toBeCloseTo((idf(2) + RANK_TUNING.standInCredit * idf(0)) / total, 12)
     expect(widened.coverageOf(2)).toBeCloseTo(widened.coverageOf(1), 12)
-    expect(widened.coverageOf(5)).toBeCloseTo((idf(2) + STAND_IN_CREDIT * idf(0)) / total, 12)
+    expect(widened.coverageOf(5)).toBeCloseTo((idf(2) + RANK_TUNING.standInCredit * idf(0)) / total, 12)
     expect(plain.coverageOf(1)).toBeCloseTo(idf(2) / total, 12)
     // A stand-in for a word the history does use changes nothing: that word is matched as it is.
     expect(

@@ -1,29 +1,25 @@
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import { contentTermCount } from '../text/text-analysis'
+import { CONTEXT_TUNING, type ContextTuning } from './context-tuning'
+
+/** What the neighbour rules read of the selection's tuning: which rules apply, and what a short reply is. */
+export type NeighbourTuning = Pick<
+  ContextTuning,
+  'questionAnswers' | 'continuation' | 'askedAbout' | 'shortReplies' | 'shortReplyTerms'
+>
 
 /**
- * The best relevance-ranked candidates that bring the reply to them even when they do not ask anything: the turn
- * after the sentence that matches a request best often carries the fact ("I'll send you my recipe." — "Great,
- * I'll make it for my family this weekend!"); and, after that reply, the opening of the same speaker's next turn,
- * since the reply mostly asks for more ("Wow, what got you into it?") and the answer goes on with the subject ("My
- * mom took me to a class when I was ten."). Only the first few, because each costs budget that lower-ranked
- * matches would otherwise get: `REPLY_LEADS`, and as many for every `LEAD_BUDGET` characters of a bigger budget
- * (their effect on LoCoMo recall: the ablation in BENCHMARKS.md).
+ * How many of the best candidates lead (bring the reply to them even when they do not ask, `withAnswerNeighbours`):
+ * `replyLeads` up to `leadBudget` characters, then in proportion (rounded): 3 at 2,000, 12 at 8,000. Not fewer
+ * below: fewer measured no better there.
  */
-export const REPLY_LEADS = 3
-/** The budget that carries `REPLY_LEADS` leads; a bigger budget can pay for the neighbours of more. */
-const LEAD_BUDGET = 2000
-
-/**
- * How many of the best candidates lead: `REPLY_LEADS` up to `LEAD_BUDGET` characters, then in proportion (rounded):
- * 3 at 2,000, 12 at 8,000. Not fewer below: fewer measured no better there.
- */
-export function replyLeadsFor(budget: number): number {
-  return Math.max(REPLY_LEADS, Math.round((REPLY_LEADS * budget) / LEAD_BUDGET))
+export function replyLeadsFor(
+  budget: number,
+  tuning: Pick<ContextTuning, 'replyLeads' | 'leadBudget'> = CONTEXT_TUNING,
+): number {
+  const { replyLeads, leadBudget } = tuning
+  return Math.max(replyLeads, Math.round((replyLeads * budget) / leadBudget))
 }
-
-/** A turn that opens with at most this many content words is a short reply ("Yes, the second one!", "Sure thing!"). */
-export const SHORT_REPLY_TERMS = 3
 
 /** Where a candidate's neighbouring turns start and end, in its conversation. */
 export interface TurnNeighbours {
@@ -46,41 +42,50 @@ export interface TurnNeighbours {
  * - a short reply that opens its turn ("Yes, the second option is fine.") with the closing sentence of the turn
  *   before when that turn is another speaker's, the one it answers: alone it says nothing a reader can use.
  * A neighbour is one more candidate for the packer, so the budget is measured exactly; it is skipped if it does not
- * fit or was already offered, and only a turn adjacent in the same conversation counts.
+ * fit or was already offered, and only a turn adjacent in the same conversation counts. `leads` comes from
+ * `replyLeadsFor`; `tuning` turns each rule off (the ablation rows in BENCHMARKS.md).
  */
 export function* withAnswerNeighbours(
   ranked: Iterable<ScoredSentence>,
   turns: TurnNeighbours,
-  leads = REPLY_LEADS,
+  leads = CONTEXT_TUNING.replyLeads,
+  tuning: NeighbourTuning = CONTEXT_TUNING,
 ): Generator<ScoredSentence> {
   let relevant = 0
   for (const candidate of ranked) {
     yield candidate
     if (candidate.reason !== 'relevant') continue
     const lead = relevant++ < leads
-    for (const sentence of neighboursOf(candidate, lead, turns)) yield neighbourOf(candidate, sentence)
+    for (const sentence of neighboursOf(candidate, lead, turns, tuning)) yield neighbourOf(candidate, sentence)
   }
 }
 
 /** The neighbours a relevant candidate brings (`lead`: one of the first), rule by rule, in the order they follow it. */
-function* neighboursOf(candidate: ScoredSentence, lead: boolean, turns: TurnNeighbours): Generator<ScoredSentence> {
+function* neighboursOf(
+  candidate: ScoredSentence,
+  lead: boolean,
+  turns: TurnNeighbours,
+  tuning: NeighbourTuning,
+): Generator<ScoredSentence> {
   const asks = isQuestion(candidate.text)
-  const reply = lead || asks ? answerOrReply(candidate, asks, turns) : undefined
+  const answers = asks && tuning.questionAnswers
+  const reply = lead || answers ? answerOrReply(candidate, answers, turns) : undefined
   if (reply) yield reply
   if (lead && !asks) {
-    const continuation = reply && continuationAfter(candidate, reply, turns)
+    const continuation = reply && tuning.continuation ? continuationAfter(candidate, reply, turns) : undefined
     if (continuation) yield continuation
-    const subject = askedAbout(candidate, turns)
+    const subject = tuning.askedAbout ? askedAbout(candidate, turns) : undefined
     if (subject) yield subject
   }
-  const question = isShortReply(candidate) ? questionOfShortReply(candidate, turns) : undefined
+  const shortReply = tuning.shortReplies && isShortReply(candidate, tuning.shortReplyTerms)
+  const question = shortReply ? questionOfShortReply(candidate, turns) : undefined
   if (question) yield question
 }
 
 /** The opening of the next turn: a question's answer (whoever gives it), or a lead's reply (another speaker's). */
-function answerOrReply(candidate: ScoredSentence, asks: boolean, turns: TurnNeighbours): ScoredSentence | undefined {
+function answerOrReply(candidate: ScoredSentence, answers: boolean, turns: TurnNeighbours): ScoredSentence | undefined {
   const next = turns.openingOfNext(candidate)
-  return next && isAdjacent(candidate, next, 1) && (asks || next.role !== candidate.role) ? next : undefined
+  return next && isAdjacent(candidate, next, 1) && (answers || next.role !== candidate.role) ? next : undefined
 }
 
 /** After a lead's `reply`, the opening of the lead's speaker's next turn: the continuation. */
@@ -118,9 +123,12 @@ export function isQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/.test(text)
 }
 
-/** The first sentence of its turn, with at most `SHORT_REPLY_TERMS` content words. */
-export function isShortReply(sentence: Pick<ScoredSentence, 'index' | 'text'>): boolean {
-  return sentence.index === 0 && contentTermCount(sentence.text) <= SHORT_REPLY_TERMS
+/** The first sentence of its turn, with at most `shortReplyTerms` content words ("Yes, the second one!", "Sure thing!"). */
+export function isShortReply(
+  sentence: Pick<ScoredSentence, 'index' | 'text'>,
+  shortReplyTerms = CONTEXT_TUNING.shortReplyTerms,
+): boolean {
+  return sentence.index === 0 && contentTermCount(sentence.text) <= shortReplyTerms
 }
 
 /** `other` is `step` turns after `candidate` (before it when negative) in the same conversation. */

@@ -1,5 +1,6 @@
 import type { WordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
+import type { EngineOptions } from '../../src/protocol'
 import { modelFilesMissingAtOpen, requestEmbeddingError } from './model-failure'
 import type {
   BuildContextOptions,
@@ -34,6 +35,7 @@ import { toMessagesRequest } from '../input/messages-request'
 import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
 import { toValidMessages, type ValidMessage } from '../input/message-input'
+import { toTuning, type Tuning } from '../input/tuning-option'
 import { denseQueryTexts, type RankingQuery } from '../rank/rank-candidates'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
@@ -48,6 +50,8 @@ import type { AtRestKey } from '../crypto/at-rest-key'
 interface EngineParts extends OpenedParts {
   /** The size limits `add` and `buildContext` enforce (`MemoryOptions.maxMessageChars`, `maxRequestChars`). */
   limits: InputLimits
+  /** What requests are ranked and their contexts selected with (`NodeMemoryOptions.tuning`). */
+  tuning: Tuning
   /** Runs the writes of `add`, `forget` and the background work one at a time. */
   writes: WriteQueue
   /** `MemoryOptions.onProgress`, for the background work. */
@@ -78,6 +82,7 @@ export class Engine {
   private readonly storage: EngineHost['storage']
   private readonly writes: WriteQueue
   private readonly limits: InputLimits
+  private readonly tuning: Tuning
   private readonly onProgress: MemoryOptions['onProgress']
   private readonly reopen: (atRestKey: AtRestKey | undefined) => Promise<OpenedParts>
   /** The `clear` in progress: a second call while it runs shares it. */
@@ -90,6 +95,7 @@ export class Engine {
     this.storage = parts.storage
     this.writes = parts.writes
     this.limits = parts.limits
+    this.tuning = parts.tuning
     this.onProgress = parts.onProgress
     this.reopen = parts.reopen
     this.adopt(parts)
@@ -101,8 +107,9 @@ export class Engine {
   }
 
   /** Opens the memory `options` names through `host`, and starts its background work. */
-  static async open(options: MemoryOptions, host: EngineHost): Promise<Engine> {
+  static async open(options: MemoryOptions & Pick<EngineOptions, 'tuning'>, host: EngineHost): Promise<Engine> {
     const limits = toInputLimits(options)
+    const tuning = toTuning(options.tuning)
     const { requireModelFiles = true } = options
     if (typeof requireModelFiles !== 'boolean')
       throw new SiftError('INVALID_INPUT', `requireModelFiles must be a boolean, got ${String(requireModelFiles)}.`)
@@ -118,6 +125,7 @@ export class Engine {
         ...parts,
         writes: new WriteQueue(),
         limits,
+        tuning,
         onProgress: options.onProgress,
         reopen: (atRestKey) => openParts({ ...options, passphrase: undefined, key: undefined, ...atRestKey }, host),
       })
@@ -173,7 +181,7 @@ export class Engine {
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
       try {
         const vectors = await this.embedder.embed(
-          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId)),
+          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId), this.tuning),
           'query',
         )
         const dim = this.embedder.dim!
@@ -200,6 +208,7 @@ export class Engine {
         queryMs,
         degraded,
       },
+      this.tuning,
     )
     background.requestAnswered()
     return context
@@ -244,11 +253,8 @@ export class Engine {
     }
     return this.writes.run(async () => {
       this.assertOpen()
-      const ranked = rankForgettable(request, vector, {
-        catalog: this.catalog,
-        vectors: this.indexing.vectors,
-        lexical: this.lexical,
-      })
+      const sources = { catalog: this.catalog, vectors: this.indexing.vectors, lexical: this.lexical }
+      const ranked = rankForgettable(request, vector, sources, this.tuning)
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
       return ranked.flatMap((m) =>
         stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic)] : [],

@@ -9,6 +9,7 @@ import { FusedRanking, type LexicalWeight } from './fused-ranking'
 import { lexicalShare } from './lexical-share'
 import { ProbedDenseRanking } from './probed-dense-ranking'
 import { requestExpansions, type Expansion } from './query-expansion'
+import { RANK_TUNING, type RankTuning } from './rank-tuning'
 import { listOf, type RankedList, type RankedSid } from './ranked-list'
 import { penaltyForContentTerms, shortSentencePenalty } from './short-sentence-penalty'
 import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from './speaker-names'
@@ -30,13 +31,6 @@ export interface RankingQuery {
 }
 
 /**
- * Lexical hits fused in `hybrid`: a hit ranked below this adds less than 1 / 2060 to a fused score, which cannot
- * lift a sentence into a context the packer fills from the first few hundred candidates, while counting the
- * dense ranks of every weak match (tens of thousands at 100K sentences) dominated the cost of a request.
- */
-export const HYBRID_LEXICAL_DEPTH = 2000
-
-/**
  * Relevance-ranked candidates, produced lazily, ending after every matching sentence in scope was offered — so an
  * exhausted packer really saw everything. Several queries are interleaved round-robin, each ranked on its own; a
  * candidate carries its best score over the queries. Dense similarities are lowered for sentences with few content
@@ -45,16 +39,17 @@ export const HYBRID_LEXICAL_DEPTH = 2000
  * vector index has coarse lists (from `COARSE_MIN_ROWS` rows on), `dense` without a conversation filter starts
  * from a probe of the nearest lists instead of scanning every row (`ProbedDenseRanking`). `hybrid`
  * fuses the full dense ranking: reciprocal rank fusion over a truncated dense list drops the dense share of a
- * sentence ranked below the cut, which cost recall on LoCoMo (BENCHMARKS.md).
+ * sentence ranked below the cut, which cost recall on LoCoMo (BENCHMARKS.md). Every constant comes from `tuning`.
  */
 export function* rankCandidates(
   strategy: 'dense' | 'lexical' | 'hybrid',
   queries: readonly RankingQuery[],
   conversationId: string | undefined,
   sources: RankingSources,
+  tuning: RankTuning = RANK_TUNING,
 ): Generator<ScoredSentence> {
   const filter = { conversationId }
-  const penaltyOf = sentencePenalty(sources)
+  const penaltyOf = sentencePenalty(sources, tuning)
   const denseRanking = (query: RankingQuery): DenseRanking | undefined =>
     query.vector && sources.vectors
       ? new DenseRanking(sources.vectors.scan(query.vector, filter, penaltyOf))
@@ -75,14 +70,17 @@ export function* rankCandidates(
     return names
   }
   const rankings: RankedList[] = queries.map((query) => {
-    if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
+    if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter, Infinity, tuning))
     if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
     const { words, terms } = speakerNames()
-    const lexicalQuery = widened(query, sources, words)
+    const lexicalQuery = widened(query, sources, words, tuning.expansionsPerWord)
     return new FusedRanking(
       denseRanking(query),
-      sources.lexical.search(lexicalQuery.text, filter, HYBRID_LEXICAL_DEPTH),
-      lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions),
+      sources.lexical.search(lexicalQuery.text, filter, tuning.hybridLexicalDepth, tuning),
+      tuning.lexicalShare
+        ? lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions, tuning)
+        : undefined,
+      tuning.rrfK,
     )
   })
   const seen = new Set<number>()
@@ -115,6 +113,7 @@ function widened(
   query: RankingQuery,
   sources: RankingSources,
   nameWords: ReadonlySet<string>,
+  perWord: number,
 ): { text: string; expansions: Expansion[] } {
   if (!sources.wordNeighbours || !query.vector) return { text: query.text, expansions: [] }
   const expansions = requestExpansions(
@@ -122,6 +121,7 @@ function widened(
     sources.wordNeighbours,
     (term) => sources.lexical.usesTerm(term),
     nameWords,
+    perWord,
   )
   return { text: [query.text, ...expansions.flatMap((expansion) => expansion.standIns)].join(' '), expansions }
 }
@@ -137,9 +137,11 @@ function lexicalWeight(
   sources: RankingSources,
   nameTerms: ReadonlySet<string>,
   expansions: readonly Expansion[],
+  tuning: RankTuning,
 ): LexicalWeight {
-  const coverage = termCoverage(sources.lexical, query.text, { conversationId }, nameTerms, expansions)
-  return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank)
+  const filter = { conversationId }
+  const coverage = termCoverage(sources.lexical, query.text, filter, nameTerms, expansions, tuning.standInCredit)
+  return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank, tuning)
 }
 
 /** A ranked candidate with why it is there: its rank in each ranking, its fused score (`hybrid`) and the query that found it. */
@@ -158,18 +160,29 @@ function explained(
   return candidate
 }
 
-/** The texts to embed for the dense ranking of `queries` in `scope`: each without the names of the scope's speakers (`withoutSpeakerNames`). */
-export function denseQueryTexts(queries: readonly string[], scope: Pick<CatalogScope, 'roles'>): string[] {
+/**
+ * The texts to embed for the dense ranking of `queries` in `scope`: each without the names of the scope's speakers
+ * (`withoutSpeakerNames`), unless `tuning` keeps them.
+ */
+export function denseQueryTexts(
+  queries: readonly string[],
+  scope: Pick<CatalogScope, 'roles'>,
+  tuning: Pick<RankTuning, 'speakerNamesOutOfDenseQuery'> = RANK_TUNING,
+): string[] {
+  if (!tuning.speakerNamesOutOfDenseQuery) return [...queries]
   return queries.map((query) => withoutSpeakerNames(query, scope.roles.keys()))
 }
 
 /** The short-sentence penalty of a sid's sentence, from the content words the lexical index counted when it has them. */
-export function sentencePenalty(sources: Pick<RankingSources, 'catalog' | 'lexical'>): (sid: number) => number {
+export function sentencePenalty(
+  sources: Pick<RankingSources, 'catalog' | 'lexical'>,
+  tuning: RankTuning = RANK_TUNING,
+): (sid: number) => number {
   return (sid) => {
     const terms = sources.lexical.contentTermCountOf(sid)
-    if (terms !== undefined) return penaltyForContentTerms(terms)
+    if (terms !== undefined) return penaltyForContentTerms(terms, tuning)
     const sentence = sources.catalog.get(sid)
-    return sentence ? shortSentencePenalty(sentence.text) : 0
+    return sentence ? shortSentencePenalty(sentence.text, tuning) : 0
   }
 }
 

@@ -1,6 +1,7 @@
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import { bm25QueryTerms, queryTerm } from '../text/text-analysis'
-import { STAND_IN_CREDIT, type Expansion } from './query-expansion'
+import type { Expansion } from './query-expansion'
+import { RANK_TUNING } from './rank-tuning'
 
 /** What `termCoverage` tells about one query. */
 export interface TermCoverage {
@@ -16,7 +17,7 @@ export interface TermCoverage {
  * weighs its idf over sentence texts. `reach`: the share of that weight carried by terms some sentence's text holds
  * (a term the history never uses can only be found by meaning). `coverageOf(sid)`: the share carried by terms the
  * sentence's own text or its turn's text holds (0 for a sentence matched by its speaker alone); a term no sentence
- * holds counts, at `STAND_IN_CREDIT`, for sentences holding one of its `expansions`' stand-ins.
+ * holds counts, at `standInCredit`, for sentences holding one of its `expansions`' stand-ins.
  */
 export function termCoverage(
   lexical: LexicalIndex,
@@ -24,6 +25,7 @@ export function termCoverage(
   filter: { conversationId?: string } | undefined,
   ignored: ReadonlySet<string>,
   expansions: readonly Expansion[] = [],
+  standInCredit = RANK_TUNING.standInCredit,
 ): TermCoverage {
   const standInsOf = new Map<string, string[]>()
   for (const { word, standIns } of expansions) {
@@ -47,9 +49,9 @@ export function termCoverage(
     const idf = lexical.sentenceIdf(df)
     total += idf
     if (!inScope) return
-    // A term the history never uses counts, at STAND_IN_CREDIT, for the sentences holding a stand-in for it; it still
+    // A term the history never uses counts, at `standInCredit`, for the sentences holding a stand-in for it; it still
     // adds nothing to `reach`: whether those stand-ins mean the same is a guess.
-    const weight = df === 0 ? idf * STAND_IN_CREDIT : idf
+    const weight = df === 0 ? idf * standInCredit : idf
     const count = (sid: number) => {
       if (sid >= covered.length || countedFor[sid] === t) return
       countedFor[sid] = t

@@ -1,10 +1,7 @@
 import { bm25Tokens, indexTerm } from '../../text/text-analysis'
 import { grownArray } from '../../util/grown-array'
+import { LEXICAL_TUNING, type LexicalTuning } from './lexical-tuning'
 
-/** BM25+ constants (MiniSearch's defaults): term-frequency saturation, length normalisation, and the floor every match earns. */
-const K1 = 1.2
-const B = 0.7
-const D = 0.5
 /** Term frequencies are stored in 16 bits. */
 const MAX_TF = 0xffff
 /** Removed documents that trigger a compaction: this share of the slots (and at least `COMPACT_MIN`). */
@@ -41,7 +38,7 @@ export interface Bm25Matches {
 }
 
 /**
- * An inverted index scored by BM25+ with MiniSearch's formula (k1 1.2, b 0.7, d 0.5; idf over live documents; field
+ * An inverted index scored by BM25+ with MiniSearch's formula (k1, b and d from `LexicalTuning`, MiniSearch's defaults; idf over live documents; field
  * length = distinct raw tokens; per-field average length; a document's score over OR-ed query terms is the sum of its
  * per-term, per-field scores times the number of distinct query terms it matches). Documents are integer keys with an
  * integer group (a conversation) to filter by. Postings live in typed arrays; removal leaves tombstones that searches
@@ -128,10 +125,15 @@ export class Bm25Index {
   }
 
   /**
-   * Every live document (of `group`, when given) matching any of `terms`, with its score. A term given twice counts
-   * twice. The arrays are reused by the next search: copy what must outlive it.
+   * Every live document (of `group`, when given) matching any of `terms`, with its score under BM25+'s `constants`.
+   * A term given twice counts twice. The arrays are reused by the next search: copy what must outlive it.
    */
-  match(terms: readonly string[], group?: number): Bm25Matches {
+  match(
+    terms: readonly string[],
+    group?: number,
+    constants: Pick<LexicalTuning, 'bm25K1' | 'bm25B' | 'bm25D'> = LEXICAL_TUNING,
+  ): Bm25Matches {
+    const { bm25K1: k1, bm25B: b, bm25D: d } = constants
     const serial = ++this.searchSerial
     const F = this.fieldCount
     const { alive, groups, lengths, acc, matched, seenIn, termMark, touched } = this
@@ -150,14 +152,14 @@ export class Bm25Index {
         const df = checkAlive ? liveCount(list, alive) : list.length
         if (df === 0) continue
         const idf = this.idf(df)
-        const lengthScale = (K1 * B) / (this.totals[f] / this.live)
-        const base = K1 * (1 - B)
+        const lengthScale = (k1 * b) / (this.totals[f] / this.live)
+        const base = k1 * (1 - b)
         const { slots, tfs, length } = list
         for (let j = 0; j < length; j++) {
           const slot = slots[j]
           if ((checkAlive && alive[slot] === 0) || (filtered && groups[slot] !== group)) continue
           const tf = tfs[j]
-          const score = times * idf * (D + (tf * (K1 + 1)) / (tf + base + lengthScale * lengths[slot * F + f]))
+          const score = times * idf * (d + (tf * (k1 + 1)) / (tf + base + lengthScale * lengths[slot * F + f]))
           if (seenIn[slot] !== serial) {
             seenIn[slot] = serial
             acc[slot] = 0

@@ -4,13 +4,7 @@ import { grownArray } from '../../util/grown-array'
 import { Interner } from '../../util/interner'
 import type { ScoredSid } from '../scored-sid'
 import { Bm25Index, type SerializedBm25 } from './bm25-index'
-
-/**
- * Share of a sentence's lexical score that comes from its whole turn (all its message's sentences as one BM25
- * document); the rest is the sentence's own BM25. A question's words are often spread over a turn ("researching"
- * in one sentence, "adoption agencies" in the next), and the turn is what holds the answer.
- */
-const TURN_SHARE = 0.5
+import { LEXICAL_TUNING, type LexicalTuning } from './lexical-tuning'
 
 /** The whole lexical index as typed arrays and strings, for structured-clone storage. */
 export interface SerializedLexicalIndex {
@@ -31,7 +25,7 @@ export interface SerializedLexicalIndex {
  * BM25 over sentence texts (`Bm25Index`), in memory; restored from a snapshot at open. The speaker (`role`) is a
  * second field, so a question that names a person ("What did Melanie paint?") prefers that person's own sentences
  * among those sharing its topic words. Each message is also indexed as one document (its turn, keyed by its first
- * sentence's sid), blended into its sentences' scores (`TURN_SHARE`).
+ * sentence's sid), blended into its sentences' scores (`LexicalTuning.turnShare`).
  */
 export class LexicalIndex {
   private sentences = new Bm25Index(2)
@@ -145,14 +139,20 @@ export class LexicalIndex {
    * Every sentence matching any content term of `query` (stop words dropped, all terms stemmed), or in a turn that
    * does, best blended BM25 score first (ties: older first). A query made only of stop words is searched with
    * them, rather than not at all. `limit` keeps only the best that many (the same as slicing the full list),
-   * without sorting every weak match.
+   * without sorting every weak match. Scored with `tuning`'s BM25 constants and turn share.
    */
-  search(query: string, filter?: { conversationId?: string }, limit = Infinity): ScoredSid[] {
+  search(
+    query: string,
+    filter?: { conversationId?: string },
+    limit = Infinity,
+    tuning: LexicalTuning = LEXICAL_TUNING,
+  ): ScoredSid[] {
     const group = this.groupOf(filter?.conversationId)
     if (group === null) return []
     const terms = bm25QueryTerms(query)
-    const own = this.sentences.match(terms, group)
-    const turns = this.turns.match(terms, group)
+    const own = this.sentences.match(terms, group, tuning)
+    const turns = this.turns.match(terms, group, tuning)
+    const { turnShare } = tuning
     let slots = this.turnOf.length
     for (let i = 0; i < own.count; i++) slots = Math.max(slots, own.keys[i] + 1)
     if (slots > this.blended.length) this.resizeBlend(slots)
@@ -162,11 +162,11 @@ export class LexicalIndex {
     for (let i = 0; i < own.count; i++) {
       const sid = own.keys[i]
       blendSerial[sid] = serial
-      blended[sid] = (1 - TURN_SHARE) * own.scores[i]
+      blended[sid] = (1 - turnShare) * own.scores[i]
       blendOrder[count++] = sid
     }
     for (let i = 0; i < turns.count; i++) {
-      const share = TURN_SHARE * turns.scores[i]
+      const share = turnShare * turns.scores[i]
       const key = turns.keys[i]
       for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) {
         const sid = this.members[at]
@@ -223,10 +223,10 @@ export class LexicalIndex {
   }
 
   /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
-  similarSentences(text: string, conversationId: string): ScoredSid[] {
+  similarSentences(text: string, conversationId: string, tuning: LexicalTuning = LEXICAL_TUNING): ScoredSid[] {
     const group = this.groupOf(conversationId)
     if (group === null) return []
-    const { keys, scores, count } = this.sentences.match(bm25ContentTerms(text), group)
+    const { keys, scores, count } = this.sentences.match(bm25ContentTerms(text), group, tuning)
     const hits: ScoredSid[] = new Array(count)
     for (let i = 0; i < count; i++) hits[i] = { sid: keys[i], score: scores[i] }
     return hits.sort((a, b) => b.score - a.score || a.sid - b.sid)
