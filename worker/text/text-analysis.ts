@@ -46,7 +46,7 @@ export function hasWord(text: string): boolean {
 }
 
 /** Whether a lowercase word is one that carries no topic ("what", "did", and contractions' fragments "s", "ll"). */
-export function isStopWord(word: string): boolean {
+function isStopWord(word: string): boolean {
   return RULES.stopWords.has(word)
 }
 
