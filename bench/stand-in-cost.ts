@@ -1,11 +1,11 @@
-// What finding stand-ins costs (src/core/query-expansion.ts): reading the shipped word-neighbour table at open, and
+// What finding stand-ins costs (worker/rank/query-expansion.ts): reading the shipped word-neighbour table at open, and
 // `requestExpansions` for requests whose words the history never uses, asked twice. The history's vocabulary is
 // simulated: every other word of the table is "used".
 //   npx tsx bench/stand-in-cost.ts
-import { queryTerm } from '../src/core/english-terms'
-import { decodeWordNeighbours, requestExpansions } from '../src/core/query-expansion'
-import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+import { WORD_NEIGHBOURS_FILE, decodeWordNeighbours } from '../worker/embed/word-neighbours'
 import { nodeHost } from '../worker/hosts/node/node-host'
+import { requestExpansions } from '../worker/rank/query-expansion'
+import { queryTerm } from '../worker/text/text-analysis'
 
 const host = nodeHost({}, new URL('../', import.meta.url))
 const file = await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE)

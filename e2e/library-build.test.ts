@@ -94,6 +94,9 @@ test('the built declarations are the public API only, and an app importing them 
   expect(declarations).toEqual(expect.arrayContaining(['index.d.ts', 'node.d.ts', 'types.d.ts', 'errors.d.ts']))
   expect(declarations.filter((path) => path.split(/[\\/]/).includes('worker'))).toEqual([])
   for (const path of declarations) expect(await readFile(join(libDir, path), 'utf8'), path).not.toMatch(/worker\//)
+  // The Node entry's internal `tuning` option (marked @internal) is not published either.
+  expect(await readFile(join(libDir, 'node-options.d.ts'), 'utf8')).toMatch(/embeddingCacheDir/)
+  for (const path of declarations) expect(await readFile(join(libDir, path), 'utf8'), path).not.toMatch(/tuning/)
 
   await writeFile(
     join(workDir, 'app.ts'),

@@ -1,7 +1,14 @@
+import { readFile } from 'node:fs/promises'
 import { UsageError, parseOptions, parsePositiveInteger } from './context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE]'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--tune NAME=VALUE | --tune FILE.json]...'
+
+/** A tuning value from the command line: `true`, `false` or a number. */
+export type TuningValue = number | boolean
+
+/** One `--tune`: a name and its value, or a JSON file of names and values. */
+export type TuneSource = { name: string; value: TuningValue } | { file: string }
 
 export const DEFAULT_BUDGETS = [2000, 8000]
 export const DEFAULT_STRATEGIES = ['head', 'tail', 'lexical', 'dense', 'hybrid']
@@ -26,6 +33,11 @@ export interface BenchRecallArgs {
   followUpdates: boolean
   /** A question set asked instead of LoCoMo's questions (`scripts/recall-questions.ts`), e.g. the paraphrase set. */
   questions?: string
+  /**
+   * The engine's retrieval constants to replace, in the order given (a later one wins): `--tune NAME=VALUE` or
+   * `--tune FILE.json`, passed to the Node entry's internal `tuning` option, which rejects unknown names and values.
+   */
+  tune?: TuneSource[]
 }
 
 function commaList(option: string, value: string): string[] {
@@ -49,6 +61,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     'adaptive-stop': { type: 'boolean', default: false },
     'follow-updates': { type: 'boolean', default: false },
     questions: { type: 'string' },
+    tune: { type: 'string', multiple: true },
   })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
@@ -74,5 +87,45 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     adaptiveStop: values['adaptive-stop'] ?? false,
     followUpdates: values['follow-updates'] ?? false,
     ...(values.questions === undefined ? {} : { questions: values.questions }),
+    ...(values.tune === undefined ? {} : { tune: values.tune.map(tuneSource) }),
   }
+}
+
+/** `NAME=VALUE` (a number, `true` or `false`), or else the path of a JSON file. */
+function tuneSource(argument: string): TuneSource {
+  const equals = argument.indexOf('=')
+  if (equals < 0) return { file: argument }
+  const name = argument.slice(0, equals).trim()
+  const text = argument.slice(equals + 1).trim()
+  const value = text === 'true' ? true : text === 'false' ? false : text === '' ? Number.NaN : Number(text)
+  if (name === '' || Number.isNaN(value))
+    throw new UsageError(
+      `--tune takes NAME=VALUE with a number, true or false, or a JSON file; got ${JSON.stringify(argument)}`,
+    )
+  return { name, value }
+}
+
+/** The tuning the `--tune` options give together: each file's names and values, then each NAME=VALUE, in order. */
+export async function readTuning(sources: readonly TuneSource[]): Promise<Record<string, TuningValue>> {
+  const tuning: Record<string, TuningValue> = {}
+  for (const source of sources) {
+    if ('name' in source) {
+      tuning[source.name] = source.value
+      continue
+    }
+    let data: unknown
+    try {
+      data = JSON.parse(await readFile(source.file, 'utf8'))
+    } catch (error) {
+      throw new UsageError(`cannot read --tune ${source.file}: ${(error as Error).message}`)
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      throw new UsageError(`--tune ${source.file} must hold a JSON object of tuning names and values`)
+    for (const [name, value] of Object.entries(data)) {
+      if (typeof value !== 'number' && typeof value !== 'boolean')
+        throw new UsageError(`--tune ${source.file}: ${name} must be a number, true or false`)
+      tuning[name] = value
+    }
+  }
+  return tuning
 }

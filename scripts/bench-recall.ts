@@ -6,7 +6,14 @@ import { cpus, totalmem } from 'node:os'
 import { dirname } from 'node:path'
 import { isSiftError } from '../src/errors'
 import type { Memory, MemoryStats, Strategy } from '../src/types'
-import { BENCH_RECALL_USAGE, parseBenchRecallArgs, type BenchRecallArgs } from './bench-recall-args'
+import { toTuning } from '../worker/input/tuning-option'
+import {
+  BENCH_RECALL_USAGE,
+  parseBenchRecallArgs,
+  readTuning,
+  type BenchRecallArgs,
+  type TuningValue,
+} from './bench-recall-args'
 import { renderRecallTable, type RecallResults } from './bench-recall-report'
 import { UsageError } from './context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
@@ -62,6 +69,7 @@ class RecallBench {
     private readonly createMemory: CreateMemory,
     private readonly args: BenchRecallArgs,
     private readonly misses: WriteStream | undefined,
+    private readonly tuning: Record<string, TuningValue>,
   ) {
     for (const strategy of args.strategies)
       this.tallies.set(strategy, new Map(args.budgets.map((budget) => [budget, new RecallTally()])))
@@ -72,6 +80,7 @@ class RecallBench {
     const memory = await this.createMemory({
       name: `bench-recall-${conversation.id}`,
       embeddingCacheDir: this.args.cache ?? DEFAULT_EMBEDDING_CACHE_DIR,
+      tuning: this.tuning,
     })
     try {
       await memory.add(conversation.messages)
@@ -155,6 +164,11 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   if (history.format !== 'locomo')
     throw new UsageError(`--data must be LoCoMo JSON (with questions); ${args.data} is a plain message list`)
   for (const warning of history.warnings) log(`data: ${warning}`)
+  // Checked here, as the engine will, so a misspelt name fails before the first conversation is indexed.
+  const tuning = await readTuning(args.tune ?? [])
+  const tuningValues = toTuning(tuning)
+  const tuned = Object.entries(tuning)
+  if (tuned.length > 0) log(`tuning: ${tuned.map(([name, value]) => `${name}=${value}`).join(', ')}`)
 
   const conversations = (
     args.questions ? await askedFromQuestionSet(args.questions, history.conversations) : history.conversations
@@ -176,7 +190,7 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   // Loaded only once the arguments are known to be good: the engine pulls in ONNX Runtime.
   const { createMemory } = await import('../src/node')
   const misses = await openMisses(args.misses)
-  const bench = new RecallBench(createMemory, args, misses)
+  const bench = new RecallBench(createMemory, args, misses, tuning)
   try {
     for (const [index, { conversation, asked }] of plan.entries()) {
       if (asked.length > 0) await bench.run(conversation, asked, `${conversation.id} [${index + 1}/${plan.length}]`)
@@ -238,6 +252,8 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
       },
       adaptiveStop: args.adaptiveStop,
       followUpdates: args.followUpdates,
+      /** What `--tune` changed, and every retrieval constant the run used. */
+      tuning: { changed: tuning, values: tuningValues },
       full,
       seconds,
       command: `npm run bench:recall -- ${process.argv.slice(2).join(' ')}`,

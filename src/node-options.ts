@@ -11,4 +11,11 @@ export interface NodeHostOptions {
 }
 
 /** Options of the Node entry: the browser options plus where IndexedDB comes from and an optional embedding cache. */
-export interface NodeMemoryOptions extends MemoryOptions, NodeHostOptions {}
+export interface NodeMemoryOptions extends MemoryOptions, NodeHostOptions {
+  /**
+   * @internal Not public API, and left out of the published declarations: the engine's retrieval constants by name
+   * (its tuning tables), replacing the shipped values, for benchmarks and ablations (`npm run bench:recall -- --tune`).
+   * An unknown name or a value out of its range is `INVALID_INPUT`. The names change with the engine.
+   */
+  tuning?: Readonly<Record<string, number | boolean>>
+}

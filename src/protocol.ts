@@ -8,8 +8,11 @@ import type { IndexProgress, Memory, MemoryOptions } from './types'
  */
 export const SCHEMA_VERSION = 5
 
-/** Engine options as they cross to a host: everything in `MemoryOptions` except the callback, which crosses separately. */
-export type EngineOptions = Omit<MemoryOptions, 'onProgress'>
+/**
+ * Engine options as they cross to a host: everything in `MemoryOptions` except the callback, which crosses separately,
+ * and the Node entry's internal `tuning` (`NodeMemoryOptions.tuning`), which the engine checks when it opens.
+ */
+export type EngineOptions = Omit<MemoryOptions, 'onProgress'> & { tuning?: unknown }
 
 /**
  * The engine's RPC surface, the contract between the page and the engine's Web Worker (over comlink) and the

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  REPLY_LEADS,
-  isQuestion,
-  isShortReply,
-  replyLeadsFor,
-  withAnswerNeighbours,
-} from '../src/core/answer-neighbours'
+import { isQuestion, isShortReply, replyLeadsFor, withAnswerNeighbours } from '../worker/context/answer-neighbours'
 import type { ScoredSentence } from '../src/core/scored-sentence'
+import { CONTEXT_TUNING } from '../worker/context/context-tuning'
 
 function sentence(sid: number, turn: number, text: string, conversationId = 'c'): ScoredSentence {
   return {
@@ -63,7 +58,7 @@ describe('withAnswerNeighbours', () => {
     openingOfNext: (s: ScoredSentence) => history.find((h) => h.turn === s.turn + 1),
     closingOfPrevious: (s: ScoredSentence) => history.find((h) => h.turn === s.turn - 1),
   }
-  /** Candidates ranked below the first `REPLY_LEADS`, so only their own kind brings a neighbour. */
+  /** Candidates ranked below the first `replyLeads`, so only their own kind brings a neighbour. */
   const leads = [
     sentence(21, 20, 'Lead one about the garden.'),
     sentence(23, 22, 'Lead two about the garden.'),
@@ -80,7 +75,7 @@ describe('withAnswerNeighbours', () => {
     ])
   })
 
-  it(`follows each of the first ${REPLY_LEADS} relevant candidates with the next turn's opening, asked or not, then its speaker's turn after that`, () => {
+  it(`follows each of the first ${CONTEXT_TUNING.replyLeads} relevant candidates with the next turn's opening, asked or not, then its speaker's turn after that`, () => {
     const out = [...withAnswerNeighbours([history[1], history[2], history[5], history[0]], turns)]
     expect(out.map((s) => [s.sid, s.reason])).toEqual([
       [2, 'relevant'],
@@ -127,7 +122,7 @@ describe('withAnswerNeighbours', () => {
       [3, 'relevant'],
       [4, 'neighbour'],
     ])
-    // Below the first REPLY_LEADS: no reply, so no continuation either.
+    // Below the first replyLeads: no reply, so no continuation either.
     expect(afterLeads(history[2])).toEqual([[3, 'relevant']])
   })
 
@@ -142,7 +137,7 @@ describe('withAnswerNeighbours', () => {
       openingOfNext: (s: ScoredSentence) => list.find((h) => h.turn === s.turn + 1),
       closingOfPrevious: (s: ScoredSentence) => list.filter((h) => h.turn === s.turn - 1).at(-1),
     })
-    const around = (lead: ScoredSentence, list = trip, leads = REPLY_LEADS) =>
+    const around = (lead: ScoredSentence, list = trip, leads = CONTEXT_TUNING.replyLeads) =>
       [...withAnswerNeighbours([lead], byTurn(list), leads)].map((s) => [s.sid, s.reason])
     expect(around(trip[3])).toEqual([
       [43, 'relevant'],
@@ -175,8 +170,10 @@ describe('withAnswerNeighbours', () => {
     expect(replied(2)).toEqual([3, 4, 4, 5])
   })
 
-  it(`leads: ${REPLY_LEADS} up to 2,000 characters of budget, then ${REPLY_LEADS} per 2,000, rounded`, () => {
-    expect([0, 500, 2000, 4000, 5000, 8000, 10_000].map(replyLeadsFor)).toEqual([3, 3, 3, 6, 8, 12, 15])
+  it(`leads: ${CONTEXT_TUNING.replyLeads} up to 2,000 characters of budget, then ${CONTEXT_TUNING.replyLeads} per 2,000, rounded`, () => {
+    expect([0, 500, 2000, 4000, 5000, 8000, 10_000].map((budget) => replyLeadsFor(budget))).toEqual([
+      3, 3, 3, 6, 8, 12, 15,
+    ])
     expect(replyLeadsFor(Infinity)).toBe(Infinity)
   })
 

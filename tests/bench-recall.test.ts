@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DEFAULT_BUDGETS, DEFAULT_STRATEGIES, parseBenchRecallArgs } from '../scripts/bench-recall-args'
+import { DEFAULT_BUDGETS, DEFAULT_STRATEGIES, parseBenchRecallArgs, readTuning } from '../scripts/bench-recall-args'
 import { UsageError } from '../scripts/context-args'
 
 describe('parseBenchRecallArgs', () => {
@@ -67,9 +67,35 @@ describe('parseBenchRecallArgs', () => {
     [['--data', 'd', '--strategies', ''], /--strategies must be a comma-separated list/],
     [['--data', 'd', '--budget', '5'], /Unknown option '--budget'/],
     [['--data', 'd', '--images', 'alt-text'], /--images must be caption or omit/],
+    [['--data', 'd', '--tune', 'replyLeads='], /--tune takes NAME=VALUE with a number, true or false/],
+    [['--data', 'd', '--tune', 'continuation=off'], /--tune takes NAME=VALUE/],
+    [['--data', 'd', '--tune', '=3'], /--tune takes NAME=VALUE/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseBenchRecallArgs(argv)).toThrow(UsageError)
     expect(() => parseBenchRecallArgs(argv)).toThrow(message)
+  })
+
+  it('reads --tune NAME=VALUE and --tune FILE.json, repeatable, in the order given', async () => {
+    const args = parseBenchRecallArgs([
+      '--data',
+      'd',
+      '--tune',
+      'replyLeads=0',
+      '--tune',
+      join(dir, 'tune.json'),
+      '--tune',
+      'continuation=false',
+    ])
+    expect(args.tune).toEqual([
+      { name: 'replyLeads', value: 0 },
+      { file: join(dir, 'tune.json') },
+      { name: 'continuation', value: false },
+    ])
+    writeFileSync(join(dir, 'tune.json'), JSON.stringify({ replyLeads: 2, leadBudget: 1e9 }))
+    expect(await readTuning(args.tune!)).toEqual({ replyLeads: 2, leadBudget: 1e9, continuation: false })
+    writeFileSync(join(dir, 'bad-tune.json'), JSON.stringify({ replyLeads: 'two' }))
+    await expect(readTuning([{ file: join(dir, 'bad-tune.json') }])).rejects.toThrow(/replyLeads must be a number/)
+    await expect(readTuning([{ file: join(dir, 'missing.json') }])).rejects.toThrow(UsageError)
   })
 })
 
@@ -122,29 +148,28 @@ writeFileSync(
   ]),
 )
 
+/** `npm run bench:recall` on the small data file, with the test's embedding cache and `options`. */
+const benchRecall = (...options: string[]) =>
+  spawnSync('npx', ['tsx', 'scripts/bench-recall.ts', '--data', dataPath, '--cache', join(dir, 'cache'), ...options], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: { ...process.env, npm_config_loglevel: 'error' },
+  })
+
 describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall', () => {
   it('scores head and tail against known evidence positions, writes the JSON report and the misses', () => {
     const jsonPath = join(dir, 'out', 'recall.json')
     const missesPath = join(dir, 'out', 'misses.jsonl')
-    const run = spawnSync(
-      'npx',
-      [
-        'tsx',
-        'scripts/bench-recall.ts',
-        '--data',
-        dataPath,
-        '--budgets',
-        '250,100000',
-        '--strategies',
-        'head,tail,lexical',
-        '--json',
-        jsonPath,
-        '--misses',
-        missesPath,
-        '--cache',
-        join(dir, 'cache'),
-      ],
-      { cwd: ROOT, encoding: 'utf8', timeout: 180_000, env: { ...process.env, npm_config_loglevel: 'error' } },
+    const run = benchRecall(
+      '--budgets',
+      '250,100000',
+      '--strategies',
+      'head,tail,lexical',
+      '--json',
+      jsonPath,
+      '--misses',
+      missesPath,
     )
     expect(run.stderr).toMatch(/1 conversations, 3 questions × 3 strategies × 2 budgets/)
     expect(run.status).toBe(0)
@@ -170,6 +195,8 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall
     expect(report.meta).toMatchObject({ data: { conversations: 1, questions: 3, answerableWithoutEvidence: 1 } })
     expect(report.meta.full.meanHistoryChars).toBeGreaterThan(1000)
     expect(report.meta.commit).toMatch(/^[0-9a-f]{40}$/)
+    expect(report.meta.tuning.changed).toEqual({})
+    expect(report.meta.tuning.values).toMatchObject({ replyLeads: 3, continuation: true, turnShare: 0.5 })
 
     const misses = readFileSync(missesPath, 'utf8')
       .trimEnd()
@@ -182,6 +209,30 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run bench:recall
     const multi = misses.find((miss) => miss.category === 1)
     expect(multi.missed).toContainEqual({ strategy: 'head', budget: 250, found: ['D1:2'] })
     expect(misses.some((miss) => miss.category === 5)).toBe(false)
+  })
+
+  it('runs with --tune and records it in the report; an unknown tuning name exits with 2 before any work', () => {
+    const jsonPath = join(dir, 'out', 'tuned.json')
+    const bench = (...tune: string[]) =>
+      benchRecall(
+        '--budgets',
+        '250',
+        '--strategies',
+        'lexical',
+        '--json',
+        jsonPath,
+        ...tune.flatMap((option) => ['--tune', option]),
+      )
+    const tuned = bench('turnShare=0', 'repeatsLast=false')
+    expect(tuned.status).toBe(0)
+    expect(tuned.stderr).toMatch(/tuning: turnShare=0, repeatsLast=false/)
+    const report = JSON.parse(readFileSync(jsonPath, 'utf8'))
+    expect(report.meta.tuning.changed).toEqual({ turnShare: 0, repeatsLast: false })
+    expect(report.meta.tuning.values).toMatchObject({ turnShare: 0, repeatsLast: false, replyLeads: 3 })
+    const misspelt = bench('replyLead=0')
+    expect(misspelt.status).toBe(2)
+    expect(misspelt.stderr).toMatch(/tuning has no constant named "replyLead"/)
+    expect(misspelt.stderr).not.toMatch(/questions, .* s\n/)
   })
 
   it('exits with 2 and the usage line when the engine rejects a strategy name', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../worker/util/seeded-random'
-import { indexTerm } from '../src/core/english-terms'
+import { indexTerm } from '../worker/text/text-analysis'
 import { Bm25Index } from '../worker/index/lexical/bm25-index'
 
 interface Doc {

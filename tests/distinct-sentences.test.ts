@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { distinctSentences, normalisedHash, normaliseSentence } from '../src/core/distinct-sentences'
 import type { ScoredSentence } from '../src/core/scored-sentence'
+import { distinctSentences } from '../worker/context/distinct-sentences'
+import { normalisedHash, normaliseSentence } from '../worker/text/text-analysis'
 
 function sentence(sid: number, text: string): ScoredSentence {
   return {

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { STOP_WORDS, indexTerm, queryTerm, stemEnglish } from '../src/core/english-terms'
+import { STOP_WORDS, stemEnglish } from '../worker/text/english'
+import { indexTerm, queryTerm } from '../worker/text/text-analysis'
 
 describe('stemEnglish', () => {
   it.each([

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
-  SAME_SUBJECT_SIMILARITY,
-  UPDATE_RIVALS,
   supersedingStatement,
   withLaterUpdates,
   withMarksResolved,
   type LaterStatement,
-} from '../src/core/later-updates'
+} from '../worker/context/later-updates'
 import { packBudget } from '../src/core/pack-budget'
 import { SUPERSEDED_MARK, renderContext } from '../src/core/render-context'
 import type { ScoredSentence } from '../src/core/scored-sentence'
+import { CONTEXT_TUNING } from '../worker/context/context-tuning'
 
 const DAY = 86_400_000
 
@@ -45,7 +44,7 @@ describe('supersedingStatement', () => {
   })
 
   it('takes the newest of the closest later statements: a revision beats a closer statement said before it', () => {
-    expect(UPDATE_RIVALS).toBe(2)
+    expect(CONTEXT_TUNING.updateRivals).toBe(2)
     expect(supersedingStatement(car, [later(neighbour, 0.69), later(revision, 0.48)])?.sid).toBe(9)
     // Among the closest two only: a newer statement less close than both is not a rival.
     const chat = sentence(12, 'Quick one about the late train this morning.')
@@ -53,9 +52,9 @@ describe('supersedingStatement', () => {
     expect(supersedingStatement(car, [later(neighbour, 0.69), later(revision, 0.48), later(chat, 0.5)])?.sid).toBe(12)
   })
 
-  it('needs SAME_SUBJECT_SIMILARITY', () => {
-    expect(supersedingStatement(car, [later(revision, SAME_SUBJECT_SIMILARITY)])?.sid).toBe(9)
-    expect(supersedingStatement(car, [later(revision, SAME_SUBJECT_SIMILARITY - 0.01)])).toBeUndefined()
+  it('needs sameSubjectSimilarity', () => {
+    expect(supersedingStatement(car, [later(revision, CONTEXT_TUNING.sameSubjectSimilarity)])?.sid).toBe(9)
+    expect(supersedingStatement(car, [later(revision, CONTEXT_TUNING.sameSubjectSimilarity - 0.01)])).toBeUndefined()
     expect(supersedingStatement(car, [later(revision, Number.NaN)])).toBeUndefined()
   })
 
@@ -112,7 +111,9 @@ describe('withLaterUpdates', () => {
     }
     expect([...withLaterUpdates([car, cat], spy)].map((s) => s.sid)).toEqual([1, 9, 2])
     expect(looked).toEqual([1])
-    expect([...withLaterUpdates([car, cat], laterOf, 2)].map((s) => s.sid)).toEqual([1, 9, 2, 10])
+    expect(
+      [...withLaterUpdates([car, cat], laterOf, { ...CONTEXT_TUNING, updateLookups: 2 })].map((s) => s.sid),
+    ).toEqual([1, 9, 2, 10])
     // The first candidate of the second query is its own best match.
     expect([...withLaterUpdates([car, { ...cat, query: 1 }], laterOf)].map((s) => s.sid)).toEqual([1, 9, 2, 10])
   })

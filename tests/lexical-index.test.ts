@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../worker/util/seeded-random'
 import { createMemory } from '../src/node'
 import type { Sentence } from '../src/types'
-import { contentTermCount } from '../src/core/short-sentence-penalty'
+import { contentTermCount } from '../worker/text/text-analysis'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 
 function sentence(sid: number, text: string, conversationId = 'c1'): Sentence {

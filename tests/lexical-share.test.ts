@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { lexicalShare } from '../src/core/lexical-share'
+import { lexicalShare } from '../worker/rank/lexical-share'
 
 describe('lexicalShare', () => {
   const share = fc.double({ min: 0, max: 1, noNaN: true })

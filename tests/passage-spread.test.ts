@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { PASSAGE_RADIUS, spreadOverPassages } from '../src/core/passage-spread'
+import { spreadOverPassages } from '../worker/context/passage-spread'
 import type { ScoredSentence } from '../src/core/scored-sentence'
+import { CONTEXT_TUNING } from '../worker/context/context-tuning'
 
 /** Sentence `index` of message `messageId`; sids are unique across the test's messages. */
 function sentence(messageId: string, index: number): ScoredSentence {
@@ -47,9 +48,9 @@ describe('spreadOverPassages', () => {
     expect(new Set(spread)).toEqual(new Set(ranked))
   })
 
-  it('a sentence more than PASSAGE_RADIUS sentences from every passed one of its message starts a passage of its own', () => {
-    const far = sentence('doc', 1 + PASSAGE_RADIUS + 1)
-    const near = sentence('doc', 1 + PASSAGE_RADIUS)
+  it('a sentence more than passageRadius sentences from every passed one of its message starts a passage of its own', () => {
+    const far = sentence('doc', 1 + CONTEXT_TUNING.passageRadius + 1)
+    const near = sentence('doc', 1 + CONTEXT_TUNING.passageRadius)
     const ranked = [sentence('doc', 1), near, far, sentence('other', 0)]
     expect(labels(spreadOverPassages(ranked))).toEqual(['doc1', `doc${far.index}`, 'other0', `doc${near.index}`])
   })

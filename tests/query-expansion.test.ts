@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { queryTerm } from '../src/core/english-terms'
 import {
-  EXPANSIONS_PER_WORD,
   EXPANSION_SIMILARITY,
   NEIGHBOURS_KEPT,
-  decodeWordNeighbours,
   encodeWordNeighbours,
   neighbourTable,
-  requestExpansions,
-  type WordNeighbours,
-} from '../src/core/query-expansion'
-import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+} from '../scripts/word-neighbour-table'
+import { WORD_NEIGHBOURS_FILE, decodeWordNeighbours, type WordNeighbours } from '../worker/embed/word-neighbours'
 import { nodeHost } from '../worker/hosts/node/node-host'
+import { requestExpansions } from '../worker/rank/query-expansion'
+import { queryTerm } from '../worker/text/text-analysis'
+import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 /** Unit rows from explicit vectors (any length), row-major. */
 function unitRows(vectors: number[][]): Float32Array {
@@ -122,13 +120,21 @@ describe('requestExpansions', () => {
     expect(requestExpansions('Melanie', table, usesOnly('ceramics'), new Set(['melanie']))).toEqual([])
   })
 
-  it('never adds more than EXPANSIONS_PER_WORD, closest first', () => {
+  it('takes a request word whole, in any script: "café" is not looked up as "caf"', () => {
+    const cafes = tableOf({ caf: [1, 0], coffee: [0.9, 0.1], bistro: [0.1, 1] })
+    expect(requestExpansions('Which café did she like?', cafes, usesOnly('coffee'))).toEqual([])
+    expect(requestExpansions('Which caf did she like?', cafes, usesOnly('coffee'))).toEqual([
+      { word: 'caf', standIns: ['coffee'] },
+    ])
+  })
+
+  it('never adds more than expansionsPerWord, closest first', () => {
     const wide = tableOf(
       Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`word${String.fromCharCode(97 + i)}`, [1, i / 100]])),
     )
     const history = (term: string) => term !== queryTerm('worda')
     const [{ standIns }] = requestExpansions('worda', wide, history)
-    expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, EXPANSIONS_PER_WORD))
+    expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, RANK_TUNING.expansionsPerWord))
   })
 
   it('with the shipped table, finds the history’s word for a paraphrase', async () => {

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom as random } from '../worker/util/seeded-random'
-import { shortSentencePenalty } from '../src/core/short-sentence-penalty'
-import { lexicalShare } from '../src/core/lexical-share'
+import { shortSentencePenalty } from '../worker/rank/short-sentence-penalty'
+import { lexicalShare } from '../worker/rank/lexical-share'
+import { termCoverage } from '../worker/rank/term-coverage'
 import { fuseRanks } from './oracles/fuse-ranks'
 import { penaliseShortSentences } from './oracles/penalise-short-sentences'
 import type { Sentence } from '../src/types'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 import { sentencesOf, toMessageRecord, type MessageRecord } from '../worker/store/message-record'
-import { HYBRID_LEXICAL_DEPTH, rankCandidates } from '../worker/rank/rank-candidates'
+import { rankCandidates } from '../worker/rank/rank-candidates'
 import { SentenceCatalog } from '../worker/index/sentence-catalog'
 import { VectorIndex } from '../worker/index/vector/vector-index'
+import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 const WORDS = [
   'violin',
@@ -70,9 +72,9 @@ function reference(
   const hits = sources.index.search(vector, sources.index.size, { conversationId })
   const dense = penaliseShortSentences(hits, (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
   if (strategy === 'dense') return dense
-  const lexical = sources.lexical.search(text, { conversationId }).slice(0, HYBRID_LEXICAL_DEPTH)
+  const lexical = sources.lexical.search(text, { conversationId }).slice(0, RANK_TUNING.hybridLexicalDepth)
   // Each lexical hit weighs its lexical share: the words it covers, the vocabulary's reach, its dense rank.
-  const coverage = sources.lexical.termCoverage(text, { conversationId }, new Set())
+  const coverage = termCoverage(sources.lexical, text, { conversationId }, new Set())
   const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
   const share = (sid: number) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank.get(sid))
   return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)], undefined, [undefined, share]).map((f) => ({
@@ -122,11 +124,11 @@ describe('rankCandidates', () => {
     }
   })
 
-  it(`hybrid fuses the full dense ranking with the best ${HYBRID_LEXICAL_DEPTH} lexical hits`, () => {
+  it(`hybrid fuses the full dense ranking with the best ${RANK_TUNING.hybridLexicalDepth} lexical hits`, () => {
     const sources = fixture(7000, 8)
     const vector = Float32Array.from({ length: 8 }, () => sources.next() * 2 - 1)
     const text = 'violin lisbon boiler'
-    expect(sources.lexical.search(text).length).toBeGreaterThan(HYBRID_LEXICAL_DEPTH)
+    expect(sources.lexical.search(text).length).toBeGreaterThan(RANK_TUNING.hybridLexicalDepth)
     const expected = reference('hybrid', sources, text, vector)
     const ranked = [
       ...rankCandidates('hybrid', [{ text, vector }], undefined, {

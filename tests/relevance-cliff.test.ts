@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isRelevanceCliff, untilRelevanceCliff } from '../src/core/relevance-cliff'
+import { isRelevanceCliff, untilRelevanceCliff } from '../worker/context/relevance-cliff'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 
 function candidate(sid: number, score: number, reason: ScoredSentence['reason'] = 'relevant'): ScoredSentence {

@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { PENALTY_PER_MISSING_TERM, contentTermCount, shortSentencePenalty } from '../src/core/short-sentence-penalty'
+import { shortSentencePenalty } from '../worker/rank/short-sentence-penalty'
+import { contentTermCount } from '../worker/text/text-analysis'
 import { penaliseShortSentences } from './oracles/penalise-short-sentences'
+import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 describe('contentTermCount / shortSentencePenalty', () => {
   it('counts words that are not stop words', () => {
@@ -12,9 +14,9 @@ describe('contentTermCount / shortSentencePenalty', () => {
   })
 
   it('takes a fixed amount per content word short of four, nothing from four on', () => {
-    expect(shortSentencePenalty('Yes.')).toBeCloseTo(3 * PENALTY_PER_MISSING_TERM, 12)
-    expect(shortSentencePenalty('Is it?')).toBeCloseTo(4 * PENALTY_PER_MISSING_TERM, 12)
-    expect(shortSentencePenalty('Wow, Caroline!')).toBeCloseTo(2 * PENALTY_PER_MISSING_TERM, 12)
+    expect(shortSentencePenalty('Yes.')).toBeCloseTo(3 * RANK_TUNING.penaltyPerMissingTerm, 12)
+    expect(shortSentencePenalty('Is it?')).toBeCloseTo(4 * RANK_TUNING.penaltyPerMissingTerm, 12)
+    expect(shortSentencePenalty('Wow, Caroline!')).toBeCloseTo(2 * RANK_TUNING.penaltyPerMissingTerm, 12)
     expect(shortSentencePenalty('I went to a LGBTQ support group yesterday.')).toBe(0)
   })
 })

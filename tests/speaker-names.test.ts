@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { speakerNameWords, withoutSpeakerNames } from '../src/core/speaker-names'
+import { speakerNameWords, withoutSpeakerNames } from '../worker/rank/speaker-names'
 
 describe('speakerNameWords', () => {
   it('takes the lowercase words of named roles, not the generic roles or stop words', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { queryTerm } from '../src/core/english-terms'
-import { STAND_IN_CREDIT } from '../src/core/query-expansion'
 import type { Sentence } from '../src/types'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
-import { tokenize } from '../worker/index/lexical/bm25-index'
+import { termCoverage } from '../worker/rank/term-coverage'
+import { bm25Tokens, queryTerm } from '../worker/text/text-analysis'
 import { seededRandom } from '../worker/util/seeded-random'
+import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 function part(
   sid: number,
@@ -26,13 +26,13 @@ function plainCoverage(
 ) {
   const termsOf = (text: string) =>
     new Set(
-      tokenize(text)
+      bm25Tokens(text)
         .map((t) => queryTerm(t))
         .filter((t): t is string => !!t),
     )
   const stems = (text: string) =>
     new Set(
-      tokenize(text)
+      bm25Tokens(text)
         .map((t) => t.toLowerCase())
         .map((t) => queryTerm(t) ?? t),
     )
@@ -56,7 +56,7 @@ function plainCoverage(
   return { reach: total > 0 ? known / total : 1, coverageOf }
 }
 
-describe('LexicalIndex.termCoverage', () => {
+describe('termCoverage', () => {
   const sentences = [
     part(1, 'a', 0, 'We adopted a puppy from the shelter.'),
     part(2, 'a', 1, 'She is called Pixie.'),
@@ -69,7 +69,7 @@ describe('LexicalIndex.termCoverage', () => {
 
   it('weighs each query term by its idf; a sentence covers the terms it or its turn holds, speakers’ names left out', () => {
     const query = 'Where did Ann adopt her puppy, and what is it called?'
-    const coverage = index.termCoverage(query, undefined, new Set(['ann']))
+    const coverage = termCoverage(index, query, undefined, new Set(['ann']))
     const plain = plainCoverage(sentences, query, new Set(['ann']))
     expect(coverage.reach).toBeCloseTo(plain.reach, 12)
     for (const s of sentences) expect(coverage.coverageOf(s.sid)).toBeCloseTo(plain.coverageOf(s), 12)
@@ -78,35 +78,35 @@ describe('LexicalIndex.termCoverage', () => {
     expect(coverage.reach).toBe(1)
   })
 
-  it('a term no sentence holds counts at STAND_IN_CREDIT for sentences holding a stand-in for it; reach stays as it was', () => {
+  it('a term no sentence holds counts at standInCredit for sentences holding a stand-in for it; reach stays as it was', () => {
     const query = 'Where did Ann adopt her dachshund?'
-    const plain = index.termCoverage(query, undefined, new Set(['ann']))
-    const widened = index.termCoverage(query, undefined, new Set(['ann']), [
+    const plain = termCoverage(index, query, undefined, new Set(['ann']))
+    const widened = termCoverage(index, query, undefined, new Set(['ann']), [
       { word: 'dachshund', standIns: ['puppy', 'cats'] },
     ])
     expect(widened.reach).toBe(plain.reach)
     const idf = (df: number) => Math.log(1 + (sentences.length - df + 0.5) / (df + 0.5))
     const total = idf(2) + idf(0) // adopt (sentences 1 and 5), dachshund (none)
     // Sentence 1 holds "adopted" and the stand-in "puppy"; sentence 2 shares its turn; 5 holds "adopted" and "cats".
-    expect(widened.coverageOf(1)).toBeCloseTo((idf(2) + STAND_IN_CREDIT * idf(0)) / total, 12)
+    expect(widened.coverageOf(1)).toBeCloseTo((idf(2) + RANK_TUNING.standInCredit * idf(0)) / total, 12)
     expect(widened.coverageOf(2)).toBeCloseTo(widened.coverageOf(1), 12)
-    expect(widened.coverageOf(5)).toBeCloseTo((idf(2) + STAND_IN_CREDIT * idf(0)) / total, 12)
+    expect(widened.coverageOf(5)).toBeCloseTo((idf(2) + RANK_TUNING.standInCredit * idf(0)) / total, 12)
     expect(plain.coverageOf(1)).toBeCloseTo(idf(2) / total, 12)
     // A stand-in for a word the history does use changes nothing: that word is matched as it is.
     expect(
-      index.termCoverage('puppy', undefined, new Set(), [{ word: 'puppy', standIns: ['shelter'] }]).coverageOf(3),
+      termCoverage(index, 'puppy', undefined, new Set(), [{ word: 'puppy', standIns: ['shelter'] }]).coverageOf(3),
     ).toBe(0)
   })
 
   it('lowers reach by the weight of terms no sentence holds, and keeps to the conversation', () => {
     const query = 'puppy kennel dachshund'
-    const coverage = index.termCoverage(query, { conversationId: 'c1' }, new Set())
+    const coverage = termCoverage(index, query, { conversationId: 'c1' }, new Set())
     const plain = plainCoverage(sentences, query, new Set(), 'c1')
     expect(coverage.reach).toBeCloseTo(plain.reach, 12)
     expect(coverage.reach).toBeLessThan(0.5)
     expect(coverage.coverageOf(5)).toBe(0)
-    expect(index.termCoverage('adopted', { conversationId: 'c2' }, new Set()).coverageOf(1)).toBe(0)
-    expect(index.termCoverage('adopted', { conversationId: 'nowhere' }, new Set()).coverageOf(1)).toBe(0)
+    expect(termCoverage(index, 'adopted', { conversationId: 'c2' }, new Set()).coverageOf(1)).toBe(0)
+    expect(termCoverage(index, 'adopted', { conversationId: 'nowhere' }, new Set()).coverageOf(1)).toBe(0)
   })
 
   it('equals the plain definition on a random history, also after a removal', () => {
@@ -126,7 +126,7 @@ describe('LexicalIndex.termCoverage', () => {
     lexical.remove([3, 4, 5])
     const kept = random.filter((s) => s.sid < 3 || s.sid > 5)
     for (const query of ['violin marathon', 'salmon budget kanji zebra', 'wow']) {
-      const coverage = lexical.termCoverage(query, undefined, new Set())
+      const coverage = termCoverage(lexical, query, undefined, new Set())
       const plain = plainCoverage(kept, query, new Set())
       expect(coverage.reach).toBeCloseTo(plain.reach, 12)
       for (const s of kept.filter((s) => s.sid > 6))

@@ -1,5 +1,5 @@
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama'
-import { STOP_WORDS } from '../../src/core/english-terms'
+import { STOP_WORDS } from '../../worker/text/english'
 import type { PeerBuild, PeerDocument, PeerIndex } from './peer-index'
 
 /** Documents per `insertMultiple` call: large enough to amortise the call, small enough to check the deadline often. */

@@ -1,6 +1,6 @@
-// The pure helpers both entries publish: what an app calls to prepare, size or render context text itself. The
-// rest of the core (ranking heuristics, separators, constants) is internal; tests and benchmarks import it from
-// its own file, so it can change without a breaking release.
+// The pure helpers both entries publish: what an app calls to prepare, size or render context text itself. What
+// else their files export (the renderer's separators and orderings, which the engine and the packer share) is
+// internal; the engine's own heuristics live in worker/, beside what they read.
 
 /** Splits text into the sentences (with their offsets) that Sift stores and ranks, e.g. to preview what `add` indexes. */
 export { splitSentences, type SentenceSpan, type SplitOptions } from './split-sentences'

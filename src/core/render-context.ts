@@ -79,7 +79,7 @@ export function compareTimeOrder(a: { timestamp: number; seq: number }, b: { tim
 }
 
 /** Earlier first; an invalid (NaN) timestamp sorts before every valid one, so that orders built on this stay total. */
-export function compareTimestamps(a: number, b: number): number {
+function compareTimestamps(a: number, b: number): number {
   if (a < b) return -1
   if (a > b) return 1
   return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : Number.isNaN(b) ? 1 : 0

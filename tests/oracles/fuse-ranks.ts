@@ -1,6 +1,6 @@
 // Test oracle: the plain definition of reciprocal rank fusion that the engine's lazy `FusedRanking` must equal.
-import { RRF_K } from '../../src/core/reciprocal-rank-fusion'
 import { SiftError } from '../../src/errors'
+import { RANK_TUNING } from '../../worker/rank/rank-tuning'
 
 /** One key of a fused ranking and its reciprocal-rank score. */
 export interface FusedRank<K> {
@@ -18,11 +18,11 @@ interface Tally {
  * Reciprocal rank fusion: score(key) = Σ over lists of weight × 1 / (k + rank), rank 1-based, weight 1 unless
  * `weights[list]` gives one per key. A key repeated within one list counts only at its first (best) rank there.
  * Sorted by score descending; ties broken by the best rank the key reached in any list, then by first appearance
- * (lists scanned in order, each from its top). `k` defaults to the engine's `RRF_K`.
+ * (lists scanned in order, each from its top). `k` defaults to the engine's `rrfK`.
  */
 export function fuseRanks<K>(
   rankings: readonly (readonly K[])[],
-  k = RRF_K,
+  k = RANK_TUNING.rrfK,
   weights: readonly (((key: K) => number) | undefined)[] = [],
 ): FusedRank<K>[] {
   if (!(k >= 0) || !Number.isFinite(k)) {

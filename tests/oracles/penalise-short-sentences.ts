@@ -1,6 +1,6 @@
 // Test oracle: the plain definition of the short-sentence penalty over a dense top-k, which the engine applies
 // while it scans (`VectorIndex`, `rankCandidates`).
-import { penalisedScore } from '../../src/core/short-sentence-penalty'
+import { penalisedScore } from '../../worker/index/vector/vector-scoring'
 
 /**
  * Re-ranks a dense top-k (best first) by score − penalty, floored at 0: the penalty makes a short sentence less

@@ -1,23 +1,18 @@
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
-import { replyLeadsFor, withAnswerNeighbours } from '../../src/core/answer-neighbours'
-import { distinctSentences } from '../../src/core/distinct-sentences'
-import { spreadOverPassages } from '../../src/core/passage-spread'
-import { untilRelevanceCliff } from '../../src/core/relevance-cliff'
-import { withLaterUpdates, withMarksResolved } from '../../src/core/later-updates'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { Backend, Context, ContextItem } from '../../src/types'
-import type { ContextRequest } from '../input/context-request'
-import { laterStatementsOf } from './later-statements'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
-import {
-  closingOfPreviousTurn,
-  openingOfNextTurn,
-  positionalCandidates,
-  rankCandidates,
-  type RankingQuery,
-  type RankingSources,
-} from '../rank/rank-candidates'
+import type { ContextRequest } from '../input/context-request'
+import { DEFAULT_TUNING, type Tuning } from '../input/tuning-option'
+import { rankCandidates, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+import { replyLeadsFor, withAnswerNeighbours } from './answer-neighbours'
+import { catalogTurns, positionalCandidates } from './catalog-candidates'
+import { distinctSentences } from './distinct-sentences'
+import { withLaterUpdates, withMarksResolved } from './later-updates'
+import { laterStatementsOf } from './later-statements'
+import { spreadOverPassages } from './passage-spread'
+import { untilRelevanceCliff } from './relevance-cliff'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -31,12 +26,16 @@ export interface ContextMoment {
   degraded?: string
 }
 
-/** Selects, packs and renders a context from the in-memory indexes; `queries` carry vectors for dense and hybrid. */
+/**
+ * Selects, packs and renders a context from the in-memory indexes; `queries` carry vectors for dense and hybrid. The
+ * ranking and the selection stages take their constants from `tuning`.
+ */
 export function assembleContext(
   request: ContextRequest,
   queries: readonly RankingQuery[],
   sources: RankingSources,
   moment: ContextMoment,
+  tuning: Tuning = DEFAULT_TUNING,
 ): Context {
   const { strategy, budget, conversationId, recentTurns, adaptiveStop, followUpdates } = request
   const { catalog } = sources
@@ -65,27 +64,27 @@ export function assembleContext(
         pinned,
       })
     } else {
-      const turns = {
-        openingOfNext: (sentence: ScoredSentence) => openingOfNextTurn(catalog, sentence),
-        closingOfPrevious: (sentence: ScoredSentence) => closingOfPreviousTurn(catalog, sentence),
-      }
       const ranked = rankCandidates(
         moment.degraded === undefined ? strategy : 'lexical',
         queries,
         conversationId,
         sources,
+        tuning,
       )
       // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
       // for later is still one the ranking put above the cliff.
-      const aboveCliff = adaptiveStop ? untilRelevanceCliff(ranked, () => (cliff = true)) : ranked
+      const cliffOptions = { ratio: tuning.cliffRatio, window: tuning.cliffWindow }
+      const aboveCliff = adaptiveStop ? untilRelevanceCliff(ranked, () => (cliff = true), cliffOptions) : ranked
+      const distinct = tuning.repeatsLast ? distinctSentences(aboveCliff) : aboveCliff
       // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
       const answered = withAnswerNeighbours(
-        spreadOverPassages(distinctSentences(aboveCliff)),
-        turns,
-        replyLeadsFor(budget),
+        spreadOverPassages(distinct, tuning.passageRadius),
+        catalogTurns(catalog),
+        replyLeadsFor(budget, tuning),
+        tuning,
       )
       const relevant = followUpdates
-        ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources))
+        ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
         : answered
       packed = packBudget(relevant, { budget, pinned })
       if (followUpdates) packed = withResolvedMarks(packed)

@@ -1,30 +1,30 @@
-import type { LaterStatement } from '../../src/core/later-updates'
 import { compareTimeOrder } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
-import { scoredSentence, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
+import { scoredSentence } from '../index/sentence-candidate'
+import type { LexicalTuning } from '../index/lexical/lexical-tuning'
+import type { RankingQuery, RankingSources } from '../rank/rank-candidates'
+import type { ContextTuning } from './context-tuning'
+import type { LaterStatement } from './later-updates'
 
-/**
- * Sentences nearest each query in meaning offered as later statements of every looked-up candidate: a revision of
- * a fact the request asks about is about the request too, even when worded so unlike it ("Sold the Polo, picked up
- * a Kia" for "What car do I drive?") that it ranks too low to be packed on its own.
- */
-const REQUEST_NEIGHBOURS = 100
-
-/** Later sentences sharing the candidate's words (BM25 of its text) also offered: those the request's own ranking missed. */
-const LEXICAL_NEIGHBOURS = 20
+/** What the search for later statements reads of the tuning: how many of each pool, and how BM25 scores. */
+export type LaterStatementTuning = Pick<ContextTuning, 'requestNeighbours' | 'lexicalNeighbours'> & LexicalTuning
 
 /**
  * For `followUpdates`: a function giving, for a ranked sentence, the sentences that may supersede it — by the same
- * speaker in the same conversation, from the request's nearest sentences in meaning and the sentence's nearest in
- * words — each with its cosine to the sentence from the stored vectors. A sentence without a vector (not embedded
- * yet) gets none. The request's neighbours are searched once, at the first lookup; vectors are read once per request.
+ * speaker in the same conversation, from the request's `requestNeighbours` nearest sentences in meaning (a revision
+ * of what the request asks about is about the request too, even when worded so unlike it, "Sold the Polo, picked up
+ * a Kia" for "What car do I drive?", that it ranks too low to be packed on its own) and the sentence's
+ * `lexicalNeighbours` nearest in words (those the request's own ranking missed) — each with its cosine to the
+ * sentence from the stored vectors. A sentence without a vector (not embedded yet) gets none. The request's
+ * neighbours are searched once, at the first lookup; vectors are read once per request.
  */
 export function laterStatementsOf(
   queries: readonly RankingQuery[],
   conversationId: string | undefined,
   sources: RankingSources,
+  tuning: LaterStatementTuning,
 ): (sentence: ScoredSentence) => LaterStatement[] {
   const { vectors, catalog } = sources
   if (vectors === undefined) return () => []
@@ -38,10 +38,12 @@ export function laterStatementsOf(
     const own = vectorOf(sentence.sid)
     if (own === undefined) return []
     nearRequest ??= queries.flatMap((query) =>
-      query.vector ? vectors.search(query.vector, REQUEST_NEIGHBOURS, { conversationId }).map((hit) => hit.sid) : [],
+      query.vector
+        ? vectors.search(query.vector, tuning.requestNeighbours, { conversationId }).map((hit) => hit.sid)
+        : [],
     )
     const statements: LaterStatement[] = []
-    for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical, catalog)])) {
+    for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical, catalog, tuning)])) {
       const later = sid === sentence.sid ? undefined : scoredSentence(catalog, sid, 0, 'update')
       if (later === undefined || later.conversationId !== sentence.conversationId || later.role !== sentence.role)
         continue
@@ -60,21 +62,26 @@ function dot(a: Float32Array, b: Float32Array): number {
 
 /**
  * Sentences said after `sentence` in its conversation (`compareTimeOrder`: a history imported newest first adds the
- * later ones first) that share its content terms, best BM25 first (at most `LEXICAL_NEIGHBOURS`). Memoised per
+ * later ones first) that share its content terms, best BM25 first (at most `lexicalNeighbours`). Memoised per
  * sentence until the lexical index changes (it changes with the catalog): a search per looked-up candidate would
- * otherwise be repeated by every request that ranks it.
+ * otherwise be repeated by every request that ranks it. A memory has one tuning, so it is not part of the key.
  */
-function laterInWords(sentence: ScoredSentence, lexical: LexicalIndex, catalog: SentenceCatalog): number[] {
+function laterInWords(
+  sentence: ScoredSentence,
+  lexical: LexicalIndex,
+  catalog: SentenceCatalog,
+  tuning: LaterStatementTuning,
+): number[] {
   let memo = laterMemo.get(lexical)
   if (memo === undefined || memo.revision !== lexical.revision)
     laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
   let sids = memo.later.get(sentence.sid)
   if (sids === undefined) {
-    const hits = lexical.similarSentences(sentence.text, sentence.conversationId).filter((hit) => {
+    const hits = lexical.similarSentences(sentence.text, sentence.conversationId, tuning).filter((hit) => {
       const other = catalog.get(hit.sid)
       return other !== undefined && compareTimeOrder(other, sentence) > 0
     })
-    memo.later.set(sentence.sid, (sids = hits.slice(0, LEXICAL_NEIGHBOURS).map((hit) => hit.sid)))
+    memo.later.set(sentence.sid, (sids = hits.slice(0, tuning.lexicalNeighbours).map((hit) => hit.sid)))
   }
   return sids
 }

@@ -1,5 +1,6 @@
-import type { WordNeighbours } from '../../src/core/query-expansion'
+import type { WordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
+import type { EngineOptions } from '../../src/protocol'
 import { modelFilesMissingAtOpen, requestEmbeddingError } from './model-failure'
 import type {
   BuildContextOptions,
@@ -34,6 +35,7 @@ import { toMessagesRequest } from '../input/messages-request'
 import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
 import { toValidMessages, type ValidMessage } from '../input/message-input'
+import { toTuning, type Tuning } from '../input/tuning-option'
 import { denseQueryTexts, type RankingQuery } from '../rank/rank-candidates'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
@@ -49,6 +51,8 @@ import type { AtRestKey } from '../crypto/at-rest-key'
 interface EngineParts extends OpenedParts {
   /** The size limits `add` and `buildContext` enforce (`MemoryOptions.maxMessageChars`, `maxRequestChars`). */
   limits: InputLimits
+  /** What requests are ranked and their contexts selected with (`NodeMemoryOptions.tuning`). */
+  tuning: Tuning
   /** Runs the writes of `add`, `forget` and the background work one at a time. */
   writes: WriteQueue
   /** `MemoryOptions.onProgress`, for the background work. */
@@ -80,6 +84,7 @@ export class Engine {
   private readonly storage: EngineHost['storage']
   private readonly writes: WriteQueue
   private readonly limits: InputLimits
+  private readonly tuning: Tuning
   private readonly onProgress: MemoryOptions['onProgress']
   private readonly reopen: (atRestKey: AtRestKey | undefined) => Promise<OpenedParts>
   /** The `clear` in progress: a second call while it runs shares it. */
@@ -92,14 +97,16 @@ export class Engine {
     this.storage = parts.storage
     this.writes = parts.writes
     this.limits = parts.limits
+    this.tuning = parts.tuning
     this.onProgress = parts.onProgress
     this.reopen = parts.reopen
     this.adopt(parts)
   }
 
   /** Opens the memory `options` names through `host`, and starts its background work. */
-  static async open(options: MemoryOptions, host: EngineHost): Promise<Engine> {
+  static async open(options: MemoryOptions & Pick<EngineOptions, 'tuning'>, host: EngineHost): Promise<Engine> {
     const limits = toInputLimits(options)
+    const tuning = toTuning(options.tuning)
     const { requireModelFiles = true } = options
     if (typeof requireModelFiles !== 'boolean')
       throw new SiftError('INVALID_INPUT', `requireModelFiles must be a boolean, got ${String(requireModelFiles)}.`)
@@ -115,6 +122,7 @@ export class Engine {
         ...parts,
         writes: new WriteQueue(),
         limits,
+        tuning,
         onProgress: options.onProgress,
         reopen: (atRestKey) => openParts({ ...options, passphrase: undefined, key: undefined, ...atRestKey }, host),
       })
@@ -170,7 +178,7 @@ export class Engine {
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
       try {
         const vectors = await this.embedder.embed(
-          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId)),
+          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId), this.tuning),
           'query',
         )
         const dim = this.embedder.dim!
@@ -197,6 +205,7 @@ export class Engine {
         queryMs,
         degraded,
       },
+      this.tuning,
     )
     background.requestAnswered()
     return context
@@ -232,11 +241,8 @@ export class Engine {
     const vector = await embedTopic(this.embedder, request.topic, this.strictRanking)
     return this.writes.run(async () => {
       this.assertOpen()
-      const ranked = rankForgettable(request, vector, {
-        catalog: this.catalog,
-        vectors: this.background.vectors,
-        lexical: this.lexical,
-      })
+      const sources = { catalog: this.catalog, vectors: this.background.vectors, lexical: this.lexical }
+      const ranked = rankForgettable(request, vector, sources, this.tuning)
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
       return ranked.flatMap((m) =>
         stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic)] : [],

@@ -1,11 +1,11 @@
-import { queryTerm } from '../../src/core/english-terms'
 import type { ForgettableMatch, ForgettableSentence, StoredMessage } from '../../src/types'
-import { tokenize } from '../index/lexical/bm25-index'
 import type { ForgettableRequest } from '../input/forgettable-request'
 import { DenseRanking } from '../rank/dense-ranking'
 import { FusedRanking } from '../rank/fused-ranking'
-import { HYBRID_LEXICAL_DEPTH, sentencePenalty, type RankingSources } from '../rank/rank-candidates'
+import { sentencePenalty, type RankingSources } from '../rank/rank-candidates'
+import { RANK_TUNING, type RankTuning } from '../rank/rank-tuning'
 import { listOf, type RankedList } from '../rank/ranked-list'
+import { bm25Tokens, queryTerm } from '../text/text-analysis'
 
 /** A message's place in the ranking: its ranked sentences, best first. */
 export interface RankedMessage {
@@ -22,20 +22,21 @@ const WHY_WORDS = 5
  * reciprocal rank with the dense ranking, short sentences penalised, with equal weights (a context's per-hit lexical
  * weight, `lexicalWeight`, is tuned for questions, not for the statement a user asks to forget), or by BM25 alone
  * without `vector` or before any sentence has one. A message ranks by its best sentence; the sentences it
- * carries are those ranked before the list was full.
+ * carries are those ranked before the list was full. The ranking's constants come from `tuning`.
  */
 export function rankForgettable(
   request: ForgettableRequest,
   vector: Float32Array | undefined,
   sources: RankingSources,
+  tuning: RankTuning = RANK_TUNING,
 ): RankedMessage[] {
   const filter = { conversationId: request.conversationId }
-  const lexical = sources.lexical.search(request.topic, filter, HYBRID_LEXICAL_DEPTH)
+  const lexical = sources.lexical.search(request.topic, filter, tuning.hybridLexicalDepth, tuning)
   const dense =
     vector && sources.vectors
-      ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources)))
+      ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources, tuning)))
       : undefined
-  const ranking: RankedList = dense ? new FusedRanking(dense, lexical) : listOf(lexical)
+  const ranking: RankedList = dense ? new FusedRanking(dense, lexical, undefined, tuning.rrfK) : listOf(lexical)
   const messages = new Map<string, RankedMessage>()
   for (let position = 0; ; position++) {
     const hit = ranking.at(position)
@@ -81,14 +82,14 @@ export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage,
  * "shares 'peanuts', 'allergic'; dense rank 2": the message's words that are content words of the topic (as BM25
  * matched them: stop words aside, stemmed), and the best dense rank of its sentences.
  */
-export function whyItMatched(topic: string, content: string, sentences: readonly ForgettableSentence[]): string {
+function whyItMatched(topic: string, content: string, sentences: readonly ForgettableSentence[]): string {
   const topicTerms = new Set(
-    tokenize(topic)
+    bm25Tokens(topic)
       .map(queryTerm)
       .filter((term) => term !== null),
   )
   const words: string[] = []
-  for (const token of tokenize(content)) {
+  for (const token of bm25Tokens(content)) {
     const word = token.toLowerCase()
     const term = queryTerm(word)
     if (term !== null && topicTerms.has(term) && !words.includes(word)) words.push(word)

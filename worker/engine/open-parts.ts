@@ -1,4 +1,4 @@
-import type { WordNeighbours } from '../../src/core/query-expansion'
+import type { WordNeighbours } from '../embed/word-neighbours'
 import { loadWordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { AtRestKey } from '../crypto/at-rest-key'

@@ -1,6 +1,6 @@
-import { RRF_K } from '../../src/core/reciprocal-rank-fusion'
 import type { DenseRanking } from './dense-ranking'
 import type { RankedList, RankedSid } from './ranked-list'
+import { RANK_TUNING } from './rank-tuning'
 
 interface FusedEntry extends RankedSid {
   bestRank: number
@@ -14,9 +14,9 @@ interface FusedEntry extends RankedSid {
 export type LexicalWeight = (sid: number, denseRank: number | undefined) => number
 
 /**
- * Exactly a weighted `fuseRanks([full dense ranking, lexical hits])` — score = 1 / (60 + dense rank) + weight × 1 /
- * (60 + lexical rank) — produced lazily: only the lexical hits need their dense rank (counted in one pass,
- * `DenseRanking.ranksOf`); every other sentence's fused score is 1 / (60 + its dense rank), which falls with the
+ * Exactly a weighted `fuseRanks([full dense ranking, lexical hits])` — score = 1 / (k + dense rank) + weight × 1 /
+ * (k + lexical rank), `k` being `rrfK` — produced lazily: only the lexical hits need their dense rank (counted in one
+ * pass, `DenseRanking.ranksOf`); every other sentence's fused score is 1 / (k + its dense rank), which falls with the
  * rank, so the fused list is a merge of the dense order (lexical hits skipped) with the lexical hits sorted by fused
  * score. Ties break as in `fuseRanks`: best rank in either list, then first appearance (the dense list is read
  * first, so a sentence with a vector first appears at its dense rank). Each entry carries its rank in each list.
@@ -35,6 +35,7 @@ export class FusedRanking implements RankedList {
     private readonly dense: DenseRanking | undefined,
     lexical: readonly { sid: number }[],
     weightOf: LexicalWeight = () => 1,
+    private readonly rrfK = RANK_TUNING.rrfK,
   ) {
     const hits: { sid: number; rank: number; position: number }[] = []
     const inList = new Set<number>()
@@ -50,12 +51,12 @@ export class FusedRanking implements RankedList {
     const count = dense?.length ?? 0
     this.lexicalEntries = hits.map(({ sid, rank, position }) => {
       if (position < 0) {
-        const score = weightOf(sid, undefined) / (RRF_K + rank)
+        const score = weightOf(sid, undefined) / (this.rrfK + rank)
         return { sid, score, ranks: { lexical: rank }, bestRank: rank, firstSeen: count + lexicalOnly++ }
       }
       this.lexicalPositions.add(position)
       const denseRank = denseRanks.get(position)! + 1
-      const score = 1 / (RRF_K + denseRank) + weightOf(sid, denseRank) / (RRF_K + rank)
+      const score = 1 / (this.rrfK + denseRank) + weightOf(sid, denseRank) / (this.rrfK + rank)
       return {
         sid,
         score,
@@ -84,7 +85,7 @@ export class FusedRanking implements RankedList {
     if (position < 0 || !this.dense) return undefined
     let rank = this.denseRankCache.get(position)
     if (rank === undefined) this.denseRankCache.set(position, (rank = this.dense.ranksOf([position]).get(position)!))
-    return 1 / (RRF_K + rank + 1)
+    return 1 / (this.rrfK + rank + 1)
   }
 
   private mergeNext(): FusedEntry | undefined {
@@ -109,7 +110,7 @@ export class FusedRanking implements RankedList {
         const rank = this.nextDense + 1
         return {
           sid: dense.scores.sids[position],
-          score: 1 / (RRF_K + rank),
+          score: 1 / (this.rrfK + rank),
           ranks: { dense: rank },
           bestRank: rank,
           firstSeen: rank - 1,

@@ -1,16 +1,19 @@
-import { penaltyForContentTerms, shortSentencePenalty } from '../../src/core/short-sentence-penalty'
-import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from '../../src/core/speaker-names'
-import { requestExpansions, type Expansion, type WordNeighbours } from '../../src/core/query-expansion'
-import { lexicalShare } from '../../src/core/lexical-share'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import type { ContextItem } from '../../src/types'
+import type { WordNeighbours } from '../embed/word-neighbours'
+import type { LexicalIndex } from '../index/lexical/lexical-index'
+import type { CatalogScope, SentenceCatalog } from '../index/sentence-catalog'
+import { scoredSentence } from '../index/sentence-candidate'
+import type { VectorIndex } from '../index/vector/vector-index'
 import { DenseRanking } from './dense-ranking'
 import { FusedRanking, type LexicalWeight } from './fused-ranking'
-import type { LexicalIndex } from '../index/lexical/lexical-index'
+import { lexicalShare } from './lexical-share'
 import { ProbedDenseRanking } from './probed-dense-ranking'
+import { requestExpansions, type Expansion } from './query-expansion'
+import { RANK_TUNING, type RankTuning } from './rank-tuning'
 import { listOf, type RankedList, type RankedSid } from './ranked-list'
-import type { CatalogScope, SentenceCatalog } from '../index/sentence-catalog'
-import type { VectorIndex } from '../index/vector/vector-index'
+import { penaltyForContentTerms, shortSentencePenalty } from './short-sentence-penalty'
+import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from './speaker-names'
+import { termCoverage } from './term-coverage'
 
 export interface RankingSources {
   catalog: SentenceCatalog
@@ -28,13 +31,6 @@ export interface RankingQuery {
 }
 
 /**
- * Lexical hits fused in `hybrid`: a hit ranked below this adds less than 1 / 2060 to a fused score, which cannot
- * lift a sentence into a context the packer fills from the first few hundred candidates, while counting the
- * dense ranks of every weak match (tens of thousands at 100K sentences) dominated the cost of a request.
- */
-export const HYBRID_LEXICAL_DEPTH = 2000
-
-/**
  * Relevance-ranked candidates, produced lazily, ending after every matching sentence in scope was offered — so an
  * exhausted packer really saw everything. Several queries are interleaved round-robin, each ranked on its own; a
  * candidate carries its best score over the queries. Dense similarities are lowered for sentences with few content
@@ -43,16 +39,17 @@ export const HYBRID_LEXICAL_DEPTH = 2000
  * vector index has coarse lists (from `COARSE_MIN_ROWS` rows on), `dense` without a conversation filter starts
  * from a probe of the nearest lists instead of scanning every row (`ProbedDenseRanking`). `hybrid`
  * fuses the full dense ranking: reciprocal rank fusion over a truncated dense list drops the dense share of a
- * sentence ranked below the cut, which cost recall on LoCoMo (BENCHMARKS.md).
+ * sentence ranked below the cut, which cost recall on LoCoMo (BENCHMARKS.md). Every constant comes from `tuning`.
  */
 export function* rankCandidates(
   strategy: 'dense' | 'lexical' | 'hybrid',
   queries: readonly RankingQuery[],
   conversationId: string | undefined,
   sources: RankingSources,
+  tuning: RankTuning = RANK_TUNING,
 ): Generator<ScoredSentence> {
   const filter = { conversationId }
-  const penaltyOf = sentencePenalty(sources)
+  const penaltyOf = sentencePenalty(sources, tuning)
   const denseRanking = (query: RankingQuery): DenseRanking | undefined =>
     query.vector && sources.vectors
       ? new DenseRanking(sources.vectors.scan(query.vector, filter, penaltyOf))
@@ -73,14 +70,17 @@ export function* rankCandidates(
     return names
   }
   const rankings: RankedList[] = queries.map((query) => {
-    if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter))
+    if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter, Infinity, tuning))
     if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
     const { words, terms } = speakerNames()
-    const lexicalQuery = widened(query, sources, words)
+    const lexicalQuery = widened(query, sources, words, tuning.expansionsPerWord)
     return new FusedRanking(
       denseRanking(query),
-      sources.lexical.search(lexicalQuery.text, filter, HYBRID_LEXICAL_DEPTH),
-      lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions),
+      sources.lexical.search(lexicalQuery.text, filter, tuning.hybridLexicalDepth, tuning),
+      tuning.lexicalShare
+        ? lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions, tuning)
+        : undefined,
+      tuning.rrfK,
     )
   })
   const seen = new Set<number>()
@@ -113,6 +113,7 @@ function widened(
   query: RankingQuery,
   sources: RankingSources,
   nameWords: ReadonlySet<string>,
+  perWord: number,
 ): { text: string; expansions: Expansion[] } {
   if (!sources.wordNeighbours || !query.vector) return { text: query.text, expansions: [] }
   const expansions = requestExpansions(
@@ -120,6 +121,7 @@ function widened(
     sources.wordNeighbours,
     (term) => sources.lexical.usesTerm(term),
     nameWords,
+    perWord,
   )
   return { text: [query.text, ...expansions.flatMap((expansion) => expansion.standIns)].join(' '), expansions }
 }
@@ -135,9 +137,11 @@ function lexicalWeight(
   sources: RankingSources,
   nameTerms: ReadonlySet<string>,
   expansions: readonly Expansion[],
+  tuning: RankTuning,
 ): LexicalWeight {
-  const coverage = sources.lexical.termCoverage(query.text, { conversationId }, nameTerms, expansions)
-  return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank)
+  const filter = { conversationId }
+  const coverage = termCoverage(sources.lexical, query.text, filter, nameTerms, expansions, tuning.standInCredit)
+  return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank, tuning)
 }
 
 /** A ranked candidate with why it is there: its rank in each ranking, its fused score (`hybrid`) and the query that found it. */
@@ -156,31 +160,29 @@ function explained(
   return candidate
 }
 
-/** The texts to embed for the dense ranking of `queries` in `scope`: each without the names of the scope's speakers (`withoutSpeakerNames`). */
-export function denseQueryTexts(queries: readonly string[], scope: Pick<CatalogScope, 'roles'>): string[] {
+/**
+ * The texts to embed for the dense ranking of `queries` in `scope`: each without the names of the scope's speakers
+ * (`withoutSpeakerNames`), unless `tuning` keeps them.
+ */
+export function denseQueryTexts(
+  queries: readonly string[],
+  scope: Pick<CatalogScope, 'roles'>,
+  tuning: Pick<RankTuning, 'speakerNamesOutOfDenseQuery'> = RANK_TUNING,
+): string[] {
+  if (!tuning.speakerNamesOutOfDenseQuery) return [...queries]
   return queries.map((query) => withoutSpeakerNames(query, scope.roles.keys()))
 }
 
 /** The short-sentence penalty of a sid's sentence, from the content words the lexical index counted when it has them. */
-export function sentencePenalty(sources: Pick<RankingSources, 'catalog' | 'lexical'>): (sid: number) => number {
+export function sentencePenalty(
+  sources: Pick<RankingSources, 'catalog' | 'lexical'>,
+  tuning: RankTuning = RANK_TUNING,
+): (sid: number) => number {
   return (sid) => {
     const terms = sources.lexical.contentTermCountOf(sid)
-    if (terms !== undefined) return penaltyForContentTerms(terms)
+    if (terms !== undefined) return penaltyForContentTerms(terms, tuning)
     const sentence = sources.catalog.get(sid)
-    return sentence ? shortSentencePenalty(sentence.text) : 0
-  }
-}
-
-/** Scope sentences in chronological order (`head`) or newest first (`tail`), for the positional baselines and recent turns. */
-export function* positionalCandidates(
-  catalog: SentenceCatalog,
-  sids: readonly number[],
-  newestFirst: boolean,
-  reason: ContextItem['reason'],
-): Generator<ScoredSentence> {
-  for (let i = 0; i < sids.length; i++) {
-    const candidate = scoredSentence(catalog, sids[newestFirst ? sids.length - 1 - i : i], 0, reason)
-    if (candidate) yield candidate
+    return sentence ? shortSentencePenalty(sentence.text, tuning) : 0
   }
 }
 
@@ -188,46 +190,4 @@ function bestScore(rankings: readonly RankedList[], sid: number): number {
   let best = -Infinity
   for (const ranking of rankings) best = Math.max(best, ranking.scoreOf(sid) ?? -Infinity)
   return best
-}
-
-/** `sid`'s sentence as a candidate, with its turn; undefined when the catalog no longer holds it. */
-export function scoredSentence(
-  catalog: SentenceCatalog,
-  sid: number,
-  score: number,
-  reason: ContextItem['reason'],
-): ScoredSentence | undefined {
-  const sentence = catalog.get(sid)
-  if (!sentence) return undefined
-  // Written out rather than spread: a literal of one fixed shape is several times cheaper, and a request builds hundreds.
-  const { messageId, conversationId, seq, index, role, timestamp, text, start, end } = sentence
-  return {
-    sid,
-    messageId,
-    conversationId,
-    seq,
-    index,
-    role,
-    timestamp,
-    text,
-    start,
-    end,
-    turn: catalog.turnOf(sentence),
-    score,
-    reason,
-  }
-}
-
-/** The first sentence of the turn after `sentence`'s, in its conversation; undefined after the last turn. */
-export function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
-  const next = catalog.scope(sentence.conversationId).messages[sentence.turn + 1]
-  return next && next.sids.length > 0 ? scoredSentence(catalog, next.sids[0], 0, 'neighbour') : undefined
-}
-
-/** The last sentence of the turn before `sentence`'s, in its conversation; undefined before the first turn. */
-export function closingOfPreviousTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
-  const previous = sentence.turn > 0 ? catalog.scope(sentence.conversationId).messages[sentence.turn - 1] : undefined
-  return previous && previous.sids.length > 0
-    ? scoredSentence(catalog, previous.sids[previous.sids.length - 1], 0, 'neighbour')
-    : undefined
 }

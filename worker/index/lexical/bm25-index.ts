@@ -1,18 +1,7 @@
-import { indexTerm } from '../../../src/core/english-terms'
+import { bm25Tokens, indexTerm } from '../../text/text-analysis'
 import { grownArray } from '../../util/grown-array'
+import { LEXICAL_TUNING, type LexicalTuning } from './lexical-tuning'
 
-/** Splits text as MiniSearch's default tokenizer did (what the index was tuned with): on whitespace and punctuation. */
-const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u
-
-/** The raw tokens of a text, before normalisation; may hold empty strings at the ends. */
-export function tokenize(text: string): string[] {
-  return text.split(SPACE_OR_PUNCTUATION)
-}
-
-/** BM25+ constants (MiniSearch's defaults): term-frequency saturation, length normalisation, and the floor every match earns. */
-const K1 = 1.2
-const B = 0.7
-const D = 0.5
 /** Term frequencies are stored in 16 bits. */
 const MAX_TF = 0xffff
 /** Removed documents that trigger a compaction: this share of the slots (and at least `COMPACT_MIN`). */
@@ -49,7 +38,7 @@ export interface Bm25Matches {
 }
 
 /**
- * An inverted index scored by BM25+ with MiniSearch's formula (k1 1.2, b 0.7, d 0.5; idf over live documents; field
+ * An inverted index scored by BM25+ with MiniSearch's formula (k1, b and d from `LexicalTuning`, MiniSearch's defaults; idf over live documents; field
  * length = distinct raw tokens; per-field average length; a document's score over OR-ed query terms is the sum of its
  * per-term, per-field scores times the number of distinct query terms it matches). Documents are integer keys with an
  * integer group (a conversation) to filter by. Postings live in typed arrays; removal leaves tombstones that searches
@@ -109,7 +98,7 @@ export class Bm25Index {
     this.live++
     const F = this.fieldCount
     for (let f = 0; f < F; f++) {
-      const tokens = tokenize(fields[f] ?? '')
+      const tokens = bm25Tokens(fields[f] ?? '')
       const length = new Set(tokens).size
       this.lengths[slot * F + f] = length
       this.totals[f] += length
@@ -136,10 +125,15 @@ export class Bm25Index {
   }
 
   /**
-   * Every live document (of `group`, when given) matching any of `terms`, with its score. A term given twice counts
-   * twice. The arrays are reused by the next search: copy what must outlive it.
+   * Every live document (of `group`, when given) matching any of `terms`, with its score under BM25+'s `constants`.
+   * A term given twice counts twice. The arrays are reused by the next search: copy what must outlive it.
    */
-  match(terms: readonly string[], group?: number): Bm25Matches {
+  match(
+    terms: readonly string[],
+    group?: number,
+    constants: Pick<LexicalTuning, 'bm25K1' | 'bm25B' | 'bm25D'> = LEXICAL_TUNING,
+  ): Bm25Matches {
+    const { bm25K1: k1, bm25B: b, bm25D: d } = constants
     const serial = ++this.searchSerial
     const F = this.fieldCount
     const { alive, groups, lengths, acc, matched, seenIn, termMark, touched } = this
@@ -157,15 +151,15 @@ export class Bm25Index {
         if (!list) continue
         const df = checkAlive ? liveCount(list, alive) : list.length
         if (df === 0) continue
-        const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5))
-        const lengthScale = (K1 * B) / (this.totals[f] / this.live)
-        const base = K1 * (1 - B)
+        const idf = this.idf(df)
+        const lengthScale = (k1 * b) / (this.totals[f] / this.live)
+        const base = k1 * (1 - b)
         const { slots, tfs, length } = list
         for (let j = 0; j < length; j++) {
           const slot = slots[j]
           if ((checkAlive && alive[slot] === 0) || (filtered && groups[slot] !== group)) continue
           const tf = tfs[j]
-          const score = times * idf * (D + (tf * (K1 + 1)) / (tf + base + lengthScale * lengths[slot * F + f]))
+          const score = times * idf * (d + (tf * (k1 + 1)) / (tf + base + lengthScale * lengths[slot * F + f]))
           if (seenIn[slot] !== serial) {
             seenIn[slot] = serial
             acc[slot] = 0
@@ -188,6 +182,11 @@ export class Bm25Index {
       scores[i] = acc[slot] * matched[slot]
     }
     return { keys, scores, count }
+  }
+
+  /** BM25's inverse document frequency of a term that `df` of the live documents hold: what `match` weighs it by. */
+  idf(df: number): number {
+    return Math.log(1 + (this.live - df + 0.5) / (df + 0.5))
   }
 
   /** Live documents whose `field` holds `term` (its document frequency, as the idf of `match` counts it). */
@@ -254,7 +253,7 @@ export class Bm25Index {
     this.dead = 0
   }
 
-  /** The index as typed arrays (compacted first): what `fromSnapshot` loads. */
+  /** The index as typed arrays (compacted first): what `deserialize` loads. */
   serialize(): SerializedBm25 {
     this.compact()
     const F = this.fieldCount

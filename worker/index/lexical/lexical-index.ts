@@ -1,18 +1,10 @@
-import { indexTerm, queryTerm } from '../../../src/core/english-terms'
-import { STAND_IN_CREDIT, type Expansion } from '../../../src/core/query-expansion'
-import { contentTermCount } from '../../../src/core/short-sentence-penalty'
 import type { Sentence } from '../../../src/types'
+import { bm25ContentTerms, bm25QueryTerms, contentTermCount } from '../../text/text-analysis'
 import { grownArray } from '../../util/grown-array'
 import { Interner } from '../../util/interner'
 import type { ScoredSid } from '../scored-sid'
-import { Bm25Index, tokenize, type SerializedBm25 } from './bm25-index'
-
-/**
- * Share of a sentence's lexical score that comes from its whole turn (all its message's sentences as one BM25
- * document); the rest is the sentence's own BM25. A question's words are often spread over a turn ("researching"
- * in one sentence, "adoption agencies" in the next), and the turn is what holds the answer.
- */
-export const TURN_SHARE = 0.5
+import { Bm25Index, type SerializedBm25 } from './bm25-index'
+import { LEXICAL_TUNING, type LexicalTuning } from './lexical-tuning'
 
 /** The whole lexical index as typed arrays and strings, for structured-clone storage. */
 export interface SerializedLexicalIndex {
@@ -33,7 +25,7 @@ export interface SerializedLexicalIndex {
  * BM25 over sentence texts (`Bm25Index`), in memory; restored from a snapshot at open. The speaker (`role`) is a
  * second field, so a question that names a person ("What did Melanie paint?") prefers that person's own sentences
  * among those sharing its topic words. Each message is also indexed as one document (its turn, keyed by its first
- * sentence's sid), blended into its sentences' scores (`TURN_SHARE`).
+ * sentence's sid), blended into its sentences' scores (`LexicalTuning.turnShare`).
  */
 export class LexicalIndex {
   private sentences = new Bm25Index(2)
@@ -147,14 +139,20 @@ export class LexicalIndex {
    * Every sentence matching any content term of `query` (stop words dropped, all terms stemmed), or in a turn that
    * does, best blended BM25 score first (ties: older first). A query made only of stop words is searched with
    * them, rather than not at all. `limit` keeps only the best that many (the same as slicing the full list),
-   * without sorting every weak match.
+   * without sorting every weak match. Scored with `tuning`'s BM25 constants and turn share.
    */
-  search(query: string, filter?: { conversationId?: string }, limit = Infinity): ScoredSid[] {
+  search(
+    query: string,
+    filter?: { conversationId?: string },
+    limit = Infinity,
+    tuning: LexicalTuning = LEXICAL_TUNING,
+  ): ScoredSid[] {
     const group = this.groupOf(filter?.conversationId)
     if (group === null) return []
-    const terms = queryTerms(query)
-    const own = this.sentences.match(terms, group)
-    const turns = this.turns.match(terms, group)
+    const terms = bm25QueryTerms(query)
+    const own = this.sentences.match(terms, group, tuning)
+    const turns = this.turns.match(terms, group, tuning)
+    const { turnShare } = tuning
     let slots = this.turnOf.length
     for (let i = 0; i < own.count; i++) slots = Math.max(slots, own.keys[i] + 1)
     if (slots > this.blended.length) this.resizeBlend(slots)
@@ -164,11 +162,11 @@ export class LexicalIndex {
     for (let i = 0; i < own.count; i++) {
       const sid = own.keys[i]
       blendSerial[sid] = serial
-      blended[sid] = (1 - TURN_SHARE) * own.scores[i]
+      blended[sid] = (1 - turnShare) * own.scores[i]
       blendOrder[count++] = sid
     }
     for (let i = 0; i < turns.count; i++) {
-      const share = TURN_SHARE * turns.scores[i]
+      const share = turnShare * turns.scores[i]
       const key = turns.keys[i]
       for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) {
         const sid = this.members[at]
@@ -186,77 +184,49 @@ export class LexicalIndex {
     return hits
   }
 
+  /** Whether any sentence of `conversationId` is indexed; always true for all conversations (undefined). */
+  hasConversation(conversationId: string | undefined): boolean {
+    return this.groupOf(conversationId) !== null
+  }
+
+  /** Sids are below this: the length of an array indexed by sid that any indexed sentence fits. */
+  get sidBound(): number {
+    return this.turnOf.length
+  }
+
+  /** How many sentences' own texts hold `term` (a query term: stemmed). */
+  sentenceFrequency(term: string): number {
+    return this.sentences.documentFrequency(term, 0)
+  }
+
+  /** BM25's idf over sentence texts of a term that `df` sentences hold (`sentenceFrequency`). */
+  sentenceIdf(df: number): number {
+    return this.sentences.idf(df)
+  }
+
   /**
-   * How much of `query` the history's words can account for, for weighing lexical hits against the dense ranking
-   * (`lexicalShare`). Each content term of the query (stemmed; `ignored` terms, e.g. speakers' names, left out)
-   * weighs its idf over sentence texts. `reach`: the share of that weight carried by terms some sentence's text
-   * holds (a term the history never uses can only be found by meaning). `coverageOf(sid)`: the share carried by
-   * terms the sentence's own text or its turn's text holds (0 for a sentence matched by its speaker alone); a term no
-   * sentence holds counts, at `STAND_IN_CREDIT`, for sentences holding one of its `expansions`' stand-ins.
+   * Calls `visit` with each sentence (of `conversationId`, when given) whose own text holds `term`, then with each
+   * sentence of a turn whose text holds it; a sentence may come twice, once for its text and once for its turn.
    */
-  termCoverage(
-    query: string,
-    filter: { conversationId?: string } | undefined,
-    ignored: ReadonlySet<string>,
-    expansions: readonly Expansion[] = [],
-  ): TermCoverage {
-    const standInsOf = new Map<string, string[]>()
-    for (const { word, standIns } of expansions) {
-      const term = queryTerm(word)
-      if (term !== null)
-        standInsOf.set(
-          term,
-          standIns.map(queryTerm).filter((standIn): standIn is string => standIn !== null),
-        )
-    }
-    const group = this.groupOf(filter?.conversationId)
-    const terms = [...new Set(queryTerms(query))].filter((term) => !ignored.has(term))
-    // By sid: idf weight covered, and the last term that counted it (a sentence and its turn may both hold a term).
-    const covered = new Float64Array(this.turnOf.length)
-    const countedFor = new Int32Array(this.turnOf.length).fill(-1)
-    let total = 0
-    let known = 0
-    const documents = this.sentences.size
-    terms.forEach((term, t) => {
-      const df = this.sentences.documentFrequency(term, 0)
-      const idf = Math.log(1 + (documents - df + 0.5) / (df + 0.5))
-      total += idf
-      if (group === null) return
-      // A term the history never uses counts, at STAND_IN_CREDIT, for the sentences holding a stand-in for it; it still
-      // adds nothing to `reach`: whether those stand-ins mean the same is a guess.
-      const weight = df === 0 ? idf * STAND_IN_CREDIT : idf
-      const count = (sid: number) => {
-        if (sid >= covered.length || countedFor[sid] === t) return
-        countedFor[sid] = t
-        covered[sid] += weight
-      }
-      if (df > 0) known += idf
-      for (const held of df === 0 ? (standInsOf.get(term) ?? []) : [term]) {
-        this.sentences.forEachKeyWith(held, 0, group, count)
-        this.turns.forEachKeyWith(held, 0, group, (key) => {
-          for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) count(this.members[at])
-        })
-      }
+  forEachSentenceHolding(term: string, conversationId: string | undefined, visit: (sid: number) => void): void {
+    const group = this.groupOf(conversationId)
+    if (group === null) return
+    this.sentences.forEachKeyWith(term, 0, group, visit)
+    this.turns.forEachKeyWith(term, 0, group, (key) => {
+      for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) visit(this.members[at])
     })
-    return {
-      reach: total > 0 ? known / total : 1,
-      coverageOf: (sid) => (total > 0 && sid < covered.length ? covered[sid] / total : 0),
-    }
   }
 
   /** Whether some sentence's text holds `term` (a query term: stemmed). */
   usesTerm(term: string): boolean {
-    return this.sentences.documentFrequency(term, 0) > 0
+    return this.sentenceFrequency(term) > 0
   }
 
   /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
-  similarSentences(text: string, conversationId: string): ScoredSid[] {
+  similarSentences(text: string, conversationId: string, tuning: LexicalTuning = LEXICAL_TUNING): ScoredSid[] {
     const group = this.groupOf(conversationId)
     if (group === null) return []
-    const terms = tokenize(text)
-      .map(queryTerm)
-      .filter((term): term is string => !!term)
-    const { keys, scores, count } = this.sentences.match(terms, group)
+    const { keys, scores, count } = this.sentences.match(bm25ContentTerms(text), group, tuning)
     const hits: ScoredSid[] = new Array(count)
     for (let i = 0; i < count; i++) hits[i] = { sid: keys[i], score: scores[i] }
     return hits.sort((a, b) => b.score - a.score || a.sid - b.sid)
@@ -264,7 +234,7 @@ export class LexicalIndex {
 
   /**
    * The whole index as typed arrays (forgotten sentences' terms compacted away, and only the conversations that still
-   * have a sentence, renumbered in order): what `fromSnapshot` loads.
+   * have a sentence, renumbered in order): what `deserialize` loads.
    */
   serialize(): SerializedLexicalIndex {
     const conversations: string[] = []
@@ -366,21 +336,6 @@ export class LexicalIndex {
     this.turnCount = grownArray(this.turnCount, capacity)
     this.contentTerms = grownArray(this.contentTerms, capacity)
   }
-}
-
-/** What `LexicalIndex.termCoverage` tells about one query. */
-export interface TermCoverage {
-  /** Share (0–1) of the query's idf weight carried by terms some sentence of the history holds; 1 for a query without terms. */
-  reach: number
-  /** Share (0–1) of the query's idf weight carried by terms the sentence's text or its turn's text holds. */
-  coverageOf(sid: number): number
-}
-
-/** A query's terms: its content words stemmed, or, when it has none, all its words stemmed. */
-function queryTerms(query: string): string[] {
-  const tokens = tokenize(query)
-  const content = tokens.map(queryTerm).filter((term): term is string => !!term)
-  return content.length > 0 ? content : tokens.map(indexTerm).filter((term) => term !== '')
 }
 
 /**

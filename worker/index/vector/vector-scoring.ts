@@ -1,4 +1,3 @@
-import { penalisedScore } from '../../../src/core/short-sentence-penalty'
 import type { ScoredSid } from '../scored-sid'
 import type { CoarseLists } from './coarse-lists'
 import { largestPositions } from './largest-positions'
@@ -28,6 +27,15 @@ export interface DenseScores extends ScoredRows {
 
 /** The best rows of a probe (`probeRows`), best first by score, then raw similarity, then older sid. */
 export type ProbedScores = ScoredRows
+
+/**
+ * A similarity lowered by its sentence's penalty (the short-sentence penalty, `penaltyOf` of a scan), floored at 0:
+ * the penalty makes a short sentence less similar, never more dissimilar than an unrelated one (similarities ≤ 0
+ * stay as they are).
+ */
+export function penalisedScore(similarity: number, penalty: number): number {
+  return similarity > 0 ? Math.max(0, similarity - penalty) : similarity
+}
 
 /**
  * Rows re-scored exactly (codes + residuals, `exactDots`) after the int8 scan, best int8 scores first. The int8

@@ -1,3 +1,11 @@
+import { RANK_TUNING, type RankTuning } from './rank-tuning'
+
+/** The lexical share's weights (`RankTuning`). */
+export type LexicalShareWeights = Pick<
+  RankTuning,
+  'lexicalShareBias' | 'lexicalShareCoverage' | 'lexicalShareReach' | 'lexicalShareDenseRank'
+>
+
 /**
  * What a lexical hit's reciprocal rank counts for in `hybrid`'s fusion (the dense rank always counts in full): a
  * number between 0 and 1 that falls the less of the request the hit's words account for. BM25 ranks a sentence
@@ -9,15 +17,19 @@
  *   matched by meaning, so the less of the request the history's vocabulary reaches, the less any word match says;
  * - `denseRank`: where the dense ranking puts the hit (1 the best; undefined when the sentence has no vector yet,
  *   and then words are all there is): a word match the meaning ranks far down is more likely incidental.
- * The weights were fitted on conversations 1–5 of LoCoMo and of the paraphrase set and checked on 6–10
- * (BENCHMARKS.md, "Recall"); a hit covering most of a request whose words the history uses counts almost in full.
+ * The weights (`weights`, the ranking's tuning table) were fitted on conversations 1–5 of LoCoMo and of the
+ * paraphrase set and checked on 6–10 (BENCHMARKS.md, "Recall"); a hit covering most of a request whose words the
+ * history uses counts almost in full.
  */
-export function lexicalShare(coverage: number, reach: number, denseRank: number | undefined): number {
-  const rankTerm = denseRank === undefined ? 0 : DENSE_RANK_WEIGHT * Math.log(denseRank)
-  return 1 / (1 + Math.exp(-(BIAS + COVERAGE_WEIGHT * coverage + REACH_WEIGHT * reach - rankTerm)))
+export function lexicalShare(
+  coverage: number,
+  reach: number,
+  denseRank: number | undefined,
+  weights: LexicalShareWeights = RANK_TUNING,
+): number {
+  const { lexicalShareBias, lexicalShareCoverage, lexicalShareReach, lexicalShareDenseRank } = weights
+  const rankTerm = denseRank === undefined ? 0 : lexicalShareDenseRank * Math.log(denseRank)
+  return (
+    1 / (1 + Math.exp(-(lexicalShareBias + lexicalShareCoverage * coverage + lexicalShareReach * reach - rankTerm)))
+  )
 }
-
-const BIAS = -1
-const COVERAGE_WEIGHT = 6
-const REACH_WEIGHT = 3
-const DENSE_RANK_WEIGHT = 0.2

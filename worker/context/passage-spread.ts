@@ -1,13 +1,8 @@
-import type { ScoredSentence } from './scored-sentence'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
+import { CONTEXT_TUNING } from './context-tuning'
 
 /**
- * Sentences of one message at most this many sentences apart belong to one passage. A chat turn (a few sentences)
- * is one passage; a long message (a pasted document, a long answer) holds several, each found on its own.
- */
-export const PASSAGE_RADIUS = 3
-
-/**
- * Passes ranked candidates through, holding back each one within `PASSAGE_RADIUS` sentences of a sentence of its
+ * Passes ranked candidates through, holding back each one within `radius` sentences of a sentence of its
  * message already passed, until every other candidate was offered; the held ones then follow in rank order. A
  * passage's best-ranked sentence is usually the one that holds what the request matched, and the sentences around
  * it mostly elaborate it, while a question's evidence is often spread over several turns: a budget spent on one
@@ -15,13 +10,16 @@ export const PASSAGE_RADIUS = 3
  * Nothing is dropped, so a budget large enough for everything still gets everything. Lazy: a candidate is pulled
  * only when the next one is wanted, until the held ones are due.
  */
-export function* spreadOverPassages(ranked: Iterable<ScoredSentence>): Generator<ScoredSentence> {
+export function* spreadOverPassages(
+  ranked: Iterable<ScoredSentence>,
+  radius = CONTEXT_TUNING.passageRadius,
+): Generator<ScoredSentence> {
   const passedIndexes = new Map<string, number[]>()
   const held: ScoredSentence[] = []
   for (const candidate of ranked) {
     const passed = passedIndexes.get(candidate.messageId)
     if (passed === undefined) passedIndexes.set(candidate.messageId, [candidate.index])
-    else if (passed.some((index) => Math.abs(index - candidate.index) <= PASSAGE_RADIUS)) {
+    else if (passed.some((index) => Math.abs(index - candidate.index) <= radius)) {
       held.push(candidate)
       continue
     } else passed.push(candidate.index)

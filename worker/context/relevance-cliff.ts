@@ -1,24 +1,27 @@
-import type { ScoredSentence } from './scored-sentence'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
+import { CONTEXT_TUNING } from './context-tuning'
 
 interface CliffOptions {
   /**
    * The next candidates are past a cliff when their mean score is below `ratio` × the mean score of the best
-   * ones. Default 0.5. Lower stops later (closer to filling the budget), higher stops sooner and saves more text.
+   * ones. Default `cliffRatio` of the tuning table. Lower stops later (closer to filling the budget), higher stops
+   * sooner and saves more text.
    */
   ratio?: number
-  /** How many ranked candidates make up "the best ones" and "the next ones". Default 3: one outlier cannot stop packing alone. */
+  /** How many ranked candidates make up "the best ones" and "the next ones". Default `cliffWindow` of the tuning table. */
   window?: number
 }
-
-const CLIFF_RATIO = 0.5
-const CLIFF_WINDOW = 3
 
 /**
  * Whether relevance has fallen off a cliff: the mean of `next` is below `ratio` × the mean of `best` (both scores
  * in rank order, on one strategy's scale). False when either list is empty or the best mean is not positive
  * (nothing to compare against). Scale-free, so it applies to cosines, BM25 and fused ranks alike.
  */
-export function isRelevanceCliff(best: readonly number[], next: readonly number[], ratio = CLIFF_RATIO): boolean {
+export function isRelevanceCliff(
+  best: readonly number[],
+  next: readonly number[],
+  ratio = CONTEXT_TUNING.cliffRatio,
+): boolean {
   if (best.length === 0 || next.length === 0) return false
   const top = mean(best)
   return top > 0 && mean(next) < ratio * top
@@ -35,7 +38,7 @@ export function* untilRelevanceCliff(
   onCliff: () => void,
   options: CliffOptions = {},
 ): Generator<ScoredSentence> {
-  const { ratio = CLIFF_RATIO, window = CLIFF_WINDOW } = options
+  const { ratio = CONTEXT_TUNING.cliffRatio, window = CONTEXT_TUNING.cliffWindow } = options
   const best: number[] = []
   const ahead: ScoredSentence[] = []
   const scoresAhead = (): number[] => ahead.filter((c) => c.reason === 'relevant').map((c) => c.score)

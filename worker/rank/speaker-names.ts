@@ -1,4 +1,4 @@
-import { STOP_WORDS, queryTerm } from './english-terms'
+import { contentWords, hasWord, queryTerm, withoutWords } from '../text/text-analysis'
 
 /**
  * Roles every chat has: words that may well be what a request is about ("the user settings", "the system prompt")
@@ -6,18 +6,12 @@ import { STOP_WORDS, queryTerm } from './english-terms'
  */
 const GENERIC_ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'system'])
 
-const WORD = /[\p{L}\p{N}]+/gu
-const HAS_WORD = /[\p{L}\p{N}]/u
-/** A word with an optional possessive ending ("Melanie's", "Melanie’s"). */
-const WORD_WITH_POSSESSIVE = /([\p{L}\p{N}]+)(?:['’]s)?/gu
-
-/** The lowercase words that name the given speakers (roles), leaving out the generic roles and stop words. */
+/** The words (`contentWords`) that name the given speakers (roles), leaving out the generic roles and stop words. */
 export function speakerNameWords(speakers: Iterable<string>): Set<string> {
   const words = new Set<string>()
   for (const speaker of speakers) {
-    const lower = speaker.toLowerCase()
-    if (GENERIC_ROLES.has(lower)) continue
-    for (const [word] of lower.matchAll(WORD)) if (!STOP_WORDS.has(word)) words.add(word)
+    if (GENERIC_ROLES.has(speaker.toLowerCase())) continue
+    for (const word of contentWords(speaker)) words.add(word)
   }
   return words
 }
@@ -44,13 +38,8 @@ export function speakerNameTerms(words: Iterable<string>): Set<string> {
 export function withoutSpeakerNames(text: string, speakers: Iterable<string>): string {
   const names = speakerNameWords(speakers)
   if (names.size === 0) return text
-  let removed = false
-  const kept = text.replace(WORD_WITH_POSSESSIVE, (whole, word: string) => {
-    if (!names.has(word.toLowerCase())) return whole
-    removed = true
-    return ''
-  })
-  if (!removed) return text
+  const kept = withoutWords(text, names)
+  if (kept === text) return text
   const tidied = kept.replace(/\s+/g, ' ').trim()
-  return HAS_WORD.test(tidied) ? tidied : text
+  return hasWord(tidied) ? tidied : text
 }

@@ -1,5 +1,5 @@
 /**
- * Term normalisation for English keyword search: a stop-word list and a light suffix stemmer. Light on purpose:
+ * English's rules for `text-analysis.ts`: a stop-word list and a light suffix stemmer. Light on purpose:
  * it only folds inflections (plural, -ed, -ing, -ies/-ied, a final e) so "paintings", "painted" and "painting"
  * meet "paint", without the aggressive derivational merges of a full Porter stemmer ("general" → "gener").
  */
@@ -45,15 +45,4 @@ export function stemEnglish(word: string): string {
   }
   if (stem.length > 3 && stem.endsWith('e') && !stem.endsWith('ee')) stem = stem.slice(0, -1)
   return stem
-}
-
-/** A lowercase token as the index stores it: its stem. */
-export function indexTerm(token: string): string {
-  return stemEnglish(token.toLowerCase())
-}
-
-/** A lowercase token as a query uses it: null for a stop word (dropped), else its stem. */
-export function queryTerm(token: string): string | null {
-  const lower = token.toLowerCase()
-  return STOP_WORDS.has(lower) ? null : stemEnglish(lower)
 }

@@ -1,17 +1,7 @@
+import { compareTimeOrder } from '../../src/core/render-context'
+import type { ScoredSentence } from '../../src/core/scored-sentence'
 import { isQuestion } from './answer-neighbours'
-import { queryTerm } from './english-terms'
-import { compareTimeOrder } from './render-context'
-import type { ScoredSentence } from './scored-sentence'
-
-/** Stemmed content terms of `text` (stop words dropped). */
-export function contentTerms(text: string): Set<string> {
-  const terms = new Set<string>()
-  for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
-    const term = word === '' ? null : queryTerm(word)
-    if (term !== null) terms.add(term)
-  }
-  return terms
-}
+import { CONTEXT_TUNING, type ContextTuning } from './context-tuning'
 
 /** A sentence said after another one, with how close the two are in meaning (cosine of their stored vectors). */
 export interface LaterStatement {
@@ -19,32 +9,23 @@ export interface LaterStatement {
   similarity: number
 }
 
-/**
- * Cosine of their stored vectors two sentences need to be taken as on the same subject: low enough for a revision
- * worded anew ("I drive a Polo" → "Sold the Polo at last, picked up a Kia") with the shipped model, so it also
- * admits near-repeats and other statements on the subject, which `UPDATE_RIVALS` and the newest-wins rule sort out
- * as far as meaning can (BENCHMARKS.md, "Updates").
- */
-export const SAME_SUBJECT_SIMILARITY = 0.45
-
-/**
- * How many of the closest later statements compete, the newest of them winning. The closest one alone is often not
- * the revision but someone else's fact on the same subject said in the same words ("My neighbour drives a Clio"),
- * which is closer in meaning to "I drive a Polo" than the "Sold the Polo, picked up a Kia" that replaced it.
- */
-export const UPDATE_RIVALS = 2
+/** What the update rules read of the selection's tuning. */
+export type UpdateTuning = Pick<ContextTuning, 'sameSubjectSimilarity' | 'updateRivals' | 'updateLookups'>
 
 /**
  * Which later statement supersedes `earlier`, if any: among `later`, those by the same speaker in the same
- * conversation, later in time (`compareTimeOrder`) and at least `SAME_SUBJECT_SIMILARITY` close in meaning, the
- * `UPDATE_RIVALS` closest compete and the newest of them wins — the newest statement on a subject is the one
- * that stands. Ties in similarity go to the newer statement. Questions (`isQuestion`) take no part on either
- * side: they state no value to replace or be replaced, and a speaker's questions on one subject read alike.
- * Undefined when none qualifies.
+ * conversation, later in time (`compareTimeOrder`) and at least `sameSubjectSimilarity` close in meaning (low
+ * enough for a revision worded anew: "I drive a Polo" → "Sold the Polo at last, picked up a Kia"), the
+ * `updateRivals` closest compete and the newest of them wins — the newest statement on a subject is the one that
+ * stands, and the closest alone is often someone else's fact in the same words ("My neighbour drives a Clio").
+ * Ties in similarity go to the newer statement. Questions (`isQuestion`) take no part on either side: they state
+ * no value to replace or be replaced, and a speaker's questions on one subject read alike. Undefined when none
+ * qualifies.
  */
 export function supersedingStatement(
   earlier: ScoredSentence,
   later: Iterable<LaterStatement>,
+  tuning: Omit<UpdateTuning, 'updateLookups'> = CONTEXT_TUNING,
 ): ScoredSentence | undefined {
   if (isQuestion(earlier.text)) return undefined
   const rivals: LaterStatement[] = []
@@ -57,7 +38,7 @@ export function supersedingStatement(
     )
       continue
     if (
-      !(similarity >= SAME_SUBJECT_SIMILARITY) ||
+      !(similarity >= tuning.sameSubjectSimilarity) ||
       compareTimeOrder(sentence, earlier) <= 0 ||
       sentence.sid === earlier.sid
     )
@@ -66,21 +47,15 @@ export function supersedingStatement(
   }
   rivals.sort((a, b) => b.similarity - a.similarity || compareTimeOrder(b.sentence, a.sentence))
   let newest: ScoredSentence | undefined
-  for (const { sentence } of rivals.slice(0, UPDATE_RIVALS))
+  for (const { sentence } of rivals.slice(0, tuning.updateRivals))
     if (newest === undefined || compareTimeOrder(sentence, newest) > 0) newest = sentence
   return newest
 }
 
 /**
- * Relevance-ranked candidates looked at for a later update, per query: its best match, the statement the query is
- * most about. Lower ones rarely matter to it, and each lookup may bring a line (and a mark) that takes budget from
- * evidence: on LoCoMo most looked-up sentences have a later one close enough (BENCHMARKS.md, "Updates").
- */
-export const UPDATE_LOOKUPS = 1
-
-/**
- * Follows each of the first `lookups` relevance-ranked candidates of each query (`ScoredSentence.query`, 0 when
- * unset) that a later statement supersedes (`supersedingStatement` over `laterOf(candidate)`) with that statement,
+ * Follows each of the first `updateLookups` relevance-ranked candidates of each query (`ScoredSentence.query`, 0 when
+ * unset; its best match, the statement the query is most about) that a later statement supersedes
+ * (`supersedingStatement` over `laterOf(candidate)`) with that statement,
  * as an `'update'` candidate with the candidate's score, and marks the candidate `supersededBy` the statement's
  * message: a context holding "I drive a Polo" then also holds the later "Sold the Polo, picked up a Kia", and says
  * which stands. The mark is rendered with the candidate's text, so the packer measures it; drop it when the
@@ -89,14 +64,14 @@ export const UPDATE_LOOKUPS = 1
 export function* withLaterUpdates(
   ranked: Iterable<ScoredSentence>,
   laterOf: (sentence: ScoredSentence) => Iterable<LaterStatement>,
-  lookups = UPDATE_LOOKUPS,
+  tuning: UpdateTuning = CONTEXT_TUNING,
 ): Generator<ScoredSentence> {
   const looked = new Map<number, number>()
   for (const candidate of ranked) {
     const query = candidate.query ?? 0
-    const lookup = candidate.reason === 'relevant' && (looked.get(query) ?? 0) < lookups
+    const lookup = candidate.reason === 'relevant' && (looked.get(query) ?? 0) < tuning.updateLookups
     if (lookup) looked.set(query, (looked.get(query) ?? 0) + 1)
-    const newer = lookup ? supersedingStatement(candidate, laterOf(candidate)) : undefined
+    const newer = lookup ? supersedingStatement(candidate, laterOf(candidate), tuning) : undefined
     if (newer === undefined) {
       yield candidate
       continue
