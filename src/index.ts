@@ -47,14 +47,23 @@ async function openMemory(engineOptions: EngineOptions, onProgress: MemoryOption
     const open = () => openEngineWorker(engineOptions, onProgress)
     return new WorkerMemory(opened(await open()), open, keyChanged)
   }
+  const { passphrase, key, requireModelFiles, ...ownShape } = engineOptions
   const election = new TabElection(
     engineOptions.name ?? 'sift',
-    (progress) => openEngineWorker(engineOptions, progress),
+    ownShape,
+    // A memory that takes the engine over from another tab opens it as that tab did: only the key is its own.
+    (progress, shape) =>
+      openEngineWorker(
+        {
+          ...shape,
+          passphrase: engineOptions.passphrase,
+          key: engineOptions.key,
+          requireModelFiles: engineOptions.requireModelFiles,
+        },
+        progress,
+      ),
     onProgress,
-    () => ({
-      passphrase: engineOptions.passphrase,
-      key: engineOptions.key,
-    }),
+    () => ({ passphrase: engineOptions.passphrase, key: engineOptions.key }),
   )
   const open = () => election.connect()
   try {

@@ -28,7 +28,7 @@ import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import { toContextRequest } from '../input/context-request'
 import { toForgetSelector } from '../input/forget-selector'
-import { toAtRestKey, toNextAtRestKey } from '../input/key-option'
+import { toNextAtRestKey } from '../input/key-option'
 import { toForgettableRequest } from '../input/forgettable-request'
 import { toMessagesRequest } from '../input/messages-request'
 import { toInputLimits, type InputLimits } from '../input/input-limits'
@@ -289,12 +289,6 @@ export class Engine {
       await this.store.changeKey(atRestKey)
       this.atRestKey = atRestKey
     })
-  }
-
-  /** Resolves if `options`' passphrase or key would open this memory (`EngineApi.checkKey`), else rejects with `WRONG_KEY`. */
-  async checkKey(options: { passphrase?: unknown; key?: unknown }): Promise<void> {
-    this.assertOpen()
-    await this.store.checkKey(toAtRestKey(options, 'createMemory'))
   }
 
   async stats(): Promise<MemoryStats> {
