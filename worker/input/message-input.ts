@@ -1,5 +1,6 @@
 import { SiftError } from '../../src/errors'
 import type { MessageInput, StoredMessage } from '../../src/types'
+import { readInput } from './readable-input'
 
 /** A message that passed validation, defaults applied, ready to store (the store gives it its `seq`). */
 export type ValidMessage = Omit<StoredMessage, 'seq'>
@@ -19,8 +20,13 @@ export function toValidMessages(
   newId: () => string,
   maxMessageChars: number,
 ): ValidMessage[] {
+  return readInput('add', () => validMessages(input, now, newId, maxMessageChars))
+}
+
+function validMessages(input: unknown, now: number, newId: () => string, maxMessageChars: number): ValidMessage[] {
   const list = Array.isArray(input) ? input : [input]
-  const messages = list.map((item, i) =>
+  // Array.from visits a hole (a sparse array's missing element) as undefined, which is then refused like one.
+  const messages = Array.from(list, (item: unknown, i) =>
     toValidMessage(item, Array.isArray(input) ? `message[${i}]` : 'message', now, newId, maxMessageChars),
   )
   const seen = new Set<string>()
