@@ -285,6 +285,24 @@ describe('input validation through the Node engine', () => {
     }
   })
 
+  it('refuses embedding options the embedder does not implement when the memory is created', async () => {
+    for (const [embedding, named] of [
+      [{ pooling: 'max' }, /embedding\.pooling must be one of 'none', 'mean', 'cls'/],
+      [{ pooling: 'CLS' }, /embedding\.pooling/],
+      [{ normalize: 'yes' }, /embedding\.normalize must be a boolean/],
+      [{ queryPrefix: 5 }, /embedding\.queryPrefix must be a string/],
+      [{ documentPrefix: null }, /embedding\.documentPrefix must be a string/],
+      [{ dtype: 'int4' }, /embedding\.dtype must be one of/],
+      ['mean', /embedding must be an object/],
+    ] as const) {
+      const error = await createMemory({ name: 'bad-embedding', embedding: embedding as never }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(named) })
+    }
+  })
+
   it('rejects every call after close() with CLOSED, whatever its arguments', async () => {
     const closing = await createMemory({ name: 'input-validation-closed' })
     await closing.close()
