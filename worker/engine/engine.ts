@@ -171,14 +171,16 @@ export class Engine {
     let queries: RankingQuery[] = parsed.queries.map((text) => ({ text }))
     let degraded: string | undefined
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
+      const { embedder } = this
       try {
-        const vectors = await this.embedder.embed(
+        const vectors = await embedder.embed(
           denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId)),
           'query',
         )
-        const dim = this.embedder.dim!
+        const dim = embedder.dim!
         queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
       } catch (error) {
+        if (this.clearedSince(embedder)) return this.afterClear(() => this.buildContext(request, options))
         // A chat must not lose its context because the model failed: the words still rank it.
         const failure = requestEmbeddingError(error)
         if (this.strictRanking) throw failure
@@ -233,9 +235,11 @@ export class Engine {
     const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
     if (request.topic.trim() === '') return []
     let vector: Float32Array | undefined
+    const { embedder } = this
     try {
-      vector = await this.embedder.embed([request.topic], 'query')
+      vector = await embedder.embed([request.topic], 'query')
     } catch (error) {
+      if (this.clearedSince(embedder)) return this.afterClear(() => this.findForgettable(text, options))
       // As for a context: the words still find what to forget.
       if (this.strictRanking) throw requestEmbeddingError(error)
     } finally {
@@ -388,6 +392,20 @@ export class Engine {
         throw error
       }
     })
+  }
+
+  /** Whether a `clear` has taken away (or is taking away) `embedder`, the model a request began embedding with. */
+  private clearedSince(embedder: Embedder): boolean {
+    return this.clearing !== undefined || this.embedder !== embedder
+  }
+
+  /**
+   * `call` again once the clear under way is done: a request whose embedding a clear cut short is not a model
+   * failure, and is answered from the emptied memory, as every call made before a clear is.
+   */
+  private async afterClear<T>(call: () => Promise<T>): Promise<T> {
+    await this.clearing?.catch(() => undefined)
+    return call()
   }
 
   private assertOpen(): void {
