@@ -180,7 +180,7 @@ export class Engine {
         const dim = embedder.dim!
         queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
       } catch (error) {
-        if (this.clearedSince(embedder)) return this.afterClear(() => this.buildContext(request, options))
+        if (await this.clearedAway(embedder)) return this.buildContext(request, options)
         // A chat must not lose its context because the model failed: the words still rank it.
         const failure = requestEmbeddingError(error)
         if (this.strictRanking) throw failure
@@ -239,7 +239,7 @@ export class Engine {
     try {
       vector = await embedder.embed([request.topic], 'query')
     } catch (error) {
-      if (this.clearedSince(embedder)) return this.afterClear(() => this.findForgettable(text, options))
+      if (await this.clearedAway(embedder)) return this.findForgettable(text, options)
       // As for a context: the words still find what to forget.
       if (this.strictRanking) throw requestEmbeddingError(error)
     } finally {
@@ -394,18 +394,15 @@ export class Engine {
     })
   }
 
-  /** Whether a `clear` has taken away (or is taking away) `embedder`, the model a request began embedding with. */
-  private clearedSince(embedder: Embedder): boolean {
-    return this.clearing !== undefined || this.embedder !== embedder
-  }
-
   /**
-   * `call` again once the clear under way is done: a request whose embedding a clear cut short is not a model
-   * failure, and is answered from the emptied memory, as every call made before a clear is.
+   * Whether a `clear` took away `embedder`, the model a request began embedding with (a clear under way, or done since):
+   * its embedding failing is then no model failure. Resolves once that clear is done, so that the request can be
+   * answered from the emptied memory, as every call made before a clear is.
    */
-  private async afterClear<T>(call: () => Promise<T>): Promise<T> {
+  private async clearedAway(embedder: Embedder): Promise<boolean> {
+    if (this.clearing === undefined && this.embedder === embedder) return false
     await this.clearing?.catch(() => undefined)
-    return call()
+    return true
   }
 
   private assertOpen(): void {
