@@ -259,6 +259,58 @@ describe('an argument that cannot be cloned to the worker', () => {
     expect(result.inOptions!.message).toContain('buildContext()')
     expect(result.messages).toBe(0)
   })
+
+  test('nor are arguments that cannot be read (holes, throwing getters and Proxies, nesting past what postMessage takes), from the page running the engine or one following it', async () => {
+    session = await launchDemo({ baseUrl, webgpu: false })
+    const result = await session.page.evaluate(async () => {
+      const name = 'e2e-unreadable'
+      const throwing = (key: string, base: object = { role: 'user', content: 'x' }) =>
+        Object.defineProperty({ ...base }, key, {
+          get() {
+            throw new Error(`the ${key} getter threw`)
+          },
+          enumerable: true,
+        })
+      let deep: unknown = 'bottom'
+      for (let i = 0; i < 200_000; i++) deep = [deep]
+      const sparse = [
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+      ]
+      delete (sparse as unknown[])[0]
+      const code = (call: () => Promise<unknown>) =>
+        call().then(
+          () => 'resolved',
+          (error: { name?: string; code?: string }) => `${error.name} ${error.code}`,
+        )
+      const leader = await window.sift.createMemory({ name, device: 'wasm' })
+      // A second memory of the same name in the same page follows the first over the tab channel.
+      const follower = await window.sift.createMemory({ name, device: 'wasm' })
+      const codes: Record<string, string> = {}
+      for (const [who, memory] of [
+        ['leader', leader],
+        ['follower', follower],
+      ] as const) {
+        codes[`${who} add sparse`] = await code(() => memory.add(sparse))
+        codes[`${who} add getter`] = await code(() => memory.add(throwing('content') as never))
+        codes[`${who} add Proxy`] = await code(() => memory.add(new Proxy({ role: 'user', content: 'x' }, {})))
+        codes[`${who} add deep`] = await code(() => memory.add({ role: 'user', content: 'x', deep } as never))
+        codes[`${who} import getter`] = await code(() => memory.import([throwing('content')]))
+        codes[`${who} import deep`] = await code(() => memory.import([deep]))
+      }
+      codes['createMemory getter'] = await code(() => window.sift.createMemory(throwing('name', {}) as never))
+      const messages = (await leader.stats()).messages
+      await follower.close()
+      await leader.close()
+      return { codes, messages }
+    })
+    for (const [call, code] of Object.entries(result.codes))
+      expect({ call, code }).toEqual({
+        call,
+        code: `SiftError ${/import/.test(call) ? 'INVALID_IMPORT' : 'INVALID_INPUT'}`,
+      })
+    expect(result.messages).toBe(0)
+  })
 })
 
 describe('the WebGPU device lost mid-session', () => {

@@ -16,7 +16,10 @@ export interface BuildContextOptions {
    * the later added). All of them when N exceeds the scope's turns. Default 0.
    */
   recentTurns?: number
-  /** Extra queries; candidates from each query are taken round-robin so no single query monopolises the budget. */
+  /**
+   * Extra queries, at most 32; candidates from each query are taken round-robin so no single query monopolises the
+   * budget.
+   */
   queries?: string[]
   /**
    * Stop before the budget is full when relevance falls off a cliff: the next few ranked sentences score below

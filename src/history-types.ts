@@ -3,7 +3,7 @@ import type { Role, StoredMessage } from './types'
 
 /**
  * Which messages `forget` removes: one `id`, several `ids` (ids not stored are skipped), a whole `conversationId`, or
- * every message dated strictly `before` or strictly `after` a time (epoch milliseconds, an ISO string or a Date).
+ * every message dated strictly `before` or strictly `after` a time (epoch milliseconds, an ISO 8601 string or a Date).
  */
 export type ForgetSelector =
   | { id: string }

@@ -1,7 +1,8 @@
 import { proxy, wrap } from 'comlink'
 import { installSiftErrorTransfer } from './error-transfer'
 import { asSiftError, SiftError } from './errors'
-import { WorkerMemory, type EngineConnection } from './memory'
+import { refuseUnsendable, WorkerMemory, type EngineConnection } from './memory'
+import { readMemoryOptions } from './memory-options'
 import type { EngineApi, EngineOptions } from './protocol'
 import type { IndexProgress, KeyChange, Memory, MemoryOptions } from './types'
 import { TabElection } from './tab-election'
@@ -20,7 +21,7 @@ export * from './core/index'
  */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   installSiftErrorTransfer()
-  const { onProgress, persist, ...engineOptions } = options
+  const { onProgress, persist, ...engineOptions } = readMemoryOptions(options)
   // Only a page may ask (the API is not in workers); the answer is the browser's to give, so a refusal is not an
   // error. Asked alongside the open, not before it: a browser may wait for the user to answer.
   const asked = persist ? navigator.storage?.persist?.().catch(() => false) : undefined
@@ -47,14 +48,23 @@ async function openMemory(engineOptions: EngineOptions, onProgress: MemoryOption
     const open = () => openEngineWorker(engineOptions, onProgress)
     return new WorkerMemory(opened(await open()), open, keyChanged)
   }
+  const { passphrase, key, requireModelFiles, ...ownShape } = engineOptions
   const election = new TabElection(
     engineOptions.name ?? 'sift',
-    (progress) => openEngineWorker(engineOptions, progress),
+    ownShape,
+    // A memory that takes the engine over from another tab opens it as that tab did: only the key is its own.
+    (progress, shape) =>
+      openEngineWorker(
+        {
+          ...shape,
+          passphrase: engineOptions.passphrase,
+          key: engineOptions.key,
+          requireModelFiles: engineOptions.requireModelFiles,
+        },
+        progress,
+      ),
     onProgress,
-    () => ({
-      passphrase: engineOptions.passphrase,
-      key: engineOptions.key,
-    }),
+    () => ({ passphrase: engineOptions.passphrase, key: engineOptions.key }),
   )
   const open = () => election.connect()
   try {
@@ -84,7 +94,10 @@ async function openEngineWorker(
         once: true,
       }),
     )
-    await Promise.race([remote.open(options, onProgress ? proxy(onProgress) : undefined), uncaught])
+    const opening = new Promise<void>((resolve) =>
+      resolve(remote.open(options, onProgress ? proxy(onProgress) : undefined)),
+    ).catch(refuseUnsendable('createMemory'))
+    await Promise.race([opening, uncaught])
   } catch (error) {
     worker.terminate()
     throw asSiftError(error, 'createMemory')

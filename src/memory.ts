@@ -135,7 +135,8 @@ export class WorkerMemory implements Memory {
       const connection = await (this.connection ?? this.restart())
       const unanswered = this.unanswered.get(connection)!
       const result = await unanswered.track(
-        forward(connection.remote).catch(refuseUncloneable(method)),
+        // A promise of the call, so that what comlink throws at once (reading a Proxy argument) is refused as well.
+        new Promise<T>((resolve) => resolve(forward(connection.remote))).catch(refuseUnsendable(method)),
         () =>
           new SiftError(
             'WORKER_FAILED',
@@ -174,16 +175,21 @@ export class WorkerMemory implements Memory {
   }
 }
 
-/** comlink posts the arguments with `postMessage`, whose structured clone refuses functions, symbols, DOM nodes and the like. */
-function refuseUncloneable(method: string): (error: unknown) => never {
+/**
+ * What fails on this side of the channel, before the call reaches the engine: comlink (or, for a memory another tab
+ * runs, the tab channel) clones the arguments, and structured clone refuses functions, symbols, DOM nodes and the
+ * like (`DataCloneError`), runs the app's getters and Proxy traps (which may throw), and gives up on nesting too deep
+ * (`RangeError`). Everything the engine rejects with is a `SiftError`; anything else here is an argument that cannot be
+ * sent, refused as the app's input: `INVALID_IMPORT` for `import`, else `INVALID_INPUT`.
+ */
+export function refuseUnsendable(method: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof Error && error.name === 'DataCloneError') {
-      throw new SiftError(
-        'INVALID_INPUT',
-        `An argument of ${method}() cannot be sent to the Sift worker (${error.message}): pass plain data (strings, numbers, Dates, plain objects and arrays), not functions or objects with methods.`,
-        { cause: error },
-      )
-    }
-    throw error
+    if (error instanceof SiftError) throw error
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    throw new SiftError(
+      method === 'import' ? 'INVALID_IMPORT' : 'INVALID_INPUT',
+      `An argument of ${method}() cannot be sent to the Sift worker (${detail}): pass plain data (strings, numbers, Dates, plain objects and arrays), not functions, objects with methods or throwing getters, Proxies, or structures nested thousands deep. Nothing was stored.`,
+      { cause: error },
+    )
   }
 }

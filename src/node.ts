@@ -1,4 +1,5 @@
 import { openNodeMemory } from '../worker/hosts/node/open-node-memory'
+import { readMemoryOptions } from './memory-options'
 import type { NodeMemoryOptions } from './node-options'
 import type { Memory } from './types'
 
@@ -10,5 +11,5 @@ export * from './core/index'
 /** A memory whose engine runs in this process (onnxruntime-node, fake-indexeddb by default). */
 export async function createMemory(options: NodeMemoryOptions = {}): Promise<Memory> {
   // src/ (tsx) and dist/ (built) both sit one level below the package root.
-  return openNodeMemory(options, new URL(/* @vite-ignore */ '../', import.meta.url))
+  return openNodeMemory(readMemoryOptions(options), new URL(/* @vite-ignore */ '../', import.meta.url))
 }

@@ -25,12 +25,6 @@ export interface EngineApi extends Memory {
    * argument because a function must be wrapped (comlink's `proxy`) to cross to a worker.
    */
   open(options: EngineOptions, onProgress?: (progress: IndexProgress) => void): Promise<void>
-  /**
-   * Resolves if `key` opens the memory as `createMemory` would (the same passphrase or key for an encrypted memory,
-   * none for a plain one), else rejects with `WRONG_KEY`: a memory of another tab checks the key it was given before
-   * it uses the engine that tab opened.
-   */
-  checkKey(key: Pick<MemoryOptions, 'passphrase' | 'key'>): Promise<void>
 }
 
 /** The engine methods a memory of another tab calls through the tab that runs the engine (src/tab-election.ts). */
@@ -49,7 +43,6 @@ export const RELAYED_METHODS = [
   'import',
   'changeKey',
   'stats',
-  'checkKey',
 ] as const satisfies readonly RelayedMethod[]
 
 type Unlisted = Exclude<RelayedMethod, (typeof RELAYED_METHODS)[number]>

@@ -1,23 +1,33 @@
 import { SiftError } from './errors'
-import { revivedError, serializedError, type SerializedError } from './error-transfer'
+import { revivedError, serializedError } from './error-transfer'
 import type { EngineConnection } from './memory'
 import { RELAYED_METHODS, SCHEMA_VERSION, type RelayedMethod } from './protocol'
-import type { IndexProgress, MemoryOptions } from './types'
+import {
+  callCipher,
+  type FollowerChannel,
+  joinChannel,
+  type KeyOptions,
+  type LeaderChannel,
+  messageContext,
+  openLeaderChannel,
+  receivedKeyChange,
+  rekeyedLeaderChannel,
+  sendableKeyChange,
+} from './tab-channel-access'
+import { decodeTabValue, encodeTabValue } from './tab-message-codec'
+import { type Announcement, type Answer, type EngineShape, isAnnouncement, type TabMessage } from './tab-messages'
+import type { IndexProgress, KeyChange } from './types'
 import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
 
-/** Starts an engine worker with the memory open, reporting progress to `onProgress`. */
-type StartEngine = (onProgress: (progress: IndexProgress) => void) => Promise<EngineConnection>
+/** Starts an engine worker with the memory open as `shape` says, reporting progress to `onProgress`. */
+type StartEngine = (onProgress: (progress: IndexProgress) => void, shape: EngineShape) => Promise<EngineConnection>
 
-/** The passphrase or key this memory was given, which a follower checks against the leader's engine before using it. */
-type KeyOptions = Pick<MemoryOptions, 'passphrase' | 'key'>
-
-/** What the memories of one name say to each other over their `BroadcastChannel`. */
-type TabMessage =
-  | { type: 'who' }
-  | { type: 'leader'; worker: string }
-  | { type: 'call'; id: string; method: RelayedMethod; args: unknown[] }
-  | { type: 'result'; id: string; value?: unknown; error?: SerializedError }
-  | { type: 'progress'; progress: IndexProgress }
+/** A follower's call waiting for its result, and what opens that result (none: it comes in clear). */
+interface PendingCall {
+  resolve(value: unknown): void
+  reject(error: unknown): void
+  channel: FollowerChannel
+}
 
 /**
  * One engine per database name per origin, across tabs: the memories of one name elect a leader with a Web Lock.
@@ -25,7 +35,12 @@ type TabMessage =
  * tabs, or the same one) forwards its calls to the leader over a `BroadcastChannel` and gets the leader's progress
  * events. Followers watch the leader's worker through its lifetime lock (src/worker-lifetime.ts): when the leader's
  * tab closes or its worker ends, their unanswered calls reject with `WORKER_FAILED`, the waiting lock request of one
- * of them is granted, and it opens the engine again, backlog and all; the others follow it.
+ * of them is granted, and it opens the engine again, backlog and all, with the options the leader announced; the
+ * others follow it.
+ *
+ * Every script of the origin can listen on that channel, so no secret crosses it in clear (src/tab-channel-access.ts):
+ * a follower proves it holds an encrypted memory's key by opening the channel key the leader announces sealed with
+ * it, never by sending it, and joining waits for nothing but that announcement.
  *
  * A Web Lock rather than a SharedWorker: SharedWorker is missing on Chrome for Android, and the dedicated worker
  * keeps its nested model worker and its end detection exactly as in a single tab. Memories of another schema version
@@ -34,6 +49,7 @@ type TabMessage =
  * are missing (not a secure context), each memory runs its own engine, uncoordinated.
  */
 export class TabElection {
+  private readonly group: string
   private readonly channel: BroadcastChannel
   private readonly abort = new AbortController()
   private readonly leadership: Promise<void>
@@ -42,31 +58,47 @@ export class TabElection {
   /** The leader's engine, shared by its own memory and the relayed calls; replaced once it ended. */
   private serving: Promise<EngineConnection> | undefined
   private servingEnded = true
+  /** The shape the serving engine was opened with. */
+  private servingShape: EngineShape
+  /** The leader's side of the channel, made when it first leads; `changeKey` re-keys it. */
+  private leaderChannel: Promise<LeaderChannel> | undefined
+  /** The highest call number relayed from each follower session: a sealed call posted again is not run again. */
+  private readonly relayed = new Map<string, number>()
+  /** The shape of the last leader this memory followed: the one it opens the engine with when it takes over. */
+  private inherited: EngineShape | undefined
   private closed = false
   /** The leader's memory is closing: relayed calls are no longer answered; the lock is released once the engine closed. */
   private stopping = false
+  /** Followers: the channel to the leader followed now. */
+  private following: FollowerChannel | undefined
   /** Followers: the relayed calls awaiting their result. */
-  private readonly pending = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>()
-  private readonly leaderHeard = new Set<(worker: string) => void>()
+  private readonly pending = new Map<string, PendingCall>()
+  private readonly announcementHeard = new Set<(announcement: Announcement) => void>()
+  /** Progress events are sealed and opened one after another, so that they keep their order. */
+  private progressSent: Promise<void> = Promise.resolve()
+  private progressReceived: Promise<void> = Promise.resolve()
 
   static supported(): boolean {
     return typeof BroadcastChannel === 'function' && typeof navigator === 'object' && navigator.locks !== undefined
   }
 
   constructor(
-    name: string,
+    private readonly name: string,
+    /** The options this memory was given, but its key. */
+    private readonly ownShape: EngineShape,
     private readonly start: StartEngine,
     private readonly onProgress: ((progress: IndexProgress) => void) | undefined,
     /** This memory's passphrase or key as it is now (`changeKey` replaces it). */
     private readonly keyOptions: () => KeyOptions = () => ({}),
   ) {
+    this.servingShape = ownShape
     // Grouped by schema too: a tab running a newer Sift must open the database itself (see SCHEMA_VERSION).
-    const group = `${name} schema ${SCHEMA_VERSION}`
-    this.channel = new BroadcastChannel(`sift-memory tabs ${group}`)
+    this.group = `${name} schema ${SCHEMA_VERSION}`
+    this.channel = new BroadcastChannel(`sift-memory tabs ${this.group}`)
     this.channel.onmessage = (event: MessageEvent<TabMessage>) => this.receive(event.data)
     this.leadership = new Promise<void>((granted, refused) => {
       navigator.locks
-        .request(`sift-memory leader ${group}`, { signal: this.abort.signal }, () => {
+        .request(`sift-memory leader ${this.group}`, { signal: this.abort.signal }, () => {
           this.leading = true
           granted()
           // Held until this memory closes, or its tab ends.
@@ -81,15 +113,11 @@ export class TabElection {
   async connect(): Promise<EngineConnection> {
     if (this.closed) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
     if (!this.leading) {
-      let stopListening = () => undefined as undefined
-      const leaderWorker = new Promise<string>((heard) => {
-        this.leaderHeard.add(heard)
-        stopListening = () => void this.leaderHeard.delete(heard)
-      })
+      const announced = this.nextAnnouncement()
       this.post({ type: 'who' })
-      const outcome = await Promise.race([this.leadership.then(() => undefined), leaderWorker])
-      stopListening()
-      if (outcome !== undefined) return this.follow(outcome, this.keyOptions())
+      const outcome = await Promise.race([this.leadership.then(() => undefined), announced.heard])
+      announced.stop()
+      if (outcome !== undefined) return this.follow(outcome)
     }
     return this.lead()
   }
@@ -106,17 +134,20 @@ export class TabElection {
   }
 
   private lead(): Promise<EngineConnection> {
+    this.leaderChannel ??= openLeaderChannel(this.group, this.keyOptions())
     if (!this.serving || this.servingEnded) {
       this.servingEnded = false
+      const shape = this.inherited ?? this.ownShape
       const started = this.start((progress) => {
         this.onProgress?.(progress)
-        this.post({ type: 'progress', progress })
-      })
+        this.sendProgress(progress)
+      }, shape)
       this.serving = started
+      this.servingShape = shape
       started.then(
         (connection) => {
           void connection.ended.then(() => (this.servingEnded = true))
-          if (connection.lifetimeLock) this.post({ type: 'leader', worker: connection.lifetimeLock })
+          void this.announce(connection)
         },
         () => (this.servingEnded = true),
       )
@@ -124,9 +155,10 @@ export class TabElection {
     const serving = this.serving
     return serving.then((connection) => ({
       ...connection,
-      // Relayed calls stop before the engine closes, so followers get WORKER_FAILED and retry with the next leader.
       remote: {
         ...forwardTo(connection),
+        changeKey: (next: KeyChange) => this.changeKey(connection, next),
+        // Relayed calls stop before the engine closes, so followers get WORKER_FAILED and retry with the next leader.
         close: () => {
           this.stopping = true
           return connection.remote.close()
@@ -139,37 +171,76 @@ export class TabElection {
     }))
   }
 
-  private async follow(worker: string, key: KeyOptions): Promise<EngineConnection> {
-    const call = (method: RelayedMethod, args: unknown[]): Promise<unknown> =>
-      new Promise((resolve, reject) => {
-        const id = uniqueWorkerName('call')
-        this.pending.set(id, { resolve, reject })
-        try {
-          this.channel.postMessage({ type: 'call', id, method, args } satisfies TabMessage)
-        } catch (error) {
-          this.pending.delete(id)
-          reject(error)
-        }
+  /** The key changes, and the channel's access with it: from then on only a tab with the new key can join. */
+  private async changeKey(connection: EngineConnection, next: KeyChange): Promise<void> {
+    await connection.remote.changeKey(next)
+    const before = await this.leaderChannel!
+    this.leaderChannel = rekeyedLeaderChannel(this.group, before, next)
+    await this.leaderChannel
+  }
+
+  private async follow(leader: Announcement): Promise<EngineConnection> {
+    let channel = await joinChannel(this.group, this.name, leader.access, this.keyOptions())
+    this.following = channel
+    this.inherited = leader.shape
+    const session = uniqueWorkerName('tab')
+    let calls = 0
+    const call = async (method: RelayedMethod, args: unknown[]): Promise<unknown> => {
+      const id = `${session}:${++calls}`
+      const sent = method === 'changeKey' ? [await sendableKeyChange(args[0])] : args
+      const sealed = await channel.cipher.seal(
+        encodeTabValue({ method, args: sent }),
+        messageContext(this.group, 'call', id),
+      )
+      if (this.closed) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
+      return new Promise((resolve, reject) => {
+        this.pending.set(id, { resolve, reject, channel })
+        this.post({ type: 'call', id, sealed, exchangeKey: channel.exchangeKey })
       })
+    }
     const relayed = Object.fromEntries(
       RELAYED_METHODS.map((method) => [method, (...args: unknown[]) => call(method, args)]),
     )
-    // A follower's close detaches it only: the engine is the leader's.
-    const remote = { ...relayed, close: async () => undefined, open: async () => undefined }
-    // The leader's engine holds the memory open with the leader's key: this memory must have been given the same one.
-    try {
-      await call('checkKey', [key])
-    } catch (error) {
-      this.close()
-      throw error
+    const ended = whenWorkerEnds(leader.worker)
+    const remote = {
+      ...relayed,
+      // A plain memory just encrypted: what crosses from now on is sealed with the channel key the new key opens.
+      changeKey: async (next: KeyChange) => {
+        await call('changeKey', [next])
+        if (!channel.exchangeKey) return
+        const announced = this.nextAnnouncement(leader.worker)
+        this.post({ type: 'who' })
+        const encrypted = await Promise.race([announced.heard, ended.then(() => undefined)])
+        announced.stop()
+        if (!encrypted) return
+        channel = await joinChannel(this.group, this.name, encrypted.access, next)
+        this.following = channel
+      },
+      // A follower's close detaches it only: the engine is the leader's.
+      close: async () => undefined,
+      open: async () => undefined,
     }
     return {
       remote: remote as unknown as EngineConnection['remote'],
-      ended: whenWorkerEnds(worker),
-      lifetimeLock: worker,
+      ended,
+      lifetimeLock: leader.worker,
       followsAnotherTab: true,
       terminate: () => this.close(),
     }
+  }
+
+  /** The next announcement (from `worker`'s leader only, and then only an encrypted memory's, when given). */
+  private nextAnnouncement(worker?: string): { heard: Promise<Announcement>; stop(): void } {
+    let stop = () => undefined as undefined
+    const heard = new Promise<Announcement>((hear) => {
+      const listener = (announcement: Announcement) => {
+        if (worker === undefined || (announcement.worker === worker && announcement.access.kind !== 'plain'))
+          hear(announcement)
+      }
+      this.announcementHeard.add(listener)
+      stop = () => void this.announcementHeard.delete(listener)
+    })
+    return { heard, stop }
   }
 
   private receive(message: TabMessage): void {
@@ -179,40 +250,119 @@ export class TabElection {
         if (this.leading && this.serving) void this.answerWho()
         return
       case 'leader':
-        for (const heard of this.leaderHeard) heard(message.worker)
+        if (isAnnouncement(message)) for (const heard of this.announcementHeard) heard(message)
         return
       case 'call':
-        if (this.leading) void this.relay(message.id, message.method, message.args)
+        if (this.leading) void this.relay(message)
         return
-      case 'result': {
-        const waiting = this.pending.get(message.id)
-        if (!waiting) return
-        this.pending.delete(message.id)
-        if (message.error) waiting.reject(revivedError(message.error))
-        else waiting.resolve(message.value)
+      case 'result':
+        void this.settle(message)
         return
-      }
       case 'progress':
-        if (!this.leading) this.onProgress?.(message.progress)
+        if (!this.leading) this.progressReceived = this.progressReceived.then(() => this.receiveProgress(message))
         return
     }
   }
 
   private async answerWho(): Promise<void> {
     const connection = await this.lead().catch(() => undefined)
-    if (connection?.lifetimeLock) this.post({ type: 'leader', worker: connection.lifetimeLock })
+    if (connection) await this.announce(connection)
   }
 
-  private async relay(id: string, method: RelayedMethod, args: unknown[]): Promise<void> {
-    let answer: TabMessage
-    try {
-      const connection = await this.lead()
-      const value = await (connection.remote[method] as (...args: unknown[]) => Promise<unknown>)(...args)
-      answer = { type: 'result', id, value }
-    } catch (error) {
-      answer = { type: 'result', id, error: serializedError(error) }
+  private async announce(connection: EngineConnection): Promise<void> {
+    const channel = await this.leaderChannel?.catch(() => undefined)
+    if (channel && connection.lifetimeLock)
+      this.post({ type: 'leader', worker: connection.lifetimeLock, shape: this.servingShape, access: channel.access })
+  }
+
+  /**
+   * Opens a follower's sealed call, runs it on the engine and answers. A call this tab cannot open (sealed for another
+   * leader, or by a tab without the memory's key), or one a plain memory's follower made after the memory was
+   * encrypted, is answered with `WRONG_KEY`; one relayed already is not run again.
+   */
+  private async relay({ id, sealed, exchangeKey }: Extract<TabMessage, { type: 'call' }>): Promise<void> {
+    const channel = await this.leaderChannel?.catch(() => undefined)
+    if (!channel) return
+    const cipher = await callCipher(channel, exchangeKey)
+    const opened = await cipher?.open(sealed, messageContext(this.group, 'call', id)).catch(() => undefined)
+    if (!cipher || !opened) {
+      const refusal = new SiftError(
+        'WRONG_KEY',
+        `The tab running the memory "${this.name}" cannot open this call: the memory is encrypted (perhaps since another tab changed its key), and this tab did not join it with its key. Create the memory again with its passphrase or key.`,
+      )
+      this.post({ type: 'result', id, answer: { error: serializedError(refusal) } })
+      return
     }
-    this.post(answer)
+    if (!this.firstRelay(id)) return
+    let answer: Answer
+    try {
+      const { method, args } = decodeTabValue(opened) as { method: RelayedMethod; args: unknown[] }
+      if (!RELAYED_METHODS.includes(method)) throw new Error(`${String(method)} is not a method another tab may call`)
+      const connection = await this.lead()
+      const given = method === 'changeKey' ? [await receivedKeyChange(args[0])] : args
+      answer = { value: await (connection.remote[method] as (...args: unknown[]) => Promise<unknown>)(...given) }
+    } catch (error) {
+      answer = { error: serializedError(error) }
+    }
+    // An encrypted memory's answers are sealed; a plain memory's follower gets them in clear.
+    if (exchangeKey) this.post({ type: 'result', id, answer })
+    else {
+      const context = messageContext(this.group, 'result', id)
+      this.post({ type: 'result', id, sealed: await cipher.seal(encodeTabValue(answer), context) })
+    }
+  }
+
+  /** Whether call `id` (`<session>:<number>`, numbered in order by its follower) is relayed for the first time. */
+  private firstRelay(id: string): boolean {
+    const at = id.lastIndexOf(':')
+    const [session, number] = [id.slice(0, at), Number(id.slice(at + 1))]
+    if (!(number > (this.relayed.get(session) ?? 0))) return false
+    this.relayed.set(session, number)
+    return true
+  }
+
+  /**
+   * A follower's call answered. A sealed answer must open with the channel it was sent on; an encrypted memory's
+   * follower takes nothing but an error in clear, so that no script of the origin can answer in the leader's place.
+   */
+  private async settle({ id, sealed, answer }: Extract<TabMessage, { type: 'result' }>): Promise<void> {
+    const waiting = this.pending.get(id)
+    if (!waiting) return
+    let outcome: Answer | undefined
+    if (sealed) {
+      const opened = await waiting.channel.cipher.open(sealed, messageContext(this.group, 'result', id))
+      outcome = opened && (decodeTabValue(opened) as Answer)
+    } else if (answer && (waiting.channel.exchangeKey || answer.error)) outcome = answer
+    if (!outcome || !this.pending.has(id)) return
+    this.pending.delete(id)
+    if (outcome.error) waiting.reject(revivedError(outcome.error))
+    else waiting.resolve(outcome.value)
+  }
+
+  private sendProgress(progress: IndexProgress): void {
+    this.progressSent = this.progressSent.then(async () => {
+      const channel = await this.leaderChannel?.catch(() => undefined)
+      if (!channel) return
+      if (!channel.cipher) this.post({ type: 'progress', progress })
+      else
+        this.post({
+          type: 'progress',
+          sealed: await channel.cipher.seal(encodeTabValue(progress), messageContext(this.group, 'progress')),
+        })
+    })
+  }
+
+  /** A follower of an encrypted memory takes only sealed progress events, one of a plain memory only clear ones. */
+  private async receiveProgress({ sealed, progress }: Extract<TabMessage, { type: 'progress' }>): Promise<void> {
+    const channel = this.following
+    if (!this.onProgress || !channel) return
+    if (channel.exchangeKey) {
+      if (progress) this.onProgress(progress)
+      return
+    }
+    const opened =
+      sealed && (await channel.cipher.open(sealed, messageContext(this.group, 'progress')).catch(() => undefined))
+    if (opened) this.onProgress(decodeTabValue(opened) as IndexProgress)
   }
 
   private post(message: TabMessage): void {

@@ -23,16 +23,20 @@ export type Role = 'user' | 'assistant' | 'system' | (string & {})
 /** A chat turn as the app hands it to `memory.add`. */
 export interface MessageInput {
   role: Role
-  /** The text of the turn. Must be a string; an empty string is stored but yields no sentences. */
+  /**
+   * The text of the turn. Must be a string; an empty string is stored but yields no sentences. Stored as given, except
+   * that VT, FF, NEL, FS, GS and RS become '\n', so that no content can start a line of its own in a context.
+   */
   content: string
   /** Groups messages into one thread; default `'default'`. `buildContext` can be scoped to one. */
   conversationId?: string
   /** Stable id chosen by the app (e.g. its own message id). Default: a generated UUID. Adding an id twice is an error. */
   id?: string
   /**
-   * When the turn happened: epoch milliseconds, an ISO string or a Date. Default: the time of `add`. Contexts are in
-   * timestamp order (ties: the order of `add`), so a history imported out of order still reads in time order, and the
-   * date is rendered so a reader can tell old from new.
+   * When the turn happened: epoch milliseconds, an ISO 8601 string (`2020-03-07`, `2020-03-07T10:00:00Z`) or a Date;
+   * other date strings are refused. Default: the time of `add`. Contexts are in timestamp order (ties: the order of
+   * `add`), so a history imported out of order still reads in time order, and the date is rendered so a reader can
+   * tell old from new.
    */
   timestamp?: number | string | Date
 }
@@ -228,6 +232,8 @@ export interface Memory {
    * with the old one, from then on only with the new one (a new salt for a passphrase). A memory stored in clear is
    * encrypted so. Other calls wait meanwhile. This memory keeps working, and re-opens its worker with the new key;
    * memories of the same name created in other tabs with the old key fail with `WRONG_KEY` when they next open it.
+   * In a tab that does not run the engine a `CryptoKey` must be extractable, to cross to that tab sealed (README,
+   * "Encryption at rest"); a non-extractable one is refused there with `INVALID_INPUT`.
    */
   changeKey(next: KeyChange): Promise<void>
   stats(): Promise<MemoryStats>

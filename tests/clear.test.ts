@@ -50,6 +50,29 @@ describe('clear()', () => {
     await reopened.close()
   })
 
+  it('a context or a forgettable match asked for as clear() starts is not reported as a model failure', async () => {
+    const memory = await createMemory({ name: 'clear-racing', indexedDB: new IDBFactory() })
+    const strict = await createMemory({ name: 'clear-racing-strict', indexedDB: new IDBFactory(), strictRanking: true })
+    for (const each of [memory, strict]) {
+      await each.add(history)
+      await each.indexed()
+    }
+    for (let round = 0; round < 3; round++) {
+      const [context] = await Promise.all([memory.buildContext(`Where does Alma live? ${round}`), memory.clear()])
+      expect(context.stats.ranking).toBe('hybrid')
+      expect(context.stats.degraded).toBeUndefined()
+      const [strictContext, matches] = await Promise.all([
+        strict.buildContext(`Where does Alma live? ${round}`),
+        strict.findForgettable(`forget that Alma moved ${round}`),
+        strict.clear(),
+      ])
+      expect(strictContext.stats.ranking).toBe('hybrid')
+      expect(Array.isArray(matches)).toBe(true)
+    }
+    await memory.close()
+    await strict.close()
+  })
+
   it('shares one clear among concurrent calls; a call queued behind it runs on the empty memory', async () => {
     const memory = await createMemory({ name: 'clear-concurrent', indexedDB: new IDBFactory() })
     await memory.add(history)

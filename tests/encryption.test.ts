@@ -455,12 +455,14 @@ describe('encryption at rest', () => {
     const indexedDB = new IDBFactory()
     const signing = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
     const aes = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
+    const aes128 = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 128 }, false, ['encrypt', 'decrypt'])
     const cases: [Partial<NodeMemoryOptions>, RegExp][] = [
       [{ passphrase: '' }, /passphrase must be a non-empty string, got an empty string/],
       [{ passphrase: 42 as unknown as string }, /passphrase must be a non-empty string, got number/],
       [{ passphrase: PASSPHRASE, key: aes }, /either passphrase or key, not both/],
       [{ key: 'not a key' as unknown as CryptoKey }, /key must be a CryptoKey/],
       [{ key: signing }, /AES-GCM key with the usages/],
+      [{ key: aes128 }, /256-bit AES-GCM key, got a 128-bit one/],
     ]
     for (const [extra, message] of cases) {
       const error = await rejection(createMemory(options('refused', indexedDB, extra)))
@@ -471,7 +473,7 @@ describe('encryption at rest', () => {
     expect(await indexedDB.databases()).toEqual([])
 
     const memory = await createMemory(options('refused', indexedDB, { passphrase: PASSPHRASE }))
-    for (const next of [{}, { passphrase: '' }, { key: signing }, null]) {
+    for (const next of [{}, { passphrase: '' }, { key: signing }, { key: aes128 }, null]) {
       const error = await rejection(memory.changeKey(next as { passphrase: string }))
       expect(error.code).toBe('INVALID_INPUT')
       expect(error.message).toContain('The key was not changed')

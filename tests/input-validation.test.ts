@@ -110,12 +110,15 @@ describe('input validation through the Node engine', () => {
     )
   })
 
-  it('stores content with control characters and lone surrogates faithfully, and embeds it', async () => {
+  it('stores content with control characters and lone surrogates faithfully (NEL as a line break), and embeds it', async () => {
     let run = 0
     await fc.assert(
-      fc.asyncProperty(rawText, async (content) => {
+      fc.asyncProperty(rawText, async (given) => {
         const conversationId = `raw${run++}`
-        const [id] = await memory.add({ role: 'user', content, conversationId })
+        const [id] = await memory.add({ role: 'user', content: given, conversationId })
+        // NEL is one of the line breaks stored as '\n' (tests/forged-lines.test.ts); every other character is kept.
+        const content = given.replaceAll('\u0085', '\n')
+        expect((await memory.messages({ conversationId })).messages[0].content).toBe(content)
         const ctx = await memory.buildContext('x', { conversationId, strategy: 'full' })
         for (const item of ctx.items) {
           expect(item.messageId).toBe(id)
@@ -152,6 +155,29 @@ describe('input validation through the Node engine', () => {
     const [id] = await memory.add({ role: 'user', content: 'at the edge of time', timestamp: 8.64e15 })
     expect(await memory.forget({ before: 8.64e15 })).toBeGreaterThan(0)
     expect(await memory.forget({ id })).toBe(1)
+  })
+
+  it('takes dates as epoch milliseconds, Dates and ISO 8601 strings only, in add, import and forget', async () => {
+    for (const timestamp of ['March 7, 2020', '0', '7', '2020/03/07', 'Sat Mar 07 2020', ' 2020-03-07', '2020-02-30']) {
+      const message = { role: 'user', content: 'when?', timestamp }
+      expect(await codeOf(() => memory.add(message))).toBe('INVALID_INPUT')
+      expect(await codeOf(() => memory.import([message]))).toBe('INVALID_IMPORT')
+      expect(await codeOf(() => memory.forget({ after: timestamp }))).toBe('INVALID_INPUT')
+    }
+    const accepted: [string | number | Date, number][] = [
+      ['2020-03-07', Date.UTC(2020, 2, 7)],
+      ['2020-03-07T10:00:00Z', Date.UTC(2020, 2, 7, 10)],
+      ['2020-03-07T10:00:00.125+02:00', Date.UTC(2020, 2, 7, 8, 0, 0, 125)],
+      ['+002020-03-07T00:00:00Z', Date.UTC(2020, 2, 7)],
+      [new Date(Date.UTC(2020, 2, 7)), Date.UTC(2020, 2, 7)],
+      [0, 0],
+    ]
+    for (const [timestamp, ms] of accepted) {
+      const [id] = await memory.add({ role: 'user', content: 'dated', timestamp, conversationId: 'dated' })
+      const { messages } = await memory.messages({ conversationId: 'dated', newestFirst: true, limit: 1 })
+      expect(messages[0]).toMatchObject({ id, timestamp: ms })
+    }
+    expect(await memory.forget({ conversationId: 'dated' })).toBe(accepted.length)
   })
 
   it('refuses budgets that are not positive integers (NaN, Infinity, strings, fractions) and unknown strategies', async () => {
@@ -256,6 +282,24 @@ describe('input validation through the Node engine', () => {
       expect(await codeOf(() => createMemory({ name: 'bad-limit', maxRequestChars: value as never }))).toBe(
         'INVALID_INPUT',
       )
+    }
+  })
+
+  it('refuses embedding options the embedder does not implement when the memory is created', async () => {
+    for (const [embedding, named] of [
+      [{ pooling: 'max' }, /embedding\.pooling must be one of 'none', 'mean', 'cls'/],
+      [{ pooling: 'CLS' }, /embedding\.pooling/],
+      [{ normalize: 'yes' }, /embedding\.normalize must be a boolean/],
+      [{ queryPrefix: 5 }, /embedding\.queryPrefix must be a string/],
+      [{ documentPrefix: null }, /embedding\.documentPrefix must be a string/],
+      [{ dtype: 'int4' }, /embedding\.dtype must be one of/],
+      ['mean', /embedding must be an object/],
+    ] as const) {
+      const error = await createMemory({ name: 'bad-embedding', embedding: embedding as never }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(named) })
     }
   })
 

@@ -86,10 +86,7 @@ function isEncryptionRecord(value: unknown): value is EncryptionRecord {
   const { key, kdf, salt, iterations, check } = value as Record<string, unknown>
   if (key !== 'encryption' || !(check instanceof Uint8Array)) return false
   if (kdf === 'caller-key') return true
-  return (
-    kdf === 'PBKDF2-SHA-256' &&
-    salt instanceof Uint8Array &&
-    Number.isSafeInteger(iterations) &&
-    (iterations as number) > 0
-  )
+  // Only the count Sift writes: another would be honoured at whatever it costs (a damaged or planted row could hold the
+  // open for minutes before WRONG_KEY), and Sift has never written another.
+  return kdf === 'PBKDF2-SHA-256' && salt instanceof Uint8Array && iterations === PBKDF2_ITERATIONS
 }

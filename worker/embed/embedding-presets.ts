@@ -1,3 +1,4 @@
+import { SiftError } from '../../src/errors'
 import type { EmbeddingOptions } from '../../src/types'
 
 /** Embedding options with every field decided. */
@@ -26,9 +27,41 @@ function presetFor(model: string): ResolvedEmbedding {
   return base
 }
 
+/** The poolings `poolRows` implements, and the weights transformers.js can load. */
+const POOLINGS: readonly ResolvedEmbedding['pooling'][] = ['none', 'mean', 'cls']
+const DTYPES: readonly ResolvedEmbedding['dtype'][] = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4']
+
+/**
+ * `model`'s preset with the app's `overrides` on top, each checked: `INVALID_INPUT` for a pooling the embedder does not
+ * implement, weights transformers.js cannot load, or a field of the wrong type, before any model is fetched.
+ */
 export function resolveEmbedding(model: string, overrides: EmbeddingOptions = {}): ResolvedEmbedding {
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    invalid(`embedding must be an object like { pooling: 'mean' }, got ${String(overrides)}`)
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined))
+  const { pooling, normalize, queryPrefix, documentPrefix, dtype } = defined as EmbeddingOptions
+  if (pooling !== undefined && !POOLINGS.includes(pooling))
+    invalid(`embedding.pooling must be one of ${quoted(POOLINGS)}, got ${String(pooling)}`)
+  if (normalize !== undefined && typeof normalize !== 'boolean')
+    invalid(`embedding.normalize must be a boolean, got ${String(normalize)}`)
+  for (const [field, prefix] of [
+    ['queryPrefix', queryPrefix],
+    ['documentPrefix', documentPrefix],
+  ] as const) {
+    if (prefix !== undefined && typeof prefix !== 'string')
+      invalid(`embedding.${field} must be a string, got ${String(prefix)}`)
+  }
+  if (dtype !== undefined && !DTYPES.includes(dtype))
+    invalid(`embedding.dtype must be one of ${quoted(DTYPES)}, got ${String(dtype)}`)
   return { ...presetFor(model), ...defined }
+}
+
+function quoted(values: readonly string[]): string {
+  return values.map((value) => `'${value}'`).join(', ')
+}
+
+function invalid(message: string): never {
+  throw new SiftError('INVALID_INPUT', `createMemory: ${message}.`)
 }
 
 /** Identifies what produced stored vectors: change any part and they are re-embedded. The query prefix is not part of it. */

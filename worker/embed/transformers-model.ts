@@ -6,6 +6,7 @@ import {
   type PreTrainedTokenizer,
   type Tensor,
 } from '@huggingface/transformers'
+import { SiftError } from '../../src/errors'
 import type { Backend } from '../../src/types'
 import type { LoadedBackend, ModelOptions, ModelRunner } from './model-runner'
 import { modelLoadFailure } from './model-load-failure'
@@ -17,40 +18,45 @@ interface LoadedModel extends LoadedBackend {
   model: PreTrainedModel
   /** On WebGPU: why its device was lost, once it was (the GPU process crashed, the driver reset, `destroy()`). */
   deviceLost?: string
-  /** The model loaded again after the device was lost. */
-  replacement?: Promise<LoadedModel>
 }
 
-/** What a run gives: one row per text, and the backend it ran on (it changes when a WebGPU device is lost). */
+/** What a run gives: one row per text, and the backend it ran on. */
 type ModelOutput = Awaited<ReturnType<ModelRunner['run']>>
 
-/** A transformers.js feature-extraction model in this thread, falling back along `backends` when one fails. */
+/**
+ * A transformers.js feature-extraction model in this thread, falling back along `backends` when one fails to load.
+ * A WebGPU device lost mid-session is not fallen back from here: ONNX Runtime's WebGPU build, once it ran, still
+ * reaches for the lost device from its other backends too (a WASM session made after the loss failed in its WebGPU
+ * buffer manager), so the model worker that finds the loss is replaced by one that never loads that build
+ * (worker/rpc/model-in-worker.ts). Here a run on a lost device fails, and `deviceLost` says why.
+ */
 export class TransformersModel implements ModelRunner {
   private loading: Promise<LoadedModel> | undefined
+  private current: LoadedModel | undefined
 
   constructor(private readonly options: ModelOptions) {}
+
+  /** Why the WebGPU device the model ran on was lost (or a run on it failed); undefined while it works, or off WebGPU. */
+  get deviceLost(): string | undefined {
+    return this.current?.deviceLost
+  }
 
   async load(): Promise<LoadedBackend> {
     const { backend, failures } = await this.loaded()
     return { backend, failures }
   }
 
-  /**
-   * A WebGPU device lost mid-session cannot be used again: the model is loaded anew on the backends after WebGPU
-   * (WASM when none is left), and the texts run there, as do all later ones.
-   */
   async run(texts: string[]): Promise<ModelOutput> {
     const loaded = await this.loaded()
-    if (loaded.deviceLost === undefined) {
-      try {
-        return await this.runOn(loaded, texts)
-      } catch (error) {
-        // The run can fail before the device reports its loss; on WebGPU any failure mid-session is taken as one.
-        if (loaded.backend !== 'webgpu') throw error
-        loaded.deviceLost ??= `a run failed: ${(error as Error)?.message ?? String(error)}`
-      }
+    if (loaded.deviceLost !== undefined) throw deviceLostError(loaded.deviceLost)
+    try {
+      return await this.runOn(loaded, texts)
+    } catch (error) {
+      // The run can fail before the device reports its loss; on WebGPU any failure mid-session is taken as one.
+      if (loaded.backend !== 'webgpu') throw error
+      loaded.deviceLost ??= `a run failed: ${(error as Error)?.message ?? String(error)}`
+      throw deviceLostError(loaded.deviceLost)
     }
-    return this.runOn(await this.fallBackFrom(loaded), texts)
   }
 
   async dispose(): Promise<void> {
@@ -69,28 +75,14 @@ export class TransformersModel implements ModelRunner {
   }
 
   private loaded(): Promise<LoadedModel> {
-    this.loading ??= this.loadFirstWorking(this.options.backends, []).catch((error: unknown) => {
-      this.loading = undefined
-      throw error
-    })
-    return this.loading
-  }
-
-  /** The model on the backends after `lost`'s; concurrent runs that found the loss share one reload. */
-  private fallBackFrom(lost: LoadedModel): Promise<LoadedModel> {
-    if (!lost.replacement) {
-      const { backends } = this.options
-      const after = backends.slice(backends.indexOf(lost.backend) + 1)
-      void lost.model.dispose().catch(() => undefined)
-      const failures = [...lost.failures, `${lost.backend}: device lost mid-session (${lost.deviceLost})`]
-      const replacement = this.loadFirstWorking(after.length > 0 ? after : ['wasm'], failures)
-      lost.replacement = replacement
-      this.loading = replacement.catch((error: unknown) => {
-        if (this.loading === replacement) this.loading = undefined
+    this.loading ??= this.loadFirstWorking(this.options.backends, []).then(
+      (loaded) => (this.current = loaded),
+      (error: unknown) => {
+        this.loading = undefined
         throw error
-      })
-    }
-    return lost.replacement
+      },
+    )
+    return this.loading
   }
 
   private async loadFirstWorking(backends: Backend[], failures: string[]): Promise<LoadedModel> {
@@ -124,6 +116,10 @@ export class TransformersModel implements ModelRunner {
     }
     throw modelLoadFailure(this.options, failures)
   }
+}
+
+function deviceLostError(reason: string): SiftError {
+  return new SiftError('MODEL_UNAVAILABLE', `The WebGPU device the model ran on was lost (${reason}).`)
 }
 
 /** ONNX Runtime's WebGPU settings, where the device its sessions run on can be read once one was created. */

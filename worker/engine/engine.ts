@@ -29,7 +29,7 @@ import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import { toContextRequest } from '../input/context-request'
 import { toForgetSelector } from '../input/forget-selector'
-import { toAtRestKey, toNextAtRestKey } from '../input/key-option'
+import { toNextAtRestKey } from '../input/key-option'
 import { toForgettableRequest } from '../input/forgettable-request'
 import { toMessagesRequest } from '../input/messages-request'
 import { toInputLimits, type InputLimits } from '../input/input-limits'
@@ -176,14 +176,16 @@ export class Engine {
     let queries: RankingQuery[] = parsed.queries.map((text) => ({ text }))
     let degraded: string | undefined
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
+      const { embedder } = this
       try {
-        const vectors = await this.embedder.embed(
+        const vectors = await embedder.embed(
           denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId), this.tuning),
           'query',
         )
-        const dim = this.embedder.dim!
+        const dim = embedder.dim!
         queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
       } catch (error) {
+        if (await this.clearedAway(embedder)) return this.buildContext(request, options)
         // A chat must not lose its context because the model failed: the words still rank it.
         const failure = requestEmbeddingError(error)
         if (this.strictRanking) throw failure
@@ -238,7 +240,15 @@ export class Engine {
     this.assertOpen()
     const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
     if (request.topic.trim() === '') return []
-    const vector = await embedTopic(this.embedder, request.topic, this.strictRanking)
+    let vector: Float32Array | undefined
+    const { embedder } = this
+    try {
+      vector = await embedTopic(embedder, request.topic)
+    } catch (error) {
+      if (await this.clearedAway(embedder)) return this.findForgettable(text, options)
+      // As for a context: the words still find what to forget.
+      if (this.strictRanking) throw requestEmbeddingError(error)
+    }
     return this.writes.run(async () => {
       this.assertOpen()
       const sources = { catalog: this.catalog, vectors: this.background.vectors, lexical: this.lexical }
@@ -283,12 +293,6 @@ export class Engine {
       await this.store.changeKey(atRestKey)
       this.atRestKey = atRestKey
     })
-  }
-
-  /** Resolves if `options`' passphrase or key would open this memory (`EngineApi.checkKey`), else rejects with `WRONG_KEY`. */
-  async checkKey(options: { passphrase?: unknown; key?: unknown }): Promise<void> {
-    this.assertOpen()
-    await this.store.checkKey(toAtRestKey(options, 'createMemory'))
   }
 
   async stats(): Promise<MemoryStats> {
@@ -388,6 +392,17 @@ export class Engine {
         throw error
       }
     })
+  }
+
+  /**
+   * Whether a `clear` took away `embedder`, the model a request began embedding with (a clear under way, or done since):
+   * its embedding failing is then no model failure. Resolves once that clear is done, so that the request can be
+   * answered from the emptied memory, as every call made before a clear is.
+   */
+  private async clearedAway(embedder: Embedder): Promise<boolean> {
+    if (this.clearing === undefined && this.embedder === embedder) return false
+    await this.clearing?.catch(() => undefined)
+    return true
   }
 
   private assertOpen(): void {

@@ -69,6 +69,8 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       'INVALID_INPUT',
       `name must be a non-empty string (the IndexedDB database name), got ${String(name)}.`,
     )
+  if (typeof model !== 'string' || model === '')
+    throw new SiftError('INVALID_INPUT', `model must be a non-empty string (a model id), got ${String(model)}.`)
   if (!['auto', 'webgpu', 'wasm'].includes(device))
     throw new SiftError('INVALID_INPUT', `device must be 'auto', 'webgpu' or 'wasm', got ${String(device)}.`)
   if (typeof strictRanking !== 'boolean')

@@ -2,6 +2,7 @@ import { SiftError } from '../../src/errors'
 import type { Strategy } from '../../src/types'
 import { DEFAULT_MAX_REQUEST_CHARS } from './input-limits'
 import { describe } from './message-input'
+import { readInput } from './readable-input'
 
 /** A validated `buildContext` call with every default applied. */
 export interface ContextRequest {
@@ -16,6 +17,14 @@ export interface ContextRequest {
 }
 
 export const DEFAULT_BUDGET = 8000
+/**
+ * Extra queries one request may take. The character limit does not bound their count, and each query is embedded
+ * and ranked on its own (a dense scan of every vector, BM25, fusion, stand-ins, later statements) while the engine
+ * answers nothing else: thousands of one-letter queries would hold it for minutes. 32 is well beyond the handful
+ * a chat's request needs, and keeps the costliest request allowed near the cost of the longest one
+ * (tests/query-count.test.ts).
+ */
+export const MAX_EXTRA_QUERIES = 32
 const STRATEGIES: readonly Strategy[] = ['hybrid', 'dense', 'lexical', 'head', 'tail', 'full']
 
 /**
@@ -27,6 +36,10 @@ export function toContextRequest(
   options: unknown = {},
   maxRequestChars = DEFAULT_MAX_REQUEST_CHARS,
 ): ContextRequest {
+  return readInput('buildContext', () => contextRequest(request, options, maxRequestChars))
+}
+
+function contextRequest(request: unknown, options: unknown, maxRequestChars: number): ContextRequest {
   if (typeof request !== 'string')
     invalid(`request must be a string (the user's next message), got ${describe(request)}`)
   if (typeof options !== 'object' || options === null || Array.isArray(options))
@@ -48,8 +61,14 @@ export function toContextRequest(
     invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
   if (typeof recentTurns !== 'number' || !Number.isInteger(recentTurns) || recentTurns < 0)
     invalid(`recentTurns must be an integer ≥ 0, got ${describe(recentTurns)}`)
-  if (!Array.isArray(queries) || queries.some((q) => typeof q !== 'string'))
-    invalid(`queries must be an array of strings, got ${describe(queries)}`)
+  if (!Array.isArray(queries)) invalid(`queries must be an array of strings, got ${describe(queries)}`)
+  if (queries.length > MAX_EXTRA_QUERIES)
+    invalid(
+      `queries has ${queries.length} entries, more than the limit of at most ${MAX_EXTRA_QUERIES} extra queries; pass the few that matter`,
+    )
+  // By index, not `some`: a sparse array's hole must be refused too.
+  for (let i = 0; i < queries.length; i++)
+    if (typeof queries[i] !== 'string') invalid(`queries[${i}] must be a string, got ${describe(queries[i])}`)
   if (typeof adaptiveStop !== 'boolean') invalid(`adaptiveStop must be a boolean, got ${describe(adaptiveStop)}`)
   if (typeof followUpdates !== 'boolean') invalid(`followUpdates must be a boolean, got ${describe(followUpdates)}`)
   const requestChars = (queries as string[]).reduce((sum, query) => sum + query.length, request.length)

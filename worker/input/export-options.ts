@@ -1,9 +1,14 @@
 import { SiftError } from '../../src/errors'
 import type { ExportOptions } from '../../src/types'
 import { describe } from './message-input'
+import { readInput } from './readable-input'
 
 /** Validates `export()`'s options (`INVALID_INPUT` naming the bad one). */
 export function toExportOptions(options: unknown): ExportOptions {
+  return readInput('export', () => exportOptions(options))
+}
+
+function exportOptions(options: unknown): ExportOptions {
   if (options === undefined) return {}
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     invalid(`export() options must be an object like { conversationId: 'default' }, got ${describe(options)}`)

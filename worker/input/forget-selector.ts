@@ -1,6 +1,7 @@
 import { SiftError } from '../../src/errors'
 import type { ForgetSelector } from '../../src/types'
 import { DATE_EXPECTED, describe, toEpochMs } from './message-input'
+import { readInput } from './readable-input'
 
 const KEYS = ['id', 'ids', 'conversationId', 'before', 'after']
 
@@ -9,6 +10,10 @@ const KEYS = ['id', 'ids', 'conversationId', 'before', 'after']
  * milliseconds, and `ids` loses its repeats.
  */
 export function toForgetSelector(selector: unknown): ForgetSelector {
+  return readInput('forget', () => forgetSelector(selector))
+}
+
+function forgetSelector(selector: unknown): ForgetSelector {
   const given =
     typeof selector === 'object' && selector !== null
       ? Object.keys(selector).filter((k) => (selector as Record<string, unknown>)[k] !== undefined)
@@ -31,9 +36,11 @@ export function toForgetSelector(selector: unknown): ForgetSelector {
 /** An empty list is valid (a confirmation dialog where the user unticked everything): it removes nothing. */
 function toIds(value: unknown): string[] {
   if (!Array.isArray(value)) invalid(`ids must be an array of message ids, got ${describe(value)}`)
-  value.forEach((id: unknown, i) => {
+  // By index, not `forEach`: a sparse array's hole must be refused too.
+  for (let i = 0; i < value.length; i++) {
+    const id: unknown = value[i]
     if (typeof id !== 'string' || id === '') invalid(`ids[${i}] must be a non-empty string, got ${describe(id)}`)
-  })
+  }
   return [...new Set(value as string[])]
 }
 

@@ -2,6 +2,7 @@ import { SiftError } from '../../src/errors'
 import { forgetRequestTopic } from './forget-request-topic'
 import { DEFAULT_MAX_REQUEST_CHARS } from './input-limits'
 import { describe } from './message-input'
+import { readInput } from './readable-input'
 
 /** A validated `findForgettable` call with its defaults applied. */
 export interface ForgettableRequest {
@@ -21,6 +22,10 @@ export function toForgettableRequest(
   options: unknown = {},
   maxRequestChars = DEFAULT_MAX_REQUEST_CHARS,
 ): ForgettableRequest {
+  return readInput('findForgettable', () => forgettableRequest(text, options, maxRequestChars))
+}
+
+function forgettableRequest(text: unknown, options: unknown, maxRequestChars: number): ForgettableRequest {
   if (typeof text !== 'string')
     invalid(`text must be a string (the user's request, e.g. "forget that I smoke"), got ${describe(text)}`)
   if (text.length > maxRequestChars)

@@ -2,6 +2,7 @@ import { SiftError } from '../../src/errors'
 import type { ImportOptions } from '../../src/types'
 import { isBase64, type PassphraseBox } from '../crypto/passphrase-box'
 import { describe, toValidMessage, type ValidMessage } from './message-input'
+import { readInput } from './readable-input'
 
 /** `SiftExport.format`: what marks an object as a Sift export. */
 export const EXPORT_FORMAT = 'sift-memory'
@@ -39,7 +40,11 @@ export interface ImportDefaults {
  * `INVALID_IMPORT` naming the place (`data.messages[12].content`), or `INVALID_INPUT` for a bad option.
  */
 export function readImportData(data: unknown, options: unknown, defaults: ImportDefaults): ImportData {
-  const { passphrase } = toImportOptions(options)
+  const { passphrase } = readInput('import', () => toImportOptions(options))
+  return readInput('import', () => importData(data, passphrase, defaults), 'INVALID_IMPORT')
+}
+
+function importData(data: unknown, passphrase: string | undefined, defaults: ImportDefaults): ImportData {
   const value = typeof data === 'string' ? parseJson(data, 'data') : data
   if (Array.isArray(value)) return { kind: 'messages', batch: toBatch(value, 'data', false, defaults) }
   if (typeof value !== 'object' || value === null) {
@@ -141,7 +146,8 @@ function toBatch(
   exported: boolean,
   { now, newId, maxMessageChars }: ImportDefaults,
 ): ImportBatch {
-  const messages = items.map((item, i) => {
+  // Array.from visits a hole (a sparse array's missing element) as undefined, which is then refused like one.
+  const messages = Array.from(items, (item: unknown, i) => {
     const where = `${at}[${i}]`
     if (exported && typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const missing = EXPORTED_FIELDS.find((field) => (item as Record<string, unknown>)[field] === undefined)

@@ -1,5 +1,6 @@
 import { SiftError } from '../../src/errors'
 import { describe } from './message-input'
+import { readInput } from './readable-input'
 
 /** A validated `messages` call with its defaults applied. */
 export interface MessagesRequest {
@@ -19,6 +20,10 @@ export const MAX_PAGE_SIZE = 1000
 
 /** Validates a `messages` call and applies defaults; throws `INVALID_INPUT` naming what is wrong. */
 export function toMessagesRequest(options: unknown = {}): MessagesRequest {
+  return readInput('messages', () => messagesRequest(options))
+}
+
+function messagesRequest(options: unknown): MessagesRequest {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     invalid(`options must be an object like { limit: 100 }, got ${describe(options)}`)
   const {

@@ -35,7 +35,6 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     export: (options) => withSiftErrors('export', () => opened().export(options)),
     import: (data, options) => withSiftErrors('import', () => opened().import(data, options)),
     changeKey: (next) => withSiftErrors('changeKey', () => opened().changeKey(next)),
-    checkKey: (key) => withSiftErrors('createMemory', () => opened().checkKey(key)),
     stats: () => withSiftErrors('stats', () => opened().stats()),
     close: () => withSiftErrors('close', () => opened().close()),
   }

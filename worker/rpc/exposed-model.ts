@@ -19,9 +19,17 @@ const modelApi = {
     model ??= new TransformersModel(options)
   },
   load: () => started().load(),
-  async run(texts: string[]) {
-    const result = await started().run(texts)
-    return transfer(result, [result.data.buffer])
+  /** The vectors, or, once the WebGPU device the model ran on was lost, why: the engine then replaces this worker. */
+  async run(texts: string[]): Promise<Awaited<ReturnType<TransformersModel['run']>> | { deviceLost: string }> {
+    const model = started()
+    try {
+      const result = await model.run(texts)
+      return transfer(result, [result.data.buffer])
+    } catch (error) {
+      const { deviceLost } = model
+      if (deviceLost !== undefined) return { deviceLost }
+      throw error
+    }
   },
   dispose: () => started().dispose(),
 }

@@ -4,9 +4,12 @@ import { SiftError } from '../../src/errors'
 import { UnansweredCalls, uniqueWorkerName, whenWorkerEnds } from '../../src/worker-lifetime'
 import { failureDetail, moduleLoaded } from '../../src/worker-start'
 import { modelFiles } from '../embed/model-files'
-import type { ModelOptions, ModelRunner } from '../embed/model-runner'
+import type { LoadedBackend, ModelOptions, ModelRunner } from '../embed/model-runner'
 import { assertFilesServed } from '../embed/served-files'
 import type { ModelWorkerApi } from './exposed-model'
+
+/** What the model worker's `run` answers: the vectors, or why its WebGPU device is gone. */
+type ModelRun = Awaited<ReturnType<ModelWorkerApi['run']>>
 
 /** One model worker: its remote once started, and the calls it has not answered. */
 interface ModelWorker {
@@ -24,16 +27,25 @@ interface ModelWorker {
  * that ends after it started (the browser stopped it, it crashed) fails the calls in flight with
  * `MODEL_UNAVAILABLE`, and the next call starts a new one, which loads the model again. Its files are checked from
  * this thread (HEAD requests), so that the check does not wait for the worker's script.
+ *
+ * A WebGPU device lost mid-session ends the worker that ran on it: the model goes on in a new worker on the backends
+ * after WebGPU (WASM when none is left), which loads ONNX Runtime's plain build and so never touches WebGPU, whatever
+ * state the old worker's runtime was left in (`TransformersModel`).
  */
 export function modelInWorker(options: ModelOptions): ModelRunner {
   installSiftErrorTransfer()
   let current: ModelWorker | undefined
+  /** Set once a WebGPU device was lost: the options every later worker starts with, and the failure it reports. */
+  let fallback: { options: ModelOptions; failures: string[] } | undefined
   const worker = (): ModelWorker => {
-    if (!current || current.ended) current = startModelWorker(options)
+    if (!current || current.ended) current = startModelWorker(fallback?.options ?? options)
     return current
   }
-  const call = async <T>(work: (remote: Remote<ModelWorkerApi>) => Promise<T>): Promise<T> => {
-    const { remote, started, unanswered } = worker()
+  /** What a worker reports, with the loss that made it the fallback ahead of its own failures. */
+  const reported = <T extends LoadedBackend>(loaded: T): T =>
+    fallback ? { ...loaded, failures: [...fallback.failures, ...loaded.failures] } : loaded
+  const call = async <T>(work: (remote: Remote<ModelWorkerApi>) => Promise<T>, from = worker()): Promise<T> => {
+    const { remote, started, unanswered } = from
     await started
     return unanswered.track(
       work(remote),
@@ -46,8 +58,21 @@ export function modelInWorker(options: ModelOptions): ModelRunner {
       worker()
       return assertFilesServed(modelFiles(options, self.location.href))
     },
-    load: () => call((remote) => remote.load()),
-    run: (texts) => call((remote) => remote.run(texts)),
+    load: async () => reported(await call((remote) => remote.load())),
+    run: async function run(texts) {
+      const used = worker()
+      const result = await call((remote) => remote.run(texts) as Promise<ModelRun>, used)
+      if (!('deviceLost' in result)) return { ...result, ranOn: reported(result.ranOn) }
+      // Runs in flight when the device went share one fallback; the fallback's backends hold no WebGPU.
+      const after = options.backends.slice(options.backends.indexOf('webgpu') + 1)
+      fallback ??= {
+        options: { ...options, backends: after.length > 0 ? after : ['wasm'] },
+        failures: [`webgpu: device lost mid-session (${result.deviceLost})`],
+      }
+      used.terminate()
+      if (current === used) current = undefined
+      return run(texts)
+    },
     dispose: async () => {
       if (!current) return
       const { remote, started, unanswered, terminate } = current
