@@ -71,12 +71,16 @@ describe('storage faults', () => {
       ])
       await memory.indexed()
       const before = await memory.stats()
-      // Four long messages in one batch (each under the 100,000-character limit) need more than the space left.
+      // Four long messages in one batch (each under the 100,000-character limit) need more than the space left. Their
+      // words are random: Chromium compresses IndexedDB values, and repetitive text would fit in far less.
+      let seed = 7
+      const letter = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        return String.fromCharCode(97 + (seed % 26))
+      }
+      const word = () => Array.from({ length: 7 }, letter).join('')
       const long = (n: number) =>
-        Array.from(
-          { length: 1800 },
-          (_, i) => `Line ${i} of pasted report ${n} lists inventory item ${i * 7 + n}.`,
-        ).join(' ')
+        Array.from({ length: 1800 }, (_, i) => `Line ${i} of pasted report ${n} lists ${word()} ${word()}.`).join(' ')
       let error: { code?: string; message: string } | undefined
       try {
         await memory.add([1, 2, 3, 4].map((n) => ({ role: 'user', content: long(n) })))
