@@ -27,4 +27,9 @@ describe('package.json', () => {
     expect(manifest.peerDependencies['@huggingface/transformers']).toBeDefined()
     expect(manifest.peerDependenciesMeta['@huggingface/transformers']).toEqual({ optional: true })
   })
+
+  it('sets up the model before every script that loads it, as test and demo do (a fresh clone has no public/models/)', () => {
+    for (const script of ['context', 'bench:recall', 'bench:perf', 'bench:soak'])
+      expect(manifest.scripts[script]).toMatch(/^tsx scripts\/setup\.ts && /)
+  })
 })
