@@ -78,8 +78,10 @@ describe('WorkerMemory when its worker ends', () => {
     expect(error).toBeInstanceOf(SiftError)
     expect(error).toMatchObject({ code: 'WORKER_FAILED', message: expect.stringContaining('before stats() finished') })
 
-    // Re-opened before any further call, so the backlog resumes by itself.
-    await vi.waitFor(() => expect(workers.started).toHaveLength(2))
+    // Re-opened before any further call, so the backlog resumes by itself. The re-open opens a whole engine, which
+    // takes seconds on a loaded machine (vi.waitFor's default is one second). The count is compared, not the array:
+    // printing a worker on failure would stringify its comlink proxy, which throws instead of showing the count.
+    await vi.waitFor(() => expect(workers.started.length).toBe(2), { timeout: 60_000 })
     await memory.indexed()
     expect(await memory.stats()).toMatchObject({ messages: 2, pending: 0 })
     const context = await memory.buildContext('where is the key', { strategy: 'full' })
