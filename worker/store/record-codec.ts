@@ -48,8 +48,9 @@ export interface RecordCodec {
 /**
  * A plain memory's codec: records are stored as they are, so only a sealed record (which a memory without a key check
  * cannot open) fails to decode. Nothing here waits on more than the microtask queue, so a rewrite runs in one
- * transaction: that keeps two engines writing to one plain database serialised instead of refused, as before the codec
- * (a worker replaced while its engine still finishes a write: tests/worker-memory.test.ts).
+ * transaction: it reads the blocks once instead of twice (BENCHMARKS.md, "One store algorithm for plain and encrypted
+ * memories", has what two would cost), and two engines writing to one plain database are serialised instead of
+ * refused, as before the codec (a worker replaced while its engine still finishes a write: tests/worker-memory.test.ts).
  */
 export const plainCodec: RecordCodec = {
   encodeMessages: async (records) => records,
