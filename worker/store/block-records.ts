@@ -1,38 +1,43 @@
+import type { RecordCodec } from './record-codec'
 import { messageSids } from './record-check'
 import type { SiftDatabase } from './schema'
-import type { SealedResiduals, SealedVectorBlock } from './sealed-records'
-import { joinResiduals, removeFromBlock, splitResiduals, type VectorBlock, type VectorResiduals } from './vector-block'
+import type { StoredResiduals, StoredVectorBlock } from './stored-records'
+import {
+  isFloatBlock,
+  joinResiduals,
+  toInt8Block,
+  type FloatVectorBlock,
+  type VectorBlock,
+  type VectorResiduals,
+} from './vector-block'
 
 /**
- * The vector tables' reads and writes that the store's transactions share, plain or sealed. Every function runs inside
- * the caller's transaction and reads only what stays in clear in an encrypted memory (keys, sid ranges).
+ * The vector tables' reads and writes that the store's operations share, plain or sealed. Every function that takes
+ * `db` runs inside the caller's transaction and reads only what stays in clear in an encrypted memory (keys, sid
+ * ranges); decoding runs outside it.
  */
 
 /** Trailing vector blocks an append may merge with (a binary counter of 32-row batches up to 1,024 rows needs 6). */
 const MERGE_TAIL = 8
 
 /** The last blocks, in blockId order: those an append may merge with. */
-export async function tailBlocks<Block extends VectorBlock | SealedVectorBlock>(db: SiftDatabase): Promise<Block[]> {
-  return (
-    (await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()) as unknown as Block[]
-  ).reverse()
+export async function tailBlocks(db: SiftDatabase): Promise<StoredVectorBlock[]> {
+  return (await db.vectorBlocks.orderBy('blockId').reverse().limit(MERGE_TAIL).toArray()).reverse()
 }
 
 /** The blocks that may hold any of `sids` (increasing), by their sid ranges. */
-export async function touchedBlocks<Block extends VectorBlock | SealedVectorBlock>(
-  db: SiftDatabase,
-  sids: readonly number[],
-): Promise<Block[]> {
-  const blocks = (await db.vectorBlocks.where('lastSid').aboveOrEqual(sids[0]).toArray()) as unknown as Block[]
+export async function touchedBlocks(db: SiftDatabase, sids: readonly number[]): Promise<StoredVectorBlock[]> {
+  if (sids.length === 0) return []
+  const blocks = await db.vectorBlocks.where('lastSid').aboveOrEqual(sids[0]).toArray()
   return blocks.filter((b) => b.firstSid <= sids[sids.length - 1])
 }
 
 /** The residual records of `blocks`, parallel to them (`undefined` where a block has none). */
-export async function residualRecords<Residuals extends VectorResiduals | SealedResiduals>(
+export function residualRecords(
   db: SiftDatabase,
   blocks: readonly { blockId: number }[],
-): Promise<(Residuals | undefined)[]> {
-  return (await db.vectorResiduals.bulkGet(blocks.map((b) => b.blockId))) as unknown as (Residuals | undefined)[]
+): Promise<(StoredResiduals | undefined)[]> {
+  return db.vectorResiduals.bulkGet(blocks.map((b) => b.blockId))
 }
 
 /** Which of `sids` (increasing) still belong to a stored message, as a parallel array of flags. */
@@ -61,27 +66,49 @@ export function keptRows(
   return { sids: rows.map((row) => sids[row]), vectors: kept }
 }
 
-/** The blocks with their residual records joined back (for rewriting them). */
-export async function withResiduals(db: SiftDatabase, blocks: readonly VectorBlock[]): Promise<VectorBlock[]> {
-  const records = await residualRecords<VectorResiduals>(db, blocks)
-  return blocks.map((block, i) => joinResiduals(block, records[i]))
+/** The block a codes record holds, as stored; the codec's `damaged` error when it does not decode. */
+export async function decodeBlock(
+  codec: RecordCodec,
+  record: StoredVectorBlock,
+): Promise<VectorBlock | FloatVectorBlock> {
+  const block = await codec.decodeBlock(record)
+  if (!block) throw codec.damaged(`vector block ${record.blockId}`)
+  return block
 }
 
-/** Writes each block as its codes record and, when it has residuals, its residual record (else deletes a stale one). */
-export async function putBlocks(db: SiftDatabase, blocks: readonly VectorBlock[]): Promise<void> {
-  await putBlockRecords(db, blocks.map(splitResiduals))
+/** The residuals a record holds; the codec's `damaged` error when it does not decode. */
+export async function decodeResiduals(codec: RecordCodec, record: StoredResiduals): Promise<VectorResiduals> {
+  const residuals = await codec.decodeResiduals(record)
+  if (!residuals) throw codec.damaged(`vector residuals ${record.blockId}`)
+  return residuals
 }
 
-/** Writes blocks already split into their two records (`splitResiduals`, or sealed by `sealBlock`). */
+/**
+ * The stored blocks decoded whole, for rewriting them: each with its residual record (parallel to them) joined back,
+ * and a float32 block quantised (it has none).
+ */
+export function decodeWithResiduals(
+  codec: RecordCodec,
+  blocks: readonly StoredVectorBlock[],
+  residuals: readonly (StoredResiduals | undefined)[],
+): Promise<VectorBlock[]> {
+  return Promise.all(
+    blocks.map(async (record, i) => {
+      const block = await decodeBlock(codec, record)
+      if (isFloatBlock(block)) return toInt8Block(block)
+      const residual = residuals[i]
+      return joinResiduals(block, residual && (await decodeResiduals(codec, residual)))
+    }),
+  )
+}
+
+/** Writes blocks as their two stored records (`RecordCodec.encodeBlock`): a block without residuals deletes a stale one. */
 export async function putBlockRecords(
   db: SiftDatabase,
-  parts: readonly {
-    codes: VectorBlock | SealedVectorBlock
-    residuals: VectorResiduals | SealedResiduals | undefined
-  }[],
+  parts: readonly { codes: StoredVectorBlock; residuals: StoredResiduals | undefined }[],
 ): Promise<void> {
-  await db.vectorBlocks.bulkPut(parts.map((p) => p.codes as VectorBlock))
-  await db.vectorResiduals.bulkPut(parts.flatMap((p) => (p.residuals ? [p.residuals as VectorResiduals] : [])))
+  await db.vectorBlocks.bulkPut(parts.map((p) => p.codes))
+  await db.vectorResiduals.bulkPut(parts.flatMap((p) => (p.residuals ? [p.residuals] : [])))
   await db.vectorResiduals.bulkDelete(parts.flatMap((p) => (p.residuals ? [] : [p.codes.blockId])))
 }
 
@@ -94,15 +121,4 @@ export async function clearVectors(db: SiftDatabase): Promise<void> {
   await db.vectorBlocks.clear()
   await db.vectorResiduals.clear()
   await db.coarseLists.clear()
-}
-
-/** Removes the rows of `sids` (increasing) from the plain blocks holding them: rewritten without them, or deleted once empty. */
-export async function removeVectors(db: SiftDatabase, sids: readonly number[]): Promise<void> {
-  const gone = new Set(sids)
-  for (const block of await withResiduals(db, await touchedBlocks<VectorBlock>(db, sids))) {
-    const rest = removeFromBlock(block, gone)
-    if (rest === block) continue
-    if (rest) await putBlocks(db, [rest])
-    else await deleteBlocks(db, [block.blockId])
-  }
 }

@@ -1,6 +1,6 @@
 import type { MessageRecord } from './message-record'
 import type { StoreState } from './records'
-import type { SealedMessageRecord } from './sealed-records'
+import type { SealedMessageRecord } from './stored-records'
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0
 const isId = (value: unknown): value is number => isCount(value) && value > 0

@@ -1,8 +1,14 @@
 import Dexie, { type Table, type Transaction } from 'dexie'
 import type { Sentence } from '../../src/types'
 import type { MessageRecord } from './message-record'
-import type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
-import type { VectorBlock, VectorResiduals } from './vector-block'
+import type {
+  MetaRecord,
+  StoredCoarseLists,
+  StoredLexicalSnapshot,
+  StoredMessageRecord,
+  StoredResiduals,
+  StoredVectorBlock,
+} from './stored-records'
 
 /** Where the store's IndexedDB comes from: the browser's globals, or fake-indexeddb in Node. */
 export interface IndexedDBSource {
@@ -14,20 +20,24 @@ export interface IndexedDBSource {
  * The database's version (src/protocol.ts holds the number, which also groups the tabs that share an engine), as
  * Dexie numbers it (the last `version(n)` below) and as `StoreState.schemaVersion` records it. 1: a row per sentence;
  * 2: sentences as spans on their message, and the lexical snapshot; 3: vector residuals in a table of their own; 4: the
- * saved coarse lists; 5: records may be sealed (encryption at rest, worker/store/sealed-records.ts) and `meta` may
+ * saved coarse lists; 5: records may be sealed (encryption at rest, worker/store/stored-records.ts) and `meta` may
  * hold the key check, so an older Sift refuses an encrypted memory rather than read its records as damaged or add
  * plain ones to it.
  */
 export { SCHEMA_VERSION } from '../../src/protocol'
 
-/** The Dexie schema: each version's tables and indexes, and the upgrade that moves data from the one before. */
+/**
+ * The Dexie schema: each version's tables and indexes, and the upgrade that moves data from the one before. Each table
+ * is typed as what Sift stores in it, plain or sealed (worker/store/stored-records.ts); `messages` may also hold
+ * another app's records, so the store checks what it reads there.
+ */
 export class SiftDatabase extends Dexie {
-  messages!: Table<MessageRecord, string>
-  vectorBlocks!: Table<VectorBlock, number>
-  vectorResiduals!: Table<VectorResiduals, number>
-  meta!: Table<StoreState, string>
-  lexicalSnapshots!: Table<LexicalSnapshot, string>
-  coarseLists!: Table<CoarseListsRecord, string>
+  messages!: Table<StoredMessageRecord, string>
+  vectorBlocks!: Table<StoredVectorBlock, number>
+  vectorResiduals!: Table<StoredResiduals, number>
+  meta!: Table<MetaRecord, string>
+  lexicalSnapshots!: Table<StoredLexicalSnapshot, string>
+  coarseLists!: Table<StoredCoarseLists, string>
 
   constructor(name: string, source: IndexedDBSource) {
     super(name, { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })

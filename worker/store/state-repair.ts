@@ -34,7 +34,8 @@ export async function rebuiltState(db: SiftDatabase, model: string): Promise<Sto
   let nextSeq = 1
   let nextSid = 1
   await db.messages.each((record) => {
-    const { seq } = record as unknown as { seq: unknown }
+    // Typed as Sift's layouts, but the table may hold another app's records.
+    const { seq }: { seq: unknown } = record
     if (Number.isSafeInteger(seq)) nextSeq = Math.max(nextSeq, (seq as number) + 1)
     // Plain or sealed: the sids are in clear either way.
     const range = sentenceRange(record)

@@ -1,63 +1,36 @@
-import type { Table } from 'dexie'
 import { SiftError } from '../../src/errors'
 import type { ForgetSelector, Sentence, StoredMessage } from '../../src/types'
 import { newEncryption, unlockEncryption, type AtRestKey } from '../crypto/at-rest-key'
-import type { RecordCipher } from '../crypto/record-cipher'
 import type { ValidMessage } from '../input/message-input'
-import {
-  clearVectors,
-  keptRows,
-  liveSids,
-  putBlocks,
-  removeVectors,
-  deleteBlocks,
-  tailBlocks,
-  withResiduals,
-} from './block-records'
-import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
-import type { CoarseListsRecord, LexicalSnapshot, SavedIndexes, StoreState } from './records'
+import { appendVectors } from './append-vectors'
+import { clearVectors, decodeResiduals } from './block-records'
+import { forgetMessages, type ForgetResult } from './forget-messages'
 import { assertSchemaNotNewer } from './installed-schema'
-import { toStorageError } from './storage-error'
-import { isMessageRecord, isStoreState, messageSids } from './record-check'
+import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
+import { quantizeFloatBlocks, readContents, type StoreContents } from './read-contents'
+import { decodeMessages, plainCodec, type RecordCodec } from './record-codec'
+import { isStoreState } from './record-check'
+import type { LexicalSnapshot, SavedIndexes } from './records'
 import { reencryptStore } from './reencrypt-store'
-import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
-import {
-  openMessages,
-  sealCoarseLists,
-  sealLexicalSnapshot,
-  sealMessageContent,
-  toSealedMessageRecord,
-} from './sealed-records'
-import { appendSealedVectors, prepareSealedRemoval, readSealedContents, readSealedResiduals } from './sealed-store'
+import { sealingCodec } from './sealing-codec'
+import { readState } from './state-row'
+import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
+import type { StoredMessageRecord } from './stored-records'
+import { toStorageError } from './storage-error'
 import { readKeyCheck, unlockStore } from './unlock-store'
-import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
-import { appendToBlocks, isFloatBlock, splitResiduals, toInt8Block } from './vector-block'
+import type { VectorResiduals } from './vector-block'
 
-/** Everything persisted, as loaded at open to rebuild the in-memory indexes. */
-export interface StoreContents<Saved extends SavedIndexes = SavedIndexes> {
-  state: StoreState
-  /** In `seq` order; only records in Sift's layout. */
-  messages: MessageRecord[]
-  /** Ids of the message records not in Sift's layout (`isMessageRecord`): left in the database, but not read. */
-  skippedMessages: string[]
-  blocks: VectorBlock[]
-  lexical: LexicalSnapshot<Saved['lexical']> | undefined
-  coarseLists: CoarseListsRecord<Saved['coarseLists']> | undefined
-}
-
-/** What a forget removed, so the in-memory indexes can follow. */
-export interface ForgetResult {
-  messageIds: string[]
-  sids: number[]
-}
-
+export type { ForgetResult } from './forget-messages'
+export type { StoreContents } from './read-contents'
 export type { CoarseListsRecord, LexicalSnapshot, SavedIndexes, StoreState } from './records'
 export type { IndexedDBSource } from './schema'
 
 /**
- * IndexedDB persistence (Dexie): every public method is one transaction, so nothing is ever half-written. `Saved`
- * names the serialised forms the indexes hand over to keep; the store stores and returns them as given.
+ * IndexedDB persistence (Dexie): every public method writes in one transaction, so nothing is ever half-written. A
+ * plain and an encrypted memory run the same code, their records encoded by their `RecordCodec` (an operation that
+ * rewrites what it read writes in a second transaction that first checks it is unchanged: worker/store/record-codec.ts).
+ * `Saved` names the serialised forms the indexes hand over to keep; the store stores and returns them as given.
  */
 export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
   /**
@@ -72,8 +45,8 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     private readonly db: SiftDatabase,
     /** Open found the state row missing, malformed or behind the stored records, and rebuilt it from the messages. */
     readonly stateRebuilt: boolean,
-    /** An encrypted memory's cipher: its records are sealed (worker/store/sealed-records.ts); none for a plain one. */
-    private cipher: RecordCipher | undefined,
+    /** How the memory's records are stored: as they are, or sealed with its key (`sealingCodec`). */
+    private codec: RecordCodec,
   ) {
     // Dexie's own handler closes and later reopens the database, which would fail on the newer version (or write
     // records a newer Sift does not expect), so the store stops for good instead.
@@ -121,7 +94,7 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
               nextBlockId: 1,
               embeddedThrough: 0,
             })
-            if (unlocked?.newRecord) await db.table('meta').put(unlocked.newRecord)
+            if (unlocked?.newRecord) await db.meta.put(unlocked.newRecord)
             created = true
             return false
           }
@@ -148,93 +121,45 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
         },
       )
       if (unlocked?.newRecord && !created)
-        await reencryptStore(db, undefined, { cipher: unlocked.cipher, record: unlocked.newRecord })
+        await reencryptStore(db, plainCodec, { cipher: unlocked.cipher, record: unlocked.newRecord })
     } catch (error) {
       db.close()
       throw toStorageError(error, `open the database "${name}"`)
     }
-    return new SiftStore<Saved>(db, stateRebuilt, unlocked?.cipher)
+    return new SiftStore<Saved>(db, stateRebuilt, unlocked ? sealingCodec(unlocked.cipher) : plainCodec)
   }
 
   /**
-   * Reads everything open needs in one transaction (the vector blocks without their residuals: see `residuals`), its
-   * requests issued together rather than one after another, so the database serves them back to back. The texts come
-   * first: `onTexts` gets the messages and the lexical snapshot as soon as they are read, so the caller can rebuild
-   * its text indexes while the database still reads the vectors (most of the bytes). Float32 blocks left by a store
-   * written before int8 are quantised (and stored so) here, where every
-   * block is read anyway.
+   * Reads everything open needs (the vector blocks without their residuals: see `residuals`) in one transaction,
+   * `onTexts` getting the messages and the lexical snapshot while the database still reads the vectors
+   * (worker/store/read-contents.ts). Float32 blocks left by a store written before int8 are quantised (and stored so)
+   * here, where every block is read anyway.
    */
   async readContents(
     onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Saved['lexical']> | undefined) => void,
   ): Promise<StoreContents<Saved>> {
-    const { db, cipher } = this
-    if (cipher)
-      return this.run('read the database', () =>
-        readSealedContents<Saved['lexical'], Saved['coarseLists']>(db, cipher, onTexts),
-      )
-    const snapshot = await this.run('read the database', () =>
-      db.transaction('r', db.meta, db.messages, db.vectorBlocks, db.lexicalSnapshots, db.coarseLists, async () => {
-        // Requests run in the order issued.
-        const state = db.meta.get('state')
-        // What was saved through this store's own methods, hence of the types they took.
-        const lexical = db.lexicalSnapshots.get('lexical') as Promise<LexicalSnapshot<Saved['lexical']> | undefined>
-        // In primary-key order, sorted here: reading through the seq index would look up every record twice.
-        const read = db.messages.toArray().then((records: unknown[]) => {
-          const messages: MessageRecord[] = []
-          const skipped: string[] = []
-          for (const record of records) {
-            if (isMessageRecord(record)) messages.push(record)
-            else skipped.push(String((record as { id: unknown }).id))
-          }
-          return { messages: messages.sort((a, b) => a.seq - b.seq), skipped }
-        })
-        const messages = read.then((r) => r.messages)
-        const blocks = db.vectorBlocks.toArray() as Promise<(VectorBlock | FloatVectorBlock)[]>
-        const coarseLists = db.coarseLists.get('vectors') as Promise<
-          CoarseListsRecord<Saved['coarseLists']> | undefined
-        >
-        const texts = Promise.all([messages, lexical]).then(([m, l]) => onTexts?.(m, l))
-        const [stateRecord, { messages: messageRecords, skipped }, blockRecords, lexicalRecord, coarseRecord] =
-          await Promise.all([state, read, blocks, lexical, coarseLists, texts])
-        return {
-          state: stateRecord!,
-          messages: messageRecords,
-          skippedMessages: skipped,
-          blocks: blockRecords,
-          lexical: lexicalRecord,
-          coarseLists: coarseRecord,
-        }
-      }),
-    )
-    const floatIds = snapshot.blocks.filter(isFloatBlock).map((b) => b.blockId)
-    const quantized =
-      floatIds.length > 0
-        ? await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, floatIds))
-        : new Map<number, VectorBlock>()
-    const blocks = snapshot.blocks.flatMap((b) =>
-      isFloatBlock(b) ? (quantized.has(b.blockId) ? [quantized.get(b.blockId)!] : []) : [b],
-    )
-    return { ...snapshot, blocks }
+    const { db, codec } = this
+    const contents = await this.run('read the database', () => readContents<Saved>(db, codec, onTexts))
+    const blocks = await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, codec, contents.blocks))
+    return { ...contents, blocks }
   }
 
   /** Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan). */
   async residuals(): Promise<VectorResiduals[]> {
-    const { db, cipher } = this
-    return this.run('read the vector residuals', () =>
-      cipher ? readSealedResiduals(db, cipher) : db.vectorResiduals.toArray(),
-    )
+    const { db, codec } = this
+    return this.run('read the vector residuals', async () => {
+      const records = await db.vectorResiduals.toArray()
+      return Promise.all(records.map((record) => decodeResiduals(codec, record)))
+    })
   }
 
   /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
   async addMessages(batch: readonly ValidMessage[]): Promise<{ messages: MessageRecord[]; sentences: Sentence[] }> {
-    const { db, cipher } = this
-    // Split before the transaction, and sealed there with a key: WebCrypto cannot run inside one. Seq and sids follow.
+    const { db, codec } = this
+    // Split and encoded before the transaction (WebCrypto cannot run inside one), numbered in it: seq and firstSid are
+    // in clear in every layout.
     const unnumbered = batch.map((message) => toMessageRecord({ ...message, seq: 0 }, 0))
-    const sealed =
-      cipher &&
-      (await this.run('encrypt the messages', () =>
-        Promise.all(unnumbered.map((record) => sealMessageContent(cipher, record))),
-      ))
+    const encoded = await this.run('encrypt the messages', () => codec.encodeMessages(unnumbered))
     return this.run('store the messages', () =>
       db.transaction('rw', db.meta, db.messages, async () => {
         const existing = await db.messages.bulkGet(batch.map((m) => m.id))
@@ -245,19 +170,17 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
             `A message with id "${taken.id}" is already stored; give each message a unique id or omit it to get a generated one. Nothing from this batch was stored.`,
           )
         }
-        const state = (await db.meta.get('state'))!
+        const state = await readState(db)
         let { nextSeq, nextSid } = state
         const messages: MessageRecord[] = []
-        for (const unnumberedRecord of unnumbered) {
-          const record = { ...unnumberedRecord, seq: nextSeq++, firstSid: nextSid }
+        const records: StoredMessageRecord[] = []
+        unnumbered.forEach((record, i) => {
+          const numbering = { seq: nextSeq++, firstSid: nextSid }
           nextSid += sentenceCount(record)
-          messages.push(record)
-        }
-        await db.messages.bulkAdd(
-          sealed
-            ? (messages.map((record, i) => toSealedMessageRecord(record, sealed[i])) as unknown as MessageRecord[])
-            : messages,
-        )
+          messages.push({ ...record, ...numbering })
+          records.push({ ...encoded[i], ...numbering })
+        })
+        await db.messages.bulkAdd(records)
         await db.meta.put({ ...state, nextSeq, nextSid })
         const sentences = messages.flatMap(sentencesOf)
         return { messages, sentences }
@@ -267,13 +190,14 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
 
   /** The messages in Sift's layout, in `seq` order (the order of `add`): every one, or one conversation's. */
   async messagesInSeqOrder(conversationId?: string): Promise<MessageRecord[]> {
-    const { db } = this
+    const { db, codec } = this
     return this.run('read the messages', async () => {
-      // In primary-key order and sorted here, as in readContents: reading through the seq index looks up every record twice.
-      const records: unknown[] = await (conversationId === undefined
+      // In primary-key order and sorted when decoded, as in readContents: reading through the seq index looks up every
+      // record twice.
+      const records = await (conversationId === undefined
         ? db.messages.toArray()
         : db.messages.where('conversationId').equals(conversationId).toArray())
-      return (await this.openMessages(records)).sort((a, b) => a.seq - b.seq)
+      return (await decodeMessages(codec, records)).messages
     })
   }
 
@@ -294,7 +218,7 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
   }
 
   /**
-   * Appends the vectors of a backlog batch and advances the watermark to `through`, in one transaction.
+   * Appends the vectors of a backlog batch and advances the watermark to `through` (worker/store/append-vectors.ts).
    * Sentences forgotten while the batch was being embedded are dropped here, so a vector can never outlive its sentence.
    * Returns the rows actually stored.
    */
@@ -304,55 +228,14 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     dim: number,
     through: number,
   ): Promise<{ sids: number[]; vectors: Float32Array }> {
-    const { db, cipher } = this
-    if (cipher)
-      return this.run('store the embeddings', () => appendSealedVectors(db, cipher, sids, vectors, dim, through))
-    return this.run('store the embeddings', () =>
-      db.transaction('rw', db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, async () => {
-        const state = (await db.meta.get('state'))!
-        const kept = keptRows(sids, vectors, dim, await liveSids(db, sids))
-        const tail = await withResiduals(db, await tailBlocks<VectorBlock>(db))
-        const { put, remove, nextBlockId } = appendToBlocks(tail, kept.sids, kept.vectors, {
-          model: state.model,
-          dim,
-          nextBlockId: state.nextBlockId,
-        })
-        await deleteBlocks(db, remove)
-        await putBlocks(db, put)
-        await db.meta.put({ ...state, nextBlockId, embeddedThrough: Math.max(state.embeddedThrough, through) })
-        return kept
-      }),
-    )
+    const { db, codec } = this
+    return this.run('store the embeddings', () => appendVectors(db, codec, sids, vectors, dim, through))
   }
 
   /** Removes the selected messages, their sentences and their vectors in one transaction. */
   async forget(selector: ForgetSelector): Promise<ForgetResult> {
-    const { db, cipher } = this
-    const selected = async () => {
-      const messageIds = await selectMessageIds(db, selector)
-      // A record not in Sift's layout is deleted with the others; it has no sentences Sift knows of.
-      const records = messageIds.length > 0 ? await db.messages.bulkGet(messageIds) : []
-      return { messageIds, sids: records.flatMap(messageSids).sort((a, b) => a - b) }
-    }
-    return this.run('forget the messages', async () => {
-      // With a key, the vector blocks holding the forgotten rows are opened and sealed again before the transaction.
-      const sealedRemoval = cipher && (await prepareSealedRemoval(db, cipher, async () => (await selected()).sids))
-      return db.transaction(
-        'rw',
-        [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists],
-        async () => {
-          const { messageIds, sids } = await selected()
-          if (messageIds.length === 0) return { messageIds, sids }
-          await db.messages.bulkDelete(messageIds)
-          await db.lexicalSnapshots.delete('lexical')
-          // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
-          await db.coarseLists.delete('vectors')
-          if (sealedRemoval) await sealedRemoval.apply(sids)
-          else if (sids.length > 0) await removeVectors(db, sids)
-          return { messageIds, sids }
-        },
-      )
-    })
+    const { db, codec } = this
+    return this.run('forget the messages', () => forgetMessages(db, codec, selector))
   }
 
   /**
@@ -360,9 +243,13 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
    * them (without the sentence spans).
    */
   async messagesById(ids: readonly string[]): Promise<StoredMessage[]> {
-    const { db } = this
+    const { db, codec } = this
     const records = await this.run('read the messages', () => db.messages.bulkGet([...ids]))
-    const messages = new Map((await this.openMessages(records.filter((r) => r !== undefined))).map((m) => [m.id, m]))
+    const decoded = await decodeMessages(
+      codec,
+      records.filter((record) => record !== undefined),
+    )
+    const messages = new Map(decoded.messages.map((m) => [m.id, m]))
     return ids
       .flatMap((id) => messages.get(id) ?? [])
       .map(({ id, seq, role, content, conversationId, timestamp }) => ({
@@ -391,25 +278,15 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
 
   /** Replaces the saved coarse lists (one record). */
   async saveCoarseLists(lists: Saved['coarseLists']): Promise<void> {
-    const { db } = this
-    const { cipher } = this
-    await this.run('save the vector index lists', async () =>
-      db.coarseLists.put(
-        cipher ? ((await sealCoarseLists(cipher, lists)) as CoarseListsRecord) : { key: 'vectors', ...lists },
-      ),
-    )
+    const { db, codec } = this
+    await this.run('save the vector index lists', async () => db.coarseLists.put(await codec.encodeCoarseLists(lists)))
   }
 
   /** Replaces the lexical index snapshot; the caller must not let a forget run between taking `index` and this write. */
   async saveLexicalSnapshot(snapshot: Omit<LexicalSnapshot<Saved['lexical']>, 'key'>): Promise<void> {
-    const { db } = this
-    const { cipher } = this
+    const { db, codec } = this
     await this.run('save the lexical index', async () =>
-      db.lexicalSnapshots.put(
-        cipher
-          ? ((await sealLexicalSnapshot(cipher, snapshot)) as unknown as LexicalSnapshot)
-          : { key: 'lexical', ...snapshot },
-      ),
+      db.lexicalSnapshots.put(await codec.encodeLexicalSnapshot(snapshot)),
     )
   }
 
@@ -438,18 +315,12 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
    * must keep other writes out meanwhile (the engine's write queue).
    */
   async changeKey(next: AtRestKey): Promise<void> {
-    const { db, cipher } = this
+    const { db, codec } = this
     await this.run('encrypt the memory with the new key', async () => {
       const to = await newEncryption(next)
-      await reencryptStore(db, cipher, to)
-      this.cipher = to.cipher
+      await reencryptStore(db, codec, to)
+      this.codec = sealingCodec(to.cipher)
     })
-  }
-
-  /** Message records as read from the table: opened with the key, or only those in Sift's plain layout without one. */
-  private async openMessages(records: readonly unknown[]): Promise<MessageRecord[]> {
-    const { cipher } = this
-    return cipher ? (await openMessages(cipher, records)).messages : records.filter(isMessageRecord)
   }
 
   close(): void {
@@ -479,38 +350,4 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
       throw this.superseded ?? toStorageError(error, what)
     }
   }
-}
-
-/**
- * Stores written before int8 vectors hold float32 blocks: quantise the given ones in place (no re-embedding), both
- * layers. Re-read in a write transaction, so a block changed or deleted since the snapshot is taken as it is now.
- * Returns the int8 blocks by blockId.
- */
-async function quantizeFloatBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<Map<number, VectorBlock>> {
-  const blocks = db.vectorBlocks as Table<VectorBlock | FloatVectorBlock, number>
-  return db.transaction('rw', blocks, db.vectorResiduals, async () => {
-    const current = (await blocks.bulkGet([...blockIds])).filter((b) => b !== undefined)
-    const converted = current.filter(isFloatBlock).map(toInt8Block)
-    await putBlocks(db, converted)
-    return new Map(
-      [
-        ...current.filter((b): b is VectorBlock => !isFloatBlock(b)),
-        ...converted.map((b) => splitResiduals(b).codes),
-      ].map((b) => [b.blockId, b]),
-    )
-  })
-}
-
-async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {
-  if ('id' in selector) return (await db.messages.get(selector.id)) ? [selector.id] : []
-  if ('ids' in selector) {
-    const keys = await db.messages
-      .bulkGet(selector.ids)
-      .then((records) => records.map((record, i) => (record === undefined ? undefined : selector.ids[i])))
-    return keys.filter((id) => id !== undefined)
-  }
-  if ('conversationId' in selector)
-    return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
-  if ('after' in selector) return db.messages.where('timestamp').above(new Date(selector.after).getTime()).primaryKeys()
-  return db.messages.where('timestamp').below(new Date(selector.before).getTime()).primaryKeys()
 }

@@ -28,5 +28,5 @@ export async function unlockStore(
 
 /** The memory's key check (the `meta` row `encryption`) as stored, `undefined` for a plain memory. */
 export function readKeyCheck(db: SiftDatabase): Promise<unknown> {
-  return db.transaction('r', db.meta, () => db.table('meta').get('encryption'))
+  return db.transaction('r', db.meta, () => db.meta.get('encryption'))
 }

@@ -1,0 +1,74 @@
+import type { ForgetSelector } from '../../src/types'
+import { decodeWithResiduals, deleteBlocks, putBlockRecords, residualRecords, touchedBlocks } from './block-records'
+import type { RecordCodec } from './record-codec'
+import { messageSids } from './record-check'
+import { sameWrites } from './rewrite'
+import type { SiftDatabase } from './schema'
+import { removeFromBlock } from './vector-block'
+
+/** What a forget removed, so the in-memory indexes can follow. */
+export interface ForgetResult {
+  messageIds: string[]
+  sids: number[]
+}
+
+/**
+ * `SiftStore.forget`: the selected messages' sids and the vector blocks holding them are read, the blocks decoded,
+ * rewritten without those rows and encoded, then everything is written, unless (`RecordCodec.rewrite`) the selection's
+ * sids or those blocks changed. The lexical snapshot and the coarse lists are deleted in that write too: they hold the
+ * forgotten words and means over the forgotten vectors.
+ */
+export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: ForgetSelector): Promise<ForgetResult> {
+  return codec.rewrite(db, {
+    what: 'forget the messages',
+    tables: [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists],
+    async read() {
+      const messageIds = await selectMessageIds(db, selector)
+      // A record not in Sift's layout is deleted with the others; it has no sentences Sift knows of.
+      const records = messageIds.length > 0 ? await db.messages.bulkGet(messageIds) : []
+      const sids = records.flatMap(messageSids).sort((a, b) => a - b)
+      return { messageIds, sids, touched: await touchedBlocks(db, sids) }
+    },
+    readMore: ({ touched }) => residualRecords(db, touched),
+    async prepare({ sids, touched }, residuals) {
+      const gone = new Set(sids)
+      const decoded = await decodeWithResiduals(codec, touched, residuals)
+      const rest = decoded.map((block) => removeFromBlock(block, gone))
+      const rewritten = rest.flatMap((block, i) => (block && block !== decoded[i] ? [codec.encodeBlock(block)] : []))
+      return {
+        rewritten: await Promise.all(rewritten),
+        emptied: decoded.flatMap((block, i) => (rest[i] ? [] : [block.blockId])),
+      }
+    },
+    // Nothing left to forget is nothing to misapply.
+    unchanged: (before, now, sameWrite) =>
+      now.messageIds.length === 0 ||
+      (now.sids.length === before.sids.length &&
+        now.sids.every((sid, i) => sid === before.sids[i]) &&
+        sameWrites(sameWrite, before.touched, now.touched)),
+    async write({ messageIds, sids }, { rewritten, emptied }) {
+      if (messageIds.length === 0) return { messageIds, sids }
+      await db.messages.bulkDelete(messageIds)
+      await db.lexicalSnapshots.delete('lexical')
+      // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
+      await db.coarseLists.delete('vectors')
+      await putBlockRecords(db, rewritten)
+      await deleteBlocks(db, emptied)
+      return { messageIds, sids }
+    },
+  })
+}
+
+async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {
+  if ('id' in selector) return (await db.messages.get(selector.id)) ? [selector.id] : []
+  if ('ids' in selector) {
+    const keys = await db.messages
+      .bulkGet(selector.ids)
+      .then((records) => records.map((record, i) => (record === undefined ? undefined : selector.ids[i])))
+    return keys.filter((id) => id !== undefined)
+  }
+  if ('conversationId' in selector)
+    return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
+  if ('after' in selector) return db.messages.where('timestamp').above(new Date(selector.after).getTime()).primaryKeys()
+  return db.messages.where('timestamp').below(new Date(selector.before).getTime()).primaryKeys()
+}

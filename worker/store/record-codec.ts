@@ -1,0 +1,86 @@
+import { SiftError } from '../../src/errors'
+import type { MessageRecord } from './message-record'
+import type { CoarseListsRecord, LexicalSnapshot } from './records'
+import { isMessageRecord } from './record-check'
+import { inOneTransaction, type RewriteRunner } from './rewrite'
+import {
+  isSealed,
+  type StoredCoarseLists,
+  type StoredLexicalSnapshot,
+  type StoredMessageRecord,
+  type StoredResiduals,
+  type StoredVectorBlock,
+} from './stored-records'
+import { splitResiduals, type FloatVectorBlock, type VectorBlock, type VectorResiduals } from './vector-block'
+
+/**
+ * How a memory's records are stored: as they are (`plainCodec`) or sealed (`sealingCodec`). The store runs the same
+ * code for both: it reads records, decodes and encodes them with the codec, and writes; an operation that rewrites
+ * what it read is a `Rewrite` the codec runs (`rewrite`), in one transaction or in two with a check in between
+ * (worker/store/rewrite.ts). Encoding takes the whole record and decoding the whole stored one, clear fields included,
+ * so that a layout may bind them to what it seals.
+ *
+ * A decoder returns `undefined` for a record it cannot read back (not of its layout, or not opening with its key); what
+ * that costs is the caller's choice: a message is skipped, a saved index rebuilt, a vector record fails the read
+ * (`damaged`).
+ */
+export interface RecordCodec {
+  /** Messages come in batches (an add, a whole table at open): one call for all, parallel to `records`. */
+  encodeMessages(records: readonly MessageRecord[]): Promise<readonly StoredMessageRecord[]>
+  /** Takes any records of `messages`: another app's, or a damaged one, is not a message. */
+  decodeMessages(records: readonly unknown[]): Promise<(MessageRecord | undefined)[]>
+  /** The block as its two stored records: codes, and residuals for format 2 (`splitResiduals`). */
+  encodeBlock(block: VectorBlock): Promise<{ codes: StoredVectorBlock; residuals: StoredResiduals | undefined }>
+  /** The block a codes record holds, without its residuals, as stored (float32 in a plain store written before int8). */
+  decodeBlock(record: StoredVectorBlock): Promise<VectorBlock | FloatVectorBlock | undefined>
+  decodeResiduals(record: StoredResiduals): Promise<VectorResiduals | undefined>
+  encodeLexicalSnapshot(snapshot: Omit<LexicalSnapshot, 'key'>): Promise<StoredLexicalSnapshot>
+  decodeLexicalSnapshot(record: StoredLexicalSnapshot | undefined): Promise<LexicalSnapshot | undefined>
+  /** Takes the lists as the vector index serialised them (`CoarseListsRecord` without its key). */
+  encodeCoarseLists(lists: object): Promise<StoredCoarseLists>
+  decodeCoarseLists(record: StoredCoarseLists | undefined): Promise<CoarseListsRecord | undefined>
+  /** How an operation that rewrites what it read runs for these records. */
+  rewrite: RewriteRunner
+  /** The error for a vector record (`what`: "vector block 3") that does not decode. */
+  damaged(what: string): SiftError
+}
+
+/**
+ * A plain memory's codec: records are stored as they are, so only a sealed record (which a memory without a key check
+ * cannot open) fails to decode. Nothing here waits on more than the microtask queue, so a rewrite runs in one
+ * transaction: it reads the blocks once instead of twice (BENCHMARKS.md, "One store algorithm for plain and encrypted
+ * memories", has what two would cost), and two engines writing to one plain database are serialised instead of
+ * refused, as before the codec (a worker replaced while its engine still finishes a write: tests/worker-memory.test.ts).
+ */
+export const plainCodec: RecordCodec = {
+  encodeMessages: async (records) => records,
+  decodeMessages: async (records) => records.map((record) => (isMessageRecord(record) ? record : undefined)),
+  encodeBlock: async (block) => splitResiduals(block),
+  decodeBlock: async (record) => (isSealed(record) ? undefined : record),
+  decodeResiduals: async (record) => (isSealed(record) ? undefined : record),
+  encodeLexicalSnapshot: async (snapshot) => ({ key: 'lexical', ...snapshot }),
+  decodeLexicalSnapshot: async (record) => (record && !isSealed(record) ? record : undefined),
+  encodeCoarseLists: async (lists) => ({ key: 'vectors', ...lists }),
+  decodeCoarseLists: async (record) => (record && !isSealed(record) ? record : undefined),
+  rewrite: inOneTransaction,
+  damaged: (what) =>
+    new SiftError(
+      'STORAGE_FAILED',
+      `The ${what} of this memory is sealed, but the memory is not encrypted: it was altered or damaged. Nothing was changed; if this persists, delete the database (indexedDB.deleteDatabase with the memory's name) to start over.`,
+    ),
+}
+
+/** The messages among `records`, in `seq` order, and the ids of the records that are not messages of `codec`. */
+export async function decodeMessages(
+  codec: RecordCodec,
+  records: readonly unknown[],
+): Promise<{ messages: MessageRecord[]; skipped: string[] }> {
+  const decoded = await codec.decodeMessages(records)
+  const messages: MessageRecord[] = []
+  const skipped: string[] = []
+  decoded.forEach((message, i) => {
+    if (message) messages.push(message)
+    else skipped.push(String((records[i] as { id: unknown }).id))
+  })
+  return { messages: messages.sort((a, b) => a.seq - b.seq), skipped }
+}
