@@ -69,6 +69,12 @@ describe('answerOutcome and AnswerTally', () => {
       answerInContext: 0,
       staleOnly: 1,
     })
+    const onlyInLabel = answerOutcome(
+      { answer: '2 April', kind: 'direct' },
+      'user (2 April 2025): Hi.\nuser: 2 May',
+      true,
+    )
+    expect(onlyInLabel.answerInContext).toBe(0)
     expect(answerOutcome({ answer: '58分', kind: 'direct' }, '考了58分', false)).toEqual({
       anyEvidence: 0,
       answerInContext: 1,

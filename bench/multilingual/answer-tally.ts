@@ -2,7 +2,7 @@ import { QUESTION_KINDS, type QuestionKind } from './multilingual-set'
 
 /**
  * Per language, strategy and budget: how often a context holds the question's evidence and its answer. The answer
- * is in the context when its string is in `ctx.text` (`answerInContext`); for an update, the stale value without the
+ * is in the context when its string is in `ctx.text`, outside the line labels (`answerInContext`); for an update, the stale value without the
  * newer one is counted too (`staleOnly`), the failure `followUpdates` is for.
  */
 
@@ -41,16 +41,26 @@ interface Sums {
 
 const emptySums = (): Sums => ({ n: 0, anyEvidence: 0, answerInContext: 0, staleOnly: 0, updates: 0 })
 
-/** What a context holds of a question: `evidenceFound` is whether any evidence message has a sentence in it. */
+/**
+ * A line's label in a rendered context (`user (2 April 2025): `): an answer such as "2 April" must be found in what
+ * was said, not in the date the renderer put before it.
+ */
+const LINE_LABEL = /^(?:user|assistant)(?: \([^)\n]*\))?: /gm
+
+/**
+ * What a context's text holds of a question, outside the line labels: `evidenceFound` is whether any evidence
+ * message has a sentence in it.
+ */
 export function answerOutcome(
   question: { answer: string; kind: QuestionKind; stale?: string },
   text: string,
   evidenceFound: boolean,
 ): AnswerOutcome {
-  const answer = text.includes(question.answer)
+  const said = text.replace(LINE_LABEL, '')
+  const answer = said.includes(question.answer)
   const outcome: AnswerOutcome = { anyEvidence: evidenceFound ? 1 : 0, answerInContext: answer ? 1 : 0 }
   if (question.kind === 'update' && question.stale !== undefined)
-    outcome.staleOnly = !answer && text.includes(question.stale) ? 1 : 0
+    outcome.staleOnly = !answer && said.includes(question.stale) ? 1 : 0
   return outcome
 }
 
