@@ -148,8 +148,8 @@ describe('LexicalIndex snapshot', () => {
     for (const query of ['researching adoption', 'party recipes', 'xylophone'])
       expect(loaded.search(query)).toEqual(index.search(query))
     expect(loaded.search('researching', { conversationId: 'c2' }).map((h) => h.sid)).toEqual([3])
-    expect(loaded.similarSentences('researching agencies', 'c1')).toEqual(
-      index.similarSentences('researching agencies', 'c1'),
+    expect(loaded.similarSentences('researching agencies', 'en', 'c1')).toEqual(
+      index.similarSentences('researching agencies', 'en', 'c1'),
     )
     loaded.add([part(5, 'a', 0, 'Adoption papers arrived.')])
     loaded.add([part(6, 'c', 0, 'A pelican landed on the roof.')])
@@ -167,7 +167,7 @@ describe('LexicalIndex snapshot', () => {
 })
 
 describe('LexicalIndex content term counts', () => {
-  it('counts each indexed sentence as contentTermCount does, keeps the counts through a snapshot, and knows nothing of other sids', () => {
+  it('counts each indexed sentence as contentTermCount does in its language, keeps the counts through a snapshot, and knows nothing of other sids', () => {
     const texts = [
       'Thanks!',
       'Wow, Caroline!',
@@ -178,16 +178,17 @@ describe('LexicalIndex content term counts', () => {
     ]
     const index = new LexicalIndex()
     index.add(texts.map((text, i) => sentence(i + 1, text)))
-    texts.forEach((text, i) => expect(index.contentTermCountOf(i + 1)).toBe(contentTermCount(text)))
+    const count = (text: string, sid: number) => contentTermCount(text, index.languageOf(sid))
+    texts.forEach((text, i) => expect(index.contentTermCountOf(i + 1)).toBe(count(text, i + 1)))
     expect(index.contentTermCountOf(0)).toBeUndefined()
     expect(index.contentTermCountOf(99)).toBeUndefined()
     index.remove([2])
     const loaded = LexicalIndex.deserialize(structuredClone(index.serialize()))
     texts.forEach((text, i) =>
-      expect(loaded.contentTermCountOf(i + 1)).toBe(i + 1 === 2 ? undefined : contentTermCount(text)),
+      expect(loaded.contentTermCountOf(i + 1)).toBe(i + 1 === 2 ? undefined : count(text, i + 1)),
     )
     loaded.add([sentence(300, 'A pelican landed on the roof.')])
-    expect(loaded.contentTermCountOf(300)).toBe(contentTermCount('A pelican landed on the roof.'))
+    expect(loaded.contentTermCountOf(300)).toBe(contentTermCount('A pelican landed on the roof.', 'en'))
   })
 })
 

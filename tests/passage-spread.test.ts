@@ -27,6 +27,12 @@ function sentence(messageId: string, index: number): ScoredSentence {
 const labels = (items: Iterable<ScoredSentence>) => [...items].map((item) => `${item.messageId}${item.index}`)
 
 describe('spreadOverPassages', () => {
+  it('brings the held sentences back before the candidates the ranking scores nothing', () => {
+    const unscored = (messageId: string, index: number) => ({ ...sentence(messageId, index), score: 0 })
+    const ranked = [sentence('a', 0), sentence('a', 1), sentence('b', 0), unscored('c', 0), unscored('d', 0)]
+    expect(labels(spreadOverPassages(ranked))).toEqual(['a0', 'b0', 'a1', 'c0', 'd0'])
+  })
+
   it('offers the best sentence of each passage first, then the rest of each passage in rank order', () => {
     const ranked = [
       sentence('a', 1),

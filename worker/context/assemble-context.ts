@@ -79,7 +79,7 @@ export function assembleContext(
       // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
       const answered = withAnswerNeighbours(
         spreadOverPassages(distinct, tuning.passageRadius),
-        catalogTurns(catalog),
+        catalogTurns(catalog, sources.lexical),
         replyLeadsFor(budget, tuning),
         tuning,
       )
@@ -108,6 +108,8 @@ export function assembleContext(
       pending: countAbove(scope.sids, moment.embeddedThrough),
       ms: performance.now() - moment.startedAt,
       queryMs: moment.queryMs,
+      ...(queries[0]?.language === undefined ? {} : { language: queries[0].language }),
+      ...(ranking === 'hybrid' && queries[0]?.denseTrust ? { denseTrust: queries[0].denseTrust } : {}),
     },
   }
 }

@@ -23,6 +23,7 @@ const modelApi = {
     const result = await started().run(texts)
     return transfer(result, [result.data.buffer])
   },
+  unknownShares: (texts: string[]) => started().unknownShares(texts),
   dispose: () => started().dispose(),
 }
 

@@ -48,6 +48,7 @@ export function modelInWorker(options: ModelOptions): ModelRunner {
     },
     load: () => call((remote) => remote.load()),
     run: (texts) => call((remote) => remote.run(texts)),
+    unknownShares: (texts) => call((remote) => remote.unknownShares(texts)),
     dispose: async () => {
       if (!current) return
       const { remote, started, unanswered, terminate } = current
