@@ -216,3 +216,33 @@ describe('LexicalIndex search limit', () => {
     }
   })
 })
+
+describe('LexicalIndex compounds', () => {
+  const history = [
+    'Ich habe mir endlich einen Yogakurs an der Volkshochschule gegönnt, mittwochs um 19 Uhr.',
+    'Am 23. April ist die Eigentümerversammlung, meine erste.',
+    'Luca hat jetzt seine Fahrstunden, zweimal die Woche.',
+    'Der Kurs beginnt erst im Herbst, sagt die Leiterin.',
+    'Wir haben heute lange über die Versammlung gesprochen.',
+  ]
+
+  it('finds a German compound by its parts written apart, and the parts by the compound', () => {
+    const index = new LexicalIndex()
+    index.add(history.map((text, i) => sentence(i + 1, text)))
+    expect(index.languageOf(1)).toBe('de')
+    expect(index.search('Wann ist mein Kurs für Yoga?', undefined, 2, undefined, 'de').map((h) => h.sid)).toContain(1)
+    expect(
+      index.search('Wann ist die Versammlung der Eigentümer?', undefined, 1, undefined, 'de').map((h) => h.sid),
+    ).toEqual([2])
+    expect(index.search('Wann sind die Stunden?', undefined, undefined, undefined, 'de').map((h) => h.sid)).toContain(3)
+  })
+
+  it('keeps English words whole: no character grams, so a part does not find the compound', () => {
+    const index = new LexicalIndex()
+    index.add([sentence(1, 'We booked the boathouse for Saturday.'), sentence(2, 'The boat needs a new sail.')])
+    expect(index.search('Which house did we book?', undefined, undefined, undefined, 'en').map((h) => h.sid)).toEqual([
+      1,
+    ])
+    expect(index.search('Where is the house?', undefined, undefined, undefined, 'en')).toEqual([])
+  })
+})

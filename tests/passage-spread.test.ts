@@ -45,6 +45,19 @@ describe('spreadOverPassages', () => {
     expect(labels(spreadOverPassages(ranked))).toEqual(['a1', 'b2', 'c0', 'a0', 'a2', 'b0'])
   })
 
+  it('lets `followers` sentences right after an offered one through, and holds the ones before it and further on', () => {
+    const ranked = [
+      sentence('a', 3),
+      sentence('a', 4),
+      sentence('a', 2),
+      sentence('a', 5),
+      sentence('a', 6),
+      sentence('b', 0),
+    ]
+    expect(labels(spreadOverPassages(ranked, 3, 0))).toEqual(['a3', 'b0', 'a4', 'a2', 'a5', 'a6'])
+    expect(labels(spreadOverPassages(ranked, 3, 2))).toEqual(['a3', 'a4', 'a5', 'b0', 'a2', 'a6'])
+  })
+
   it('drops nothing and adds nothing', () => {
     const ranked = ['a', 'b', 'c'].flatMap((messageId) =>
       [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => sentence(messageId, index)),

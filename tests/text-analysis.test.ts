@@ -78,7 +78,8 @@ describe('terms in each language', () => {
 
   it('fold a word’s inflections into one term with the language’s stemmer', () => {
     const meet = (language: string, forms: string[]) => {
-      for (const form of forms) expect(indexTerms(form, language)).toEqual(indexTerms(forms[0], language))
+      // The first term is the stem; German and Swedish words add their character grams after it.
+      for (const form of forms) expect(indexTerms(form, language)[0]).toEqual(indexTerms(forms[0], language)[0])
     }
     meet('de', ['Wohnung', 'Wohnungen'])
     meet('de', ['Bruder', 'Bruders'])
@@ -93,6 +94,16 @@ describe('terms in each language', () => {
     // Japanese's segmentation gives 行き, 行っ and 行く as words of 行きました, 行った and 行く.
     expect(['行き', '行っ', '行く'].map(rulesFor('ja').stem)).toEqual(['行', '行', '行'])
     meet('ko', ['학원비는', '학원비로'])
+  })
+
+  it('add character 4-grams, marks dropped, to the words of a compounding language, and only there', () => {
+    expect(indexTerms('Yogakurs', 'de')).toEqual(['yogakur', '#yoga', '#ogak', '#gaku', '#akur', '#kurs'])
+    expect(indexTerms('Kurs', 'de')).toContain('#kurs')
+    expect(indexTerms('Hausärztin', 'de')).toContain('#arzt')
+    expect(indexTerms('Hausarztpraxis', 'de')).toContain('#arzt')
+    expect(indexTerms('Yogakurs', 'nl').some((term) => term.startsWith('#'))).toBe(true)
+    for (const language of ['en', 'fr', 'ru', undefined])
+      expect(indexTerms('Yogakurs boathouse', language).some((term) => term.startsWith('#'))).toBe(false)
   })
 
   it('drop accents the language writes or leaves out (cafe / café), not letters of their own', () => {

@@ -46,6 +46,11 @@ export interface LanguageRules {
   stopWords: ReadonlySet<string>
   /** A word, as `words` gives it, → its term. Deterministic. */
   stem(word: string): string
+  /**
+   * Whether the language writes compounds as one word ("Eigentümerversammlung" for "Versammlung der Eigentümer"):
+   * its words then also match by their character n-grams (`text-analysis.ts`).
+   */
+  compounds?: boolean
 }
 
 /**
@@ -76,24 +81,28 @@ function rules(
   stopWords: readonly string[] | ReadonlySet<string>,
   stem: (word: string) => string = (word) => word,
   fold: (term: string) => string = (term) => term,
+  compounds = false,
 ): LanguageRules {
   return {
     stopWords: Array.isArray(stopWords) ? wordSet(stopWords) : (stopWords as ReadonlySet<string>),
     stem: (word) => fold(stem(word)),
+    compounds,
   }
 }
+
+const keep = (term: string) => term
 
 const NEUTRAL: LanguageRules = { stopWords: new Set(), stem: (word) => word }
 
 const RULES: Record<Language, LanguageRules> = {
   en: rules(ENGLISH_STOP_WORDS, stemEnglish),
-  de: rules(germanStopWords, german),
+  de: rules(germanStopWords, german, keep, true),
   fr: rules(frenchStopWords, french, withoutOptionalAccents),
   es: rules(spanishStopWords, spanish, withoutOptionalAccents),
   it: rules(italianStopWords, italian, withoutOptionalAccents),
   pt: rules(portugueseStopWords, portuguese, withoutOptionalAccents),
-  nl: rules(dutchStopWords, dutch, withoutOptionalAccents),
-  sv: rules(swedishStopWords, swedish),
+  nl: rules(dutchStopWords, dutch, withoutOptionalAccents, true),
+  sv: rules(swedishStopWords, swedish, keep, true),
   tr: rules(turkishStopWords, turkish),
   pl: rules(pol),
   ru: rules(russianStopWords.map(withoutYo), (word) => russian(withoutYo(word))),

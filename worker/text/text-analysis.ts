@@ -43,6 +43,32 @@ function wordTerms(word: string, language: Language | undefined): string[] {
   return CJK_WORD.test(term) ? cjkTerms(term) : [term]
 }
 
+/**
+ * Letters in a compound gram (`compoundGrams`). Characters. Tried: 4 and 5 (BENCHMARKS.md, "Languages", the
+ * compound rows: 5 finds fewer compounds' parts).
+ */
+const COMPOUND_GRAM_LENGTH = 4
+const MARKS = /\p{M}/gu
+
+/**
+ * The character n-grams of a word of a compounding language, marks dropped ("Hausärztin" → haus, ausa, …, ztin),
+ * each prefixed so that it never equals a stem: a compound and its parts written apart ("Yogakurs", "Kurs für Yoga")
+ * share them, where their stems share nothing.
+ */
+function compoundGrams(word: string): string[] {
+  const letters = Array.from(word.normalize('NFD').replace(MARKS, ''))
+  const grams: string[] = []
+  for (let i = 0; i + COMPOUND_GRAM_LENGTH <= letters.length; i++)
+    grams.push(`#${letters.slice(i, i + COMPOUND_GRAM_LENGTH).join('')}`)
+  return grams
+}
+
+/** A word's BM25 terms: `wordTerms`, and in a compounding language its character n-grams (`compoundGrams`). */
+function matchTerms(word: string, language: Language | undefined): string[] {
+  const terms = wordTerms(word, language)
+  return rulesFor(language).compounds ? [...terms, ...compoundGrams(word)] : terms
+}
+
 /** Most words a `TermMemo` keeps before it starts over. */
 const MEMO_LIMIT = 50_000
 
@@ -59,13 +85,13 @@ export class TermMemo {
     return this.terms.size
   }
 
-  /** `wordTerms(word, language)`, remembered. */
+  /** `matchTerms(word, language)`, remembered. */
   termsOf(word: string, language: Language | undefined): string[] {
     const key = `${language ?? ''}\u0000${word}`
     let terms = this.terms.get(key)
     if (terms === undefined) {
       if (this.terms.size >= MEMO_LIMIT) this.terms.clear()
-      terms = wordTerms(word, language)
+      terms = matchTerms(word, language)
       this.terms.set(key, terms)
     }
     return terms
@@ -99,7 +125,7 @@ export function contentTerms(text: string, language: Language | undefined): Set<
 
 /** A BM25 document's terms: every word's, stop words included, repeats kept (remembered in `memo`, when given). */
 export function indexTerms(text: string, language: Language | undefined, memo?: TermMemo): string[] {
-  return words(text).flatMap((word) => (memo ? memo.termsOf(word, language) : wordTerms(word, language)))
+  return words(text).flatMap((word) => (memo ? memo.termsOf(word, language) : matchTerms(word, language)))
 }
 
 /** A word (as `words` gives it) as a query uses it: none for a stop word (dropped), else its terms. */
@@ -107,9 +133,9 @@ export function wordQueryTerms(word: string, language: Language | undefined): st
   return isStopWord(word, language) ? [] : wordTerms(word, language)
 }
 
-/** The terms of `text`'s content words, in order, repeats kept. */
+/** The BM25 terms of `text`'s content words (`matchTerms`), in order, repeats kept. */
 export function contentTermList(text: string, language: Language | undefined): string[] {
-  return contentWords(text, language).flatMap((word) => wordTerms(word, language))
+  return contentWords(text, language).flatMap((word) => matchTerms(word, language))
 }
 
 /** A BM25 query's terms: its content terms (`contentTermList`), or, when it has none, all its words' terms. */

@@ -6,7 +6,8 @@ import { countAbove, type SentenceCatalog } from '../sentence-catalog'
  * Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `serialize` holds: older
  * snapshots are then rebuilt. 4: only conversations that still have a sentence (a format-3 snapshot may name
  * forgotten ones). 5: terms in every script and language (words from `word-segmentation.ts`, each sentence's
- * language's stemmer and stop words, CJK character pairs), and each sentence's language.
+ * language's stemmer and stop words, CJK character pairs, compounding languages' character 4-grams), and each
+ * sentence's language.
  */
 export const LEXICAL_SNAPSHOT_FORMAT = 5
 
