@@ -5,8 +5,9 @@
 import { WORD_NEIGHBOURS_FILE, decodeWordNeighbours } from '../worker/embed/word-neighbours'
 import { nodeHost } from '../worker/hosts/node/node-host'
 import { requestExpansions } from '../worker/rank/query-expansion'
-import { queryTerm } from '../worker/text/text-analysis'
+import { wordQueryTerms } from '../worker/text/text-analysis'
 
+const queryTerm = (word: string): string | null => wordQueryTerms(word, 'en')[0] ?? null
 const host = nodeHost({}, new URL('../', import.meta.url))
 const file = await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE)
 let started = performance.now()
@@ -25,7 +26,7 @@ for (const round of ['first', 'again']) {
   const times: number[] = []
   for (const request of requests) {
     started = performance.now()
-    requestExpansions(request, table, historyUses)
+    requestExpansions(request, 'en', table, historyUses)
     times.push(performance.now() - started)
   }
   times.sort((a, b) => a - b)

@@ -49,6 +49,7 @@ function sideColumn(side: Side, context: Context, only: Set<string>): HTMLElemen
     } else entry.append(' ')
     const isOnly = only.has(sentenceKey(item))
     const sentence = make('span', isOnly ? 'compare-only' : 'compare-shared', item.text)
+    sentence.dir = 'auto'
     if (isOnly) sentence.title = `Only in ${side.name}`
     entry.append(sentence)
   }

@@ -57,6 +57,7 @@ export function createContextView(
 
   function line(segmentText: string, items: ContextItem[]): HTMLAnchorElement {
     const link = make('a', 'context-line', segmentText)
+    link.dir = 'auto'
     link.href = `#turn-${items[0].seq}`
     link.title = items.map((item) => describeItem(item)).join('\n')
     link.addEventListener('click', (event) => {
@@ -70,10 +71,9 @@ export function createContextView(
     const entry = make('li', `item item-${item.reason}`)
     const button = make('button', 'item-link')
     button.type = 'button'
-    button.append(
-      make('span', 'item-meta', `#${item.seq} ${item.role} · ${describeItem(item)}`),
-      make('span', 'item-text', item.text),
-    )
+    const text = make('span', 'item-text', item.text)
+    text.dir = 'auto'
+    button.append(make('span', 'item-meta', `#${item.seq} ${item.role} · ${describeItem(item)}`), text)
     button.addEventListener('click', () => reveal(item.messageId, item.start))
     entry.append(button)
     return entry

@@ -42,7 +42,9 @@ export function createForgetRequest(memory: Memory, forgotten: (count: number) =
         make('span', 'turn-label', `${match.role} · ${formatDay(match.timestamp)} · ${match.why}`),
         make('span', 'forget-content'),
       )
-      label.lastElementChild!.append(...markedContent(match))
+      const content = label.lastElementChild as HTMLElement
+      content.dir = 'auto'
+      content.append(...markedContent(match))
       const entry = make('li', 'forget-match')
       entry.append(box, label)
       list.append(entry)

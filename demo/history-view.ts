@@ -104,6 +104,8 @@ export function createHistoryView(
     forget.classList.add('forget-turn')
     header.append(label, forget)
     const body = make('p', 'turn-text')
+    // Each message finds its own direction (Arabic and Hebrew right to left); the marks are ranges of its own text.
+    body.dir = 'auto'
     item.append(header, body)
     const turn: Turn = { message, item, body, shown: '', marks: new Map() }
     drawBody(turn, [])

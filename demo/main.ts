@@ -10,7 +10,8 @@ import { createFileLoader } from './file-loader'
 import { createForgetRequest } from './forget-request'
 import { createHistoryView, loadHistory } from './history-view'
 import { latestWins } from './latest-wins'
-import { sampleConversation, sampleRequests } from './sample-conversation'
+import { germanConversation, sampleConversation, sampleRequests } from './sample-conversation'
+import { germanRequests } from './sample-german'
 import './test-hook'
 
 window.sift = { createMemory }
@@ -104,7 +105,7 @@ function wire(memory: Memory, name: string): void {
     buildContext(settings)
     if (change === 'query') measureChart({ settings, turns })
   }
-  const ask = createAskControls(`sift-demo-settings:${name}`, sampleRequests, update)
+  const ask = createAskControls(`sift-demo-settings:${name}`, [...sampleRequests, ...germanRequests], update)
   createCompareView(memory, () => ask.settings())
 
   async function historyChanged(): Promise<void> {
@@ -136,21 +137,24 @@ function wire(memory: Memory, name: string): void {
   })
   element('sample-hint').textContent =
     `${sampleConversation.length} turns, ${formatCount(sampleConversation.reduce((sum, m) => sum + m.content.length, 0))} characters, March to November 2026: a nurse, her partner and an anxious beagle in Porto.`
-  element<HTMLButtonElement>('load-sample').addEventListener('click', () => {
-    loadStatus.textContent = 'Loading the sample…'
-    memory
-      .add(sampleConversation)
-      .then(async () => {
-        loadStatus.textContent = `Loaded the sample: ${sampleConversation.length} messages. Embedding them now.`
-        await added()
-      })
-      .catch((error: unknown) => {
-        loadStatus.textContent =
-          errorCode(error) === 'DUPLICATE_ID'
-            ? 'The sample is already loaded (its messages keep fixed ids).'
-            : `Nothing was loaded: ${describeError(error)}`
-      })
-  })
+  const loadSample = (button: string, messages: MessageInput[], label: string) =>
+    element<HTMLButtonElement>(button).addEventListener('click', () => {
+      loadStatus.textContent = `Loading ${label}…`
+      memory
+        .add(messages)
+        .then(async () => {
+          loadStatus.textContent = `Loaded ${label}: ${messages.length} messages. Embedding them now.`
+          await added()
+        })
+        .catch((error: unknown) => {
+          loadStatus.textContent =
+            errorCode(error) === 'DUPLICATE_ID'
+              ? `${label[0].toUpperCase()}${label.slice(1)} is already loaded (its messages keep fixed ids).`
+              : `Nothing was loaded: ${describeError(error)}`
+        })
+    })
+  loadSample('load-sample', sampleConversation, 'the sample')
+  loadSample('load-german-sample', germanConversation, 'the German sample')
   createFileLoader(memory, added)
   createForgetRequest(memory, historyChanged)
   arm(element<HTMLButtonElement>('forget-all'), 'Confirm: forget everything', () => {

@@ -1,4 +1,5 @@
 import type { MessageInput } from '../src/types'
+import { germanSessions } from './sample-german'
 import { autumnSessions } from './sample-sessions-autumn'
 import { springSessions } from './sample-sessions-spring'
 
@@ -11,15 +12,21 @@ export interface SampleSession {
 /** Turns of one sitting are this far apart, so the history reads in time order with realistic dates. */
 const TURN_GAP_MS = 90_000
 
-function sessionMessages(sessions: readonly SampleSession[]): MessageInput[][] {
+/** A sample's messages, one array per sitting, with fixed ids (`idPrefix-1`, …) and, when given, its own conversation. */
+function sessionMessages(
+  sessions: readonly SampleSession[],
+  idPrefix = 'sample',
+  conversationId?: string,
+): MessageInput[][] {
   let seq = 0
   return sessions.map(({ date, turns }) => {
     const start = Date.parse(date)
     return turns.map(([role, content], index) => ({
-      id: `sample-${++seq}`,
+      id: `${idPrefix}-${++seq}`,
       role,
       content,
       timestamp: start + index * TURN_GAP_MS,
+      ...(conversationId && { conversationId }),
     }))
   })
 }
@@ -45,3 +52,6 @@ export const sampleRequests = [
   'When does my shift start these days?',
   'How is my Portuguese going, and which exam did I take?',
 ]
+
+/** The German sample (`sample-german.ts`): its own conversation, `beispiel-de`, with ids `beispiel-1`, …. */
+export const germanConversation: MessageInput[] = sessionMessages(germanSessions, 'beispiel', 'beispiel-de').flat()

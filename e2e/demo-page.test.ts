@@ -3,7 +3,8 @@
 // load files and chat. Screenshots at 1280 and 375 px go to test-results/demo/ (git-ignored).
 import type { Page } from 'playwright-core'
 import { afterEach, expect, inject, test } from 'vitest'
-import { sampleConversation } from '../demo/sample-conversation'
+import { germanConversation, sampleConversation } from '../demo/sample-conversation'
+import { germanRequests } from '../demo/sample-german'
 import { foreignRequests, launchDemo, type DemoSession } from './launch-demo'
 
 const baseUrl = inject('baseUrl')
@@ -362,5 +363,52 @@ test('files: LoCoMo and ChatGPT with a conversation picker, a message array, a b
   )
   expect(await page.locator('#history > li').count()).toBe(0)
   expect(await page.textContent('#history-summary')).toMatch(/^Nothing stored yet/)
+  expect(errors).toEqual([])
+})
+
+test('other languages: the German sample beside the English one, and right-to-left and Japanese messages marked on their own sentences', async () => {
+  const { page, errors } = await openDemo('e2e-demo-languages')
+  await page.click('#load-german-sample')
+  await waitIndexed(page, germanConversation.length)
+  const arabic = 'مرحبا بك. انتقلنا إلى شقة جديدة في حي الشميساني؟ نعم، في الطابق الثالث.'
+  const japanese = '昨日は雨でした。来月、福岡マラソンに出ます！練習は大濠公園です。'
+  for (const content of [arabic, japanese]) {
+    await page.fill('#content', content)
+    await page.click('#add')
+  }
+  await waitIndexed(page, germanConversation.length + 2)
+
+  // A German request in other forms of the history's words finds the newer date of the opening.
+  await page.getByRole('button', { name: germanRequests[0] }).click()
+  await settled(page)
+  expect(await page.textContent('#context')).toContain('27. Juni')
+
+  // Every mark in the history is exactly a sentence the context picked, in a body that finds its own direction.
+  const marksMatchItems = async () => {
+    const marked = await page.locator('#history mark.picked').allTextContents()
+    const picked = await page.locator('#context-items .item-text').allTextContents()
+    expect(marked.sort()).toEqual(picked.sort())
+  }
+  await marksMatchItems()
+  for (const [request, sentence] of [
+    ['في أي حي الشقة الجديدة؟', 'انتقلنا إلى شقة جديدة في حي الشميساني؟'],
+    ['福岡マラソンはいつ？', '来月、福岡マラソンに出ます！'],
+  ]) {
+    await page.fill('#request', request)
+    await settled(page)
+    await marksMatchItems()
+    const body = page.locator('#history .turn-text', { has: page.locator('mark.picked', { hasText: sentence }) })
+    expect(await body.getAttribute('dir')).toBe('auto')
+    expect(await body.locator('mark.picked', { hasText: sentence }).first().textContent()).toBe(sentence)
+  }
+  expect(
+    await page.evaluate(() => getComputedStyle(document.querySelector('#history li:last-child .turn-text')!).direction),
+  ).toBe('ltr')
+  expect(
+    await page.evaluate(
+      (index) => getComputedStyle(document.querySelectorAll('#history .turn-text')[index]).direction,
+      germanConversation.length,
+    ),
+  ).toBe('rtl')
   expect(errors).toEqual([])
 })

@@ -1,9 +1,17 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createWriteStream, type WriteStream } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
+import { renderAnswerTable } from '../bench/multilingual/answer-report'
+import { MultilingualRecall } from '../bench/multilingual/multilingual-recall'
+import {
+  isMultilingualSet,
+  readMultilingualSet,
+  type MultilingualConversation,
+  type MultilingualQuestion,
+} from '../bench/multilingual/multilingual-set'
 import { isSiftError } from '../src/errors'
 import type { Memory, MemoryStats, Strategy } from '../src/types'
 import { toTuning } from '../worker/input/tuning-option'
@@ -23,9 +31,11 @@ import { readQuestionSet, sharedContentTerms, withQuestionSet } from './recall-q
 import { RecallTally, foundEvidence } from './recall-tally'
 
 /**
- * LoCoMo recall benchmark: does the context `buildContext(question)` builds contain the turns the answer is in?
- * Each conversation goes into a fresh memory once; every answerable question (categories 1–4, with evidence) is
- * asked against it (scoped to the conversation) for each strategy × budget.
+ * Recall benchmark: does the context `buildContext(question)` builds contain the turns the answer is in? Each
+ * conversation goes into a fresh memory once; every answerable question (LoCoMo: categories 1–4, with evidence) is
+ * asked against it (scoped to the conversation) for each strategy × budget. On the multilingual set
+ * (`bench/multilingual/`), every question is asked, and whether its answer is in the context is measured too
+ * (`MultilingualRecall`), beside a random-packing baseline.
  */
 
 interface Miss {
@@ -33,6 +43,8 @@ interface Miss {
   budget: number
   /** Evidence ids that did make it into the context (empty: an any-evidence miss). */
   found: string[]
+  /** Multilingual set only: whether the answer string is in the context's text. */
+  answerInContext?: boolean
 }
 
 interface ConversationSize {
@@ -70,6 +82,7 @@ class RecallBench {
     private readonly args: BenchRecallArgs,
     private readonly misses: WriteStream | undefined,
     private readonly tuning: Record<string, TuningValue>,
+    private readonly multilingual: MultilingualRecall | undefined,
   ) {
     for (const strategy of args.strategies)
       this.tallies.set(strategy, new Map(args.budgets.map((budget) => [budget, new RecallTally()])))
@@ -90,10 +103,10 @@ class RecallBench {
       log(
         `${label}: ${conversation.messages.length} turns, ${stats.sentences} sentences indexed in ${elapsed(started)}`,
       )
-      await this.measureReferences(memory, conversation.id, questions[0].question)
+      await this.measureReferences(memory, conversation, questions)
       const asking = performance.now()
       for (const [index, question] of questions.entries()) {
-        await this.ask(memory, conversation.id, question)
+        await this.ask(memory, conversation, question)
         if ((index + 1) % 50 === 0 || index + 1 === questions.length)
           log(`${label}: ${index + 1}/${questions.length} questions, ${elapsed(asking)}`)
       }
@@ -102,15 +115,30 @@ class RecallBench {
     }
   }
 
-  /** The strategy used when none is given, as the engine reports it, and the size of the whole history. */
-  private async measureReferences(memory: Memory, conversationId: string, request: string): Promise<void> {
+  /**
+   * The strategy used when none is given, as the engine reports it, and the size of the whole history; on the
+   * multilingual set, the random baseline from the whole history's sentences.
+   */
+  private async measureReferences(
+    memory: Memory,
+    conversation: LoadedConversation,
+    questions: readonly EvidenceQuestion[],
+  ): Promise<void> {
+    const conversationId = conversation.id
+    const request = questions[0].question
     if (this.defaultStrategy === undefined)
       this.defaultStrategy = (await memory.buildContext(request, { conversationId })).stats.strategy
     const full = await memory.buildContext(request, { conversationId, strategy: 'full' })
     this.sizes[conversationId] = { historyChars: full.stats.historyChars, renderedChars: full.stats.used }
+    this.multilingual?.conversationIndexed(
+      conversation as MultilingualConversation,
+      questions as readonly MultilingualQuestion[],
+      full.items,
+    )
   }
 
-  private async ask(memory: Memory, conversationId: string, question: EvidenceQuestion): Promise<void> {
+  private async ask(memory: Memory, conversation: LoadedConversation, question: EvidenceQuestion): Promise<void> {
+    const conversationId = conversation.id
     const missed: Miss[] = []
     for (const [strategy, byBudget] of this.tallies) {
       for (const [budget, tally] of byBudget) {
@@ -129,12 +157,23 @@ class RecallBench {
           context.items.map((item) => item.messageId),
         )
         tally.record(question, found, context.stats.used, context.stats.fill)
-        if (found.length < question.evidence.length) missed.push({ strategy, budget, found })
+        const answerInContext = this.multilingual?.contextBuilt(
+          conversation as MultilingualConversation,
+          question as MultilingualQuestion,
+          strategy,
+          budget,
+          context,
+          found.length > 0,
+        )
+        if (found.length < question.evidence.length || answerInContext === false)
+          missed.push({ strategy, budget, found, ...(answerInContext === undefined ? {} : { answerInContext }) })
       }
     }
     if (missed.length > 0 && this.misses) {
       const { question: text, answer, category, evidence } = question
-      this.misses.write(`${JSON.stringify({ conversationId, question: text, answer, category, evidence, missed })}\n`)
+      const { id, kind } = question as Partial<MultilingualQuestion>
+      const record = { conversationId, id, kind, question: text, answer, category, evidence, missed }
+      this.misses.write(`${JSON.stringify(record)}\n`)
     }
   }
 
@@ -153,8 +192,16 @@ async function openMisses(path: string | undefined): Promise<WriteStream | undef
   return createWriteStream(path)
 }
 
-async function benchRecall(args: BenchRecallArgs): Promise<void> {
-  const started = performance.now()
+/** The conversations of `--data`: LoCoMo's (or the `--questions` set's), or the multilingual set's. */
+async function readConversations(args: BenchRecallArgs, multilingual: boolean): Promise<LoadedConversation[]> {
+  if (multilingual) {
+    if (args.questions) throw new UsageError('--questions asks about LoCoMo conversations, not the multilingual set')
+    try {
+      return await readMultilingualSet(args.data)
+    } catch (error) {
+      throw new UsageError(`cannot read --data: ${(error as Error).message}`)
+    }
+  }
   let history: Awaited<ReturnType<typeof readHistory>>
   try {
     history = await readHistory(args.data, { images: args.images })
@@ -164,17 +211,31 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   if (history.format !== 'locomo')
     throw new UsageError(`--data must be LoCoMo JSON (with questions); ${args.data} is a plain message list`)
   for (const warning of history.warnings) log(`data: ${warning}`)
+  return args.questions ? await askedFromQuestionSet(args.questions, history.conversations) : history.conversations
+}
+
+/** The SHA-256 of `--data`: of the file, or of a folder's files one after the other, by name. */
+async function dataHash(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  if (!(await stat(path)).isDirectory()) return hash.update(await readFile(path)).digest('hex')
+  for (const name of (await readdir(path)).filter((file) => file.endsWith('.json')).sort())
+    hash.update(await readFile(join(path, name)))
+  return hash.digest('hex')
+}
+
+async function benchRecall(args: BenchRecallArgs): Promise<void> {
+  const started = performance.now()
+  const multilingual = await isMultilingualSet(args.data).catch(() => false)
+  const loaded = await readConversations(args, multilingual)
   // Checked here, as the engine will, so a misspelt name fails before the first conversation is indexed.
   const tuning = await readTuning(args.tune ?? [])
   const tuningValues = toTuning(tuning)
   const tuned = Object.entries(tuning)
   if (tuned.length > 0) log(`tuning: ${tuned.map(([name, value]) => `${name}=${value}`).join(', ')}`)
 
-  const conversations = (
-    args.questions ? await askedFromQuestionSet(args.questions, history.conversations) : history.conversations
-  ).slice(0, args.limitConversations)
+  const conversations = loaded.slice(0, args.limitConversations)
   const plan = conversations.map((conversation) => {
-    const answerable = conversation.questions.filter(isAnswerable)
+    const answerable = multilingual ? conversation.questions : conversation.questions.filter(isAnswerable)
     const asked = answerable.filter((question) => question.evidence.length > 0).slice(0, args.limitQuestions)
     return {
       conversation,
@@ -190,7 +251,8 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   // Loaded only once the arguments are known to be good: the engine pulls in ONNX Runtime.
   const { createMemory } = await import('../src/node')
   const misses = await openMisses(args.misses)
-  const bench = new RecallBench(createMemory, args, misses, tuning)
+  const answers = multilingual ? new MultilingualRecall(args.budgets) : undefined
+  const bench = new RecallBench(createMemory, args, misses, tuning, answers)
   try {
     for (const [index, { conversation, asked }] of plan.entries()) {
       if (asked.length > 0) await bench.run(conversation, asked, `${conversation.id} [${index + 1}/${plan.length}]`)
@@ -211,6 +273,7 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
     perConversation: bench.sizes,
   }
   process.stdout.write(renderRecallTable(results, defaultStrategy))
+  if (answers) process.stdout.write(`\n${renderAnswerTable(answers.results(), defaultStrategy)}`)
   process.stdout.write(
     `full reference: ${Math.round(full.meanHistoryChars)} chars of history per conversation (${Math.round(full.meanRenderedChars)} rendered); ` +
       `${questionCount} questions, ${seconds.toFixed(0)} s\n`,
@@ -233,10 +296,8 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
       engine: bench.memoryStats ? { backend: bench.memoryStats.backend, model: bench.memoryStats.model } : undefined,
       data: {
         path: args.data,
-        sha256: createHash('sha256')
-          .update(await readFile(args.data))
-          .digest('hex'),
-        images: args.images,
+        sha256: await dataHash(args.data),
+        images: multilingual ? undefined : args.images,
         questionSet: args.questions
           ? {
               path: args.questions,
@@ -259,7 +320,11 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
       command: `npm run bench:recall -- ${process.argv.slice(2).join(' ')}`,
     }
     await mkdir(dirname(args.json), { recursive: true })
-    await writeFile(args.json, `${JSON.stringify({ default: defaultStrategy, ...results, meta }, null, 2)}\n`)
+    const answerResults = answers ? { answers: answers.results() } : {}
+    await writeFile(
+      args.json,
+      `${JSON.stringify({ default: defaultStrategy, ...results, ...answerResults, meta }, null, 2)}\n`,
+    )
     log(`wrote ${args.json}`)
   }
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { contentTerms } from '../worker/text/text-analysis'
+import { contentTerms, type Language } from '../worker/text/text-analysis'
 import type { EvidenceQuestion, LoadedConversation } from './locomo-format'
 
 /**
@@ -82,20 +82,20 @@ export function withQuestionSet(
 
 /**
  * The content terms (stemmed, stop words dropped: what BM25 matches on) that `question` shares with `evidence`, the
- * texts of its evidence turns, leaving out `allowed` words (the speakers' names). Two terms count as shared when equal
- * or when one of at least four letters begins the other ("collaborate" / "collaboration"), so a rewording cannot
- * pass on a derived form of the same word.
+ * texts of its evidence turns, leaving out `allowed` words (the speakers' names), all read in `language` (LoCoMo's,
+ * English). Two terms count as shared when equal or when one of at least four letters begins the other
+ * ("collaborate" / "collaboration"), so a rewording cannot pass on a derived form of the same word.
  */
 export function sharedContentTerms(
   question: string,
   evidence: readonly string[],
   allowed: readonly string[] = [],
+  language: Language = 'en',
 ): string[] {
-  const skip = new Set(allowed.flatMap((word) => [...contentTerms(word)]))
-  const inEvidence = [...new Set(evidence.flatMap((text) => [...contentTerms(text)]))]
+  const terms = (text: string) => [...contentTerms(text, language)]
+  const skip = new Set(allowed.flatMap(terms))
+  const inEvidence = [...new Set(evidence.flatMap(terms))]
   const related = (a: string, b: string) =>
     a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)))
-  return [...contentTerms(question)].filter(
-    (term) => !skip.has(term) && inEvidence.some((other) => related(term, other)),
-  )
+  return terms(question).filter((term) => !skip.has(term) && inEvidence.some((other) => related(term, other)))
 }

@@ -120,6 +120,26 @@ export interface ContextStats {
   /** Wall-clock milliseconds spent in buildContext, and the part spent embedding the request. */
   ms: number
   queryMs: number
+  /**
+   * The language the request's words were analysed in (their stop words and stems, ISO 639-1), as detected, preferring
+   * the languages of the history in scope; absent when none could be told, and for head, tail and full.
+   */
+  language?: string
+  /**
+   * `hybrid` only, when the model is not to be trusted with the request: how much its dense ranking counted in the
+   * fusion (`weight`, below 1; at 0 the sentences matching the request's words come first, in the words' order, and
+   * the dense ranking orders only the rest), and why: `'unknown-text'`, most of the request's letters are unknown
+   * to the model's tokenizer (Chinese for the shipped English model), or `'other-language'`, the request is in a
+   * language the model was not trained on (`EmbeddingOptions.languages`).
+   */
+  denseTrust?: DenseTrust
+}
+
+/** How much `hybrid`'s fusion let the dense ranking count for a request it may not understand (`ContextStats.denseTrust`). */
+export interface DenseTrust {
+  /** 0–1: what a sentence's dense reciprocal rank is multiplied by in the fusion. */
+  weight: number
+  reason: 'unknown-text' | 'other-language'
 }
 
 export interface Context {

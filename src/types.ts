@@ -89,6 +89,12 @@ export interface EmbeddingOptions {
   documentPrefix?: string
   /** ONNX weights to load: `fp32` (`onnx/model.onnx`) or `q8` (`onnx/model_quantized.onnx`). Default: `q8` for the shipped model (the only weights its package ships), else `fp32`. */
   dtype?: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4'
+  /**
+   * The languages the model was trained on (ISO 639-1 codes, e.g. `['en']`), or `'all'` for a multilingual model:
+   * `hybrid` lets the dense ranking reorder word matches only for a request in one of them
+   * (`ContextStats.denseTrust`). Default: `['en']` for the shipped model, `'all'` for any other.
+   */
+  languages?: readonly string[] | 'all'
 }
 
 /** Progress of the embedding backlog, for progress bars. */

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { isQuestion, isShortReply, replyLeadsFor, withAnswerNeighbours } from '../worker/context/answer-neighbours'
 import type { ScoredSentence } from '../src/core/scored-sentence'
 import { CONTEXT_TUNING } from '../worker/context/context-tuning'
+import { contentTermCount } from '../worker/text/text-analysis'
+
+/** A sentence's content words, as the lexical index counts them in English. */
+const contentTermsOf = (s: Pick<ScoredSentence, 'text'>) => contentTermCount(s.text, 'en')
 
 function sentence(sid: number, turn: number, text: string, conversationId = 'c'): ScoredSentence {
   return {
@@ -41,7 +45,7 @@ describe('isShortReply', () => {
     [0, 'I painted a sunrise over the lake last week.', false],
     [1, 'Yes!', false],
   ])('sentence %i %j → %s', (index, text, expected) => {
-    expect(isShortReply({ index, text })).toBe(expected)
+    expect(isShortReply({ index }, contentTermsOf({ text }))).toBe(expected)
   })
 })
 
@@ -57,6 +61,7 @@ describe('withAnswerNeighbours', () => {
   const turns = {
     openingOfNext: (s: ScoredSentence) => history.find((h) => h.turn === s.turn + 1),
     closingOfPrevious: (s: ScoredSentence) => history.find((h) => h.turn === s.turn - 1),
+    contentTermsOf,
   }
   /** Candidates ranked below the first `replyLeads`, so only their own kind brings a neighbour. */
   const leads = [
@@ -136,6 +141,7 @@ describe('withAnswerNeighbours', () => {
     const byTurn = (list: ScoredSentence[]) => ({
       openingOfNext: (s: ScoredSentence) => list.find((h) => h.turn === s.turn + 1),
       closingOfPrevious: (s: ScoredSentence) => list.filter((h) => h.turn === s.turn - 1).at(-1),
+      contentTermsOf,
     })
     const around = (lead: ScoredSentence, list = trip, leads = CONTEXT_TUNING.replyLeads) =>
       [...withAnswerNeighbours([lead], byTurn(list), leads)].map((s) => [s.sid, s.reason])
@@ -189,6 +195,7 @@ describe('withAnswerNeighbours', () => {
     const sameSpeaker = {
       openingOfNext: (s: ScoredSentence) => ({ ...history[s.turn + 1], role: s.role }),
       closingOfPrevious: (s: ScoredSentence) => ({ ...history[s.turn - 1], role: s.role }),
+      contentTermsOf,
     }
     expect([...withAnswerNeighbours([history[1], history[4]], sameSpeaker)].map((s) => [s.sid, s.reason])).toEqual([
       [2, 'relevant'],
@@ -208,13 +215,22 @@ describe('withAnswerNeighbours', () => {
     const elsewhere = {
       openingOfNext: () => sentence(9, 1, 'Elsewhere.', 'other'),
       closingOfPrevious: () => sentence(9, 3, 'Elsewhere.', 'other'),
+      contentTermsOf,
     }
-    const later = { openingOfNext: () => sentence(9, 7, 'Later.'), closingOfPrevious: () => sentence(9, 1, 'Earlier.') }
+    const later = {
+      openingOfNext: () => sentence(9, 7, 'Later.'),
+      closingOfPrevious: () => sentence(9, 1, 'Earlier.'),
+      contentTermsOf,
+    }
     for (const far of [elsewhere, later])
       expect([...withAnswerNeighbours([history[0], history[4]], far)].map((s) => s.sid)).toEqual([1, 5])
     expect(
       [
-        ...withAnswerNeighbours([history[0]], { openingOfNext: () => undefined, closingOfPrevious: () => undefined }),
+        ...withAnswerNeighbours([history[0]], {
+          openingOfNext: () => undefined,
+          closingOfPrevious: () => undefined,
+          contentTermsOf,
+        }),
       ].map((s) => s.sid),
     ).toEqual([1])
   })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../worker/util/seeded-random'
-import { indexTerm } from '../worker/text/text-analysis'
-import { Bm25Index } from '../worker/index/lexical/bm25-index'
+import { indexTerms, words } from '../worker/text/text-analysis'
+import { Bm25Index, type FieldTerms } from '../worker/index/lexical/bm25-index'
+import { LEXICAL_TUNING } from '../worker/index/lexical/lexical-tuning'
 
 interface Doc {
   key: number
@@ -9,21 +10,24 @@ interface Doc {
   fields: [string, string]
 }
 
-/** BM25+ written out plainly from its definition, over the live documents (MiniSearch's formula and defaults). */
+/** A field as the lexical index hands it over: its English terms, and its distinct words as its length. */
+function fieldTerms(text: string): FieldTerms {
+  return { terms: indexTerms(text, 'en'), length: new Set(words(text)).size }
+}
+
+/**
+ * BM25+ written out plainly from its definition, over the live documents (MiniSearch's formula and defaults; a
+ * field's length its distinct words plus the length offset).
+ */
 function referenceScores(docs: readonly Doc[], terms: readonly string[], group?: number): Map<number, number> {
   const k1 = 1.2
   const b = 0.7
   const d = 0.5
-  const tokensOf = (text: string) => text.split(/[\n\r\p{Z}\p{P}]+/u)
   const analysed = docs.map((doc) =>
     doc.fields.map((text) => {
-      const tokens = tokensOf(text)
       const tf = new Map<string, number>()
-      for (const token of tokens) {
-        const term = indexTerm(token)
-        if (term) tf.set(term, (tf.get(term) ?? 0) + 1)
-      }
-      return { length: new Set(tokens).size, tf }
+      for (const term of indexTerms(text, 'en')) tf.set(term, (tf.get(term) ?? 0) + 1)
+      return { length: new Set(words(text)).size + LEXICAL_TUNING.bm25LengthOffset, tf }
     }),
   )
   const n = docs.length
@@ -95,7 +99,7 @@ const queries: string[][] = [
 
 function indexOf(docs: readonly Doc[]): Bm25Index {
   const index = new Bm25Index(2)
-  for (const doc of docs) index.add(doc.key, doc.group, doc.fields)
+  for (const doc of docs) index.add(doc.key, doc.group, doc.fields.map(fieldTerms))
   return index
 }
 
@@ -122,7 +126,7 @@ describe('Bm25Index', () => {
     index.compact()
     for (const terms of queries) expectScores(index, live, terms, 2)
     const replaced: Doc = { ...live[0], fields: ['a glacier and a zebra', 'Caroline'] }
-    index.add(replaced.key, replaced.group, replaced.fields)
+    index.add(replaced.key, replaced.group, replaced.fields.map(fieldTerms))
     live = [replaced, ...live.slice(1)]
     for (const terms of queries) expectScores(index, live, terms)
   })
@@ -133,7 +137,7 @@ describe('Bm25Index', () => {
     const kept = docs.filter((_, i) => i % 4 === 0)
     for (const doc of docs) if (!kept.includes(doc)) index.remove(doc.key)
     const added = corpus(50, 99).map((doc) => ({ ...doc, key: doc.key + 100_000 }))
-    for (const doc of added) index.add(doc.key, doc.group, doc.fields)
+    for (const doc of added) index.add(doc.key, doc.group, doc.fields.map(fieldTerms))
     for (const terms of queries) expectScores(index, [...kept, ...added], terms)
   })
 
@@ -144,7 +148,7 @@ describe('Bm25Index', () => {
     expect(loaded.size).toBe(500)
     for (const terms of queries) expectScores(loaded, docs, terms, 0)
     const more = corpus(40, 3).map((doc) => ({ ...doc, key: doc.key + 50_000 }))
-    for (const doc of more) loaded.add(doc.key, doc.group, doc.fields)
+    for (const doc of more) loaded.add(doc.key, doc.group, doc.fields.map(fieldTerms))
     loaded.remove(docs[0].key)
     for (const terms of queries) expectScores(loaded, [...docs.slice(1), ...more], terms)
   })
@@ -152,7 +156,7 @@ describe('Bm25Index', () => {
   it('leaves a removed document’s terms out of the snapshot', () => {
     const docs = corpus(100)
     const index = indexOf(docs)
-    index.add(9999, 0, ['The xylophone recital is on Friday.', 'Melanie'])
+    index.add(9999, 0, ['The xylophone recital is on Friday.', 'Melanie'].map(fieldTerms))
     expect(index.serialize().terms.split('\n')).toContain('xylophon')
     index.remove(9999)
     const snapshot = index.serialize()

@@ -283,6 +283,55 @@ describe('Lexical index snapshot', () => {
   })
 })
 
+describe('Lexical index snapshot of an older format', () => {
+  it('is not used: the index is rebuilt from the messages once at open, and the fresh snapshot replaces it', async () => {
+    const indexedDB = new IDBFactory()
+    const notes = Array.from({ length: 600 }, (_, i) => ({
+      role: 'user',
+      id: `n${i}`,
+      content: `Note ${i} mentions the harbour number${i}.`,
+    }))
+    notes[5].content = 'The xylophone recital is on Friday.'
+    notes[6].content = '我们的装修公司叫匠心居装饰。'
+    const first = await createMemory({ name: 'old-snapshot', indexedDB })
+    await first.add(notes)
+    await first.close()
+    const db = new Dexie('old-snapshot', { indexedDB, IDBKeyRange })
+    await db.open()
+    const table = db.table('lexicalSnapshots')
+    const saved = await table.get('lexical')
+    expect(saved.format).toBe(5)
+    // As a format-4 snapshot, with a vocabulary that would find nothing if it were read.
+    saved.format = 4
+    saved.index.sentences.terms = saved.index.sentences.terms.replaceAll('xylophon', 'stale')
+    saved.index.turns.terms = saved.index.turns.terms.replaceAll('xylophon', 'stale')
+    await table.put(saved)
+    db.close()
+
+    const second = await createMemory({ name: 'old-snapshot', indexedDB })
+    const best = async (memory: Memory, request: string) =>
+      (await memory.buildContext(request, { strategy: 'lexical', budget: 1000 })).items.sort(
+        (a, b) => b.score - a.score,
+      )[0]?.messageId
+    expect(await best(second, 'xylophone recital')).toBe('n5')
+    expect(await best(second, '装修的是哪家公司')).toBe('n6')
+    await second.close()
+    const reread = new Dexie('old-snapshot', { indexedDB, IDBKeyRange })
+    await reread.open()
+    const rebuilt = await reread.table('lexicalSnapshots').get('lexical')
+    expect(rebuilt.format).toBe(5)
+    expect(rebuilt.index.sentences.terms.split('\n')).toContain('xylophon')
+    expect(rebuilt.index.sentences.terms.split('\n')).not.toContain('stale')
+
+    // Once: the next open reads the fresh snapshot and has nothing to rewrite.
+    const third = await createMemory({ name: 'old-snapshot', indexedDB })
+    expect(await best(third, 'xylophone recital')).toBe('n5')
+    await third.close()
+    expect(await reread.table('lexicalSnapshots').get('lexical')).toEqual(rebuilt)
+    reread.close()
+  })
+})
+
 describe('Engine lifecycle', () => {
   it('forgets everywhere: no strategy can bring a forgotten sentence back, not even after a reopen', async () => {
     const indexedDB = new IDBFactory()

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { STOP_WORDS, stemEnglish } from '../worker/text/english'
-import { indexTerm, queryTerm } from '../worker/text/text-analysis'
+import { indexTerms, wordQueryTerms } from '../worker/text/text-analysis'
 
 describe('stemEnglish', () => {
   it.each([
@@ -50,14 +50,14 @@ describe('stemEnglish', () => {
   })
 })
 
-describe('indexTerm / queryTerm', () => {
+describe('English terms', () => {
   it('lowercases and stems; the query side drops stop words', () => {
-    expect(indexTerm('Paintings')).toBe('paint')
-    expect(queryTerm('Paintings')).toBe('paint')
-    expect(indexTerm('What')).toBe('what')
-    expect(queryTerm('What')).toBeNull()
-    expect(queryTerm('did')).toBeNull()
-    expect(queryTerm('s')).toBeNull()
+    expect(indexTerms('Paintings', 'en')).toEqual(['paint'])
+    expect(wordQueryTerms('paintings', 'en')).toEqual(['paint'])
+    expect(indexTerms('What', 'en')).toEqual(['what'])
+    expect(wordQueryTerms('what', 'en')).toEqual([])
+    expect(wordQueryTerms('did', 'en')).toEqual([])
+    expect(wordQueryTerms('s', 'en')).toEqual([])
   })
 
   it('stop words are lowercase single tokens', () => {

@@ -70,8 +70,8 @@ describe('LexicalIndex after a forget', () => {
 
   it('drops the forgotten words from the in-memory vocabulary at once, not at the next compaction', () => {
     const bm25 = new Bm25Index(1)
-    bm25.add(1, 0, ['zanzibar plan'])
-    bm25.add(2, 0, ['zebra'])
+    bm25.add(1, 0, [{ terms: ['zanzibar', 'plan'], length: 2 }])
+    bm25.add(2, 0, [{ terms: ['zebra'], length: 1 }])
     const index = new LexicalIndex()
     index.add([sentence(1, 'zanzibar plan', 'c'), sentence(2, 'zebra', 'c')])
     index.remove([1])
@@ -80,6 +80,27 @@ describe('LexicalIndex after a forget', () => {
     expect((inMemory as unknown as { termIds: Map<string, number> }).termIds.has('zanzibar')).toBe(false)
     bm25.remove(1)
     expect((bm25 as unknown as { termIds: Map<string, number> }).termIds.has('zanzibar')).toBe(true)
+  })
+})
+
+describe('LexicalIndex languages after a forget', () => {
+  it('lets go of a forgotten sentence’s language, and of every word whose terms it remembered', () => {
+    const index = new LexicalIndex()
+    index.add([
+      sentence(1, 'The zebra crossed the road near the old harbour.', 'c'),
+      sentence(2, 'Mein geheimer Sansibar-Plan bleibt unter uns.', 'c'),
+    ])
+    expect(index.languageOf(2)).toBe('de')
+    expect(index.serialize().languages.codes).toEqual(['en', 'de'])
+    const memo = (index as unknown as { memo: { size: number } }).memo
+    expect(memo.size).toBeGreaterThan(0)
+    index.remove([2])
+    expect(memo.size).toBe(0)
+    expect(index.languageOf(2)).toBeUndefined()
+    expect(index.likelyLanguages('c')).toEqual(['en'])
+    const { languages } = index.serialize()
+    expect(languages.codes).toEqual(['en'])
+    expect([...languages.bySid]).toEqual([0, 1])
   })
 })
 

@@ -148,8 +148,8 @@ describe('LexicalIndex snapshot', () => {
     for (const query of ['researching adoption', 'party recipes', 'xylophone'])
       expect(loaded.search(query)).toEqual(index.search(query))
     expect(loaded.search('researching', { conversationId: 'c2' }).map((h) => h.sid)).toEqual([3])
-    expect(loaded.similarSentences('researching agencies', 'c1')).toEqual(
-      index.similarSentences('researching agencies', 'c1'),
+    expect(loaded.similarSentences('researching agencies', 'en', 'c1')).toEqual(
+      index.similarSentences('researching agencies', 'en', 'c1'),
     )
     loaded.add([part(5, 'a', 0, 'Adoption papers arrived.')])
     loaded.add([part(6, 'c', 0, 'A pelican landed on the roof.')])
@@ -167,7 +167,7 @@ describe('LexicalIndex snapshot', () => {
 })
 
 describe('LexicalIndex content term counts', () => {
-  it('counts each indexed sentence as contentTermCount does, keeps the counts through a snapshot, and knows nothing of other sids', () => {
+  it('counts each indexed sentence as contentTermCount does in its language, keeps the counts through a snapshot, and knows nothing of other sids', () => {
     const texts = [
       'Thanks!',
       'Wow, Caroline!',
@@ -178,16 +178,17 @@ describe('LexicalIndex content term counts', () => {
     ]
     const index = new LexicalIndex()
     index.add(texts.map((text, i) => sentence(i + 1, text)))
-    texts.forEach((text, i) => expect(index.contentTermCountOf(i + 1)).toBe(contentTermCount(text)))
+    const count = (text: string, sid: number) => contentTermCount(text, index.languageOf(sid))
+    texts.forEach((text, i) => expect(index.contentTermCountOf(i + 1)).toBe(count(text, i + 1)))
     expect(index.contentTermCountOf(0)).toBeUndefined()
     expect(index.contentTermCountOf(99)).toBeUndefined()
     index.remove([2])
     const loaded = LexicalIndex.deserialize(structuredClone(index.serialize()))
     texts.forEach((text, i) =>
-      expect(loaded.contentTermCountOf(i + 1)).toBe(i + 1 === 2 ? undefined : contentTermCount(text)),
+      expect(loaded.contentTermCountOf(i + 1)).toBe(i + 1 === 2 ? undefined : count(text, i + 1)),
     )
     loaded.add([sentence(300, 'A pelican landed on the roof.')])
-    expect(loaded.contentTermCountOf(300)).toBe(contentTermCount('A pelican landed on the roof.'))
+    expect(loaded.contentTermCountOf(300)).toBe(contentTermCount('A pelican landed on the roof.', 'en'))
   })
 })
 
@@ -213,5 +214,35 @@ describe('LexicalIndex search limit', () => {
       for (const limit of [1, 7, 50, 99, full.length, full.length + 5])
         expect(index.search(query, {}, limit)).toEqual(full.slice(0, limit))
     }
+  })
+})
+
+describe('LexicalIndex compounds', () => {
+  const history = [
+    'Ich habe mir endlich einen Yogakurs an der Volkshochschule gegönnt, mittwochs um 19 Uhr.',
+    'Am 23. April ist die Eigentümerversammlung, meine erste.',
+    'Luca hat jetzt seine Fahrstunden, zweimal die Woche.',
+    'Der Kurs beginnt erst im Herbst, sagt die Leiterin.',
+    'Wir haben heute lange über die Versammlung gesprochen.',
+  ]
+
+  it('finds a German compound by its parts written apart, and the parts by the compound', () => {
+    const index = new LexicalIndex()
+    index.add(history.map((text, i) => sentence(i + 1, text)))
+    expect(index.languageOf(1)).toBe('de')
+    expect(index.search('Wann ist mein Kurs für Yoga?', undefined, 2, undefined, 'de').map((h) => h.sid)).toContain(1)
+    expect(
+      index.search('Wann ist die Versammlung der Eigentümer?', undefined, 1, undefined, 'de').map((h) => h.sid),
+    ).toEqual([2])
+    expect(index.search('Wann sind die Stunden?', undefined, undefined, undefined, 'de').map((h) => h.sid)).toContain(3)
+  })
+
+  it('keeps English words whole: no character grams, so a part does not find the compound', () => {
+    const index = new LexicalIndex()
+    index.add([sentence(1, 'We booked the boathouse for Saturday.'), sentence(2, 'The boat needs a new sail.')])
+    expect(index.search('Which house did we book?', undefined, undefined, undefined, 'en').map((h) => h.sid)).toEqual([
+      1,
+    ])
+    expect(index.search('Where is the house?', undefined, undefined, undefined, 'en')).toEqual([])
   })
 })

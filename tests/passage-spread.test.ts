@@ -27,6 +27,12 @@ function sentence(messageId: string, index: number): ScoredSentence {
 const labels = (items: Iterable<ScoredSentence>) => [...items].map((item) => `${item.messageId}${item.index}`)
 
 describe('spreadOverPassages', () => {
+  it('brings the held sentences back before the candidates the ranking scores nothing', () => {
+    const unscored = (messageId: string, index: number) => ({ ...sentence(messageId, index), score: 0 })
+    const ranked = [sentence('a', 0), sentence('a', 1), sentence('b', 0), unscored('c', 0), unscored('d', 0)]
+    expect(labels(spreadOverPassages(ranked))).toEqual(['a0', 'b0', 'a1', 'c0', 'd0'])
+  })
+
   it('offers the best sentence of each passage first, then the rest of each passage in rank order', () => {
     const ranked = [
       sentence('a', 1),
@@ -37,6 +43,19 @@ describe('spreadOverPassages', () => {
       sentence('b', 0),
     ]
     expect(labels(spreadOverPassages(ranked))).toEqual(['a1', 'b2', 'c0', 'a0', 'a2', 'b0'])
+  })
+
+  it('lets `followers` sentences right after an offered one through, and holds the ones before it and further on', () => {
+    const ranked = [
+      sentence('a', 3),
+      sentence('a', 4),
+      sentence('a', 2),
+      sentence('a', 5),
+      sentence('a', 6),
+      sentence('b', 0),
+    ]
+    expect(labels(spreadOverPassages(ranked, 3, 0))).toEqual(['a3', 'b0', 'a4', 'a2', 'a5', 'a6'])
+    expect(labels(spreadOverPassages(ranked, 3, 2))).toEqual(['a3', 'a4', 'a5', 'b0', 'a2', 'a6'])
   })
 
   it('drops nothing and adds nothing', () => {

@@ -8,7 +8,7 @@ import {
 import { WORD_NEIGHBOURS_FILE, decodeWordNeighbours, type WordNeighbours } from '../worker/embed/word-neighbours'
 import { nodeHost } from '../worker/hosts/node/node-host'
 import { requestExpansions } from '../worker/rank/query-expansion'
-import { queryTerm } from '../worker/text/text-analysis'
+import { wordQueryTerms } from '../worker/text/text-analysis'
 import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 /** Unit rows from explicit vectors (any length), row-major. */
@@ -36,7 +36,7 @@ const cosine = (a: number[], b: number[]) =>
   a.reduce((sum, x, i) => sum + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b))
 
 const usesOnly = (...words: string[]) => {
-  const terms = new Set(words.map((word) => queryTerm(word)))
+  const terms = new Set(words.map((word) => wordQueryTerms(word, 'en')[0]))
   return (term: string) => terms.has(term)
 }
 
@@ -103,6 +103,7 @@ describe('requestExpansions', () => {
     const history = usesOnly('pottery', 'potteries', 'clay', 'signed', 'melanie', 'the')
     const expansions = requestExpansions(
       'When did Melanie enrol in ceramics lessons?',
+      'en',
       table,
       history,
       new Set(['melanie']),
@@ -116,14 +117,14 @@ describe('requestExpansions', () => {
   })
 
   it('leaves a word the history uses as it is, and names in `excluded` alone', () => {
-    expect(requestExpansions('ceramics', table, usesOnly('ceramics', 'pottery', 'clay'))).toEqual([])
-    expect(requestExpansions('Melanie', table, usesOnly('ceramics'), new Set(['melanie']))).toEqual([])
+    expect(requestExpansions('ceramics', 'en', table, usesOnly('ceramics', 'pottery', 'clay'))).toEqual([])
+    expect(requestExpansions('Melanie', 'en', table, usesOnly('ceramics'), new Set(['melanie']))).toEqual([])
   })
 
   it('takes a request word whole, in any script: "café" is not looked up as "caf"', () => {
     const cafes = tableOf({ caf: [1, 0], coffee: [0.9, 0.1], bistro: [0.1, 1] })
-    expect(requestExpansions('Which café did she like?', cafes, usesOnly('coffee'))).toEqual([])
-    expect(requestExpansions('Which caf did she like?', cafes, usesOnly('coffee'))).toEqual([
+    expect(requestExpansions('Which café did she like?', 'en', cafes, usesOnly('coffee'))).toEqual([])
+    expect(requestExpansions('Which caf did she like?', 'en', cafes, usesOnly('coffee'))).toEqual([
       { word: 'caf', standIns: ['coffee'] },
     ])
   })
@@ -132,9 +133,22 @@ describe('requestExpansions', () => {
     const wide = tableOf(
       Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`word${String.fromCharCode(97 + i)}`, [1, i / 100]])),
     )
-    const history = (term: string) => term !== queryTerm('worda')
-    const [{ standIns }] = requestExpansions('worda', wide, history)
+    const history = (term: string) => term !== wordQueryTerms('worda', 'en')[0]
+    const [{ standIns }] = requestExpansions('worda', 'en', wide, history)
     expect(standIns).toEqual(['wordb', 'wordc', 'wordd', 'worde', 'wordf'].slice(0, RANK_TUNING.expansionsPerWord))
+  })
+
+  it('offers stand-ins for English requests only: never for another language’s words, even those the table spells', async () => {
+    const host = nodeHost({}, new URL('../', import.meta.url))
+    const shipped = decodeWordNeighbours(await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE))
+    // "come", "die" and "son" are English words of the table, and Italian, German and Spanish words of these requests.
+    for (const word of ['come', 'die', 'son']) expect(shipped.rowOf.has(word)).toBe(true)
+    const historyUses = (term: string) => term !== 'come' && term !== 'die' && term !== 'son'
+    expect(requestExpansions('Come si chiama il gatto?', 'it', shipped, historyUses)).toEqual([])
+    expect(requestExpansions('Wann kommt die Post?', 'de', shipped, historyUses)).toEqual([])
+    expect(requestExpansions('¿Quiénes son tus amigos?', 'es', shipped, historyUses)).toEqual([])
+    expect(requestExpansions('Wann kommt die Post?', undefined, shipped, historyUses)).toEqual([])
+    expect(requestExpansions('Did the plant die?', 'en', shipped, historyUses).map((e) => e.word)).toEqual(['die'])
   })
 
   it('with the shipped table, finds the history’s word for a paraphrase', async () => {
@@ -142,7 +156,7 @@ describe('requestExpansions', () => {
     const shipped = decodeWordNeighbours(await host.readModelFile(host.localModelPath, WORD_NEIGHBOURS_FILE))
     expect(shipped.words.length).toBe(20_000)
     const history = usesOnly('pottery', 'class', 'signed', 'weekend')
-    const standIns = requestExpansions('When did she enrol in ceramics lessons?', shipped, history).flatMap(
+    const standIns = requestExpansions('When did she enrol in ceramics lessons?', 'en', shipped, history).flatMap(
       (e) => e.standIns,
     )
     expect(standIns).toContain('pottery')

@@ -70,11 +70,16 @@ function reference(
   conversationId?: string,
 ) {
   const hits = sources.index.search(vector, sources.index.size, { conversationId })
-  const dense = penaliseShortSentences(hits, (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text), true)
+  const dense = penaliseShortSentences(
+    hits,
+    (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text, sources.lexical.languageOf(hit.sid)),
+    true,
+  )
   if (strategy === 'dense') return dense
   const lexical = sources.lexical.search(text, { conversationId }).slice(0, RANK_TUNING.hybridLexicalDepth)
   // Each lexical hit weighs its lexical share: the words it covers, the vocabulary's reach, its dense rank.
-  const coverage = termCoverage(sources.lexical, text, { conversationId }, new Set())
+  const language = sources.lexical.requestLanguage(text, conversationId)
+  const coverage = termCoverage(sources.lexical, text, language, { conversationId }, new Set())
   const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
   const share = (sid: number) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank.get(sid))
   return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)], undefined, [undefined, share]).map((f) => ({
@@ -172,7 +177,7 @@ describe('rankCandidates', () => {
     const all = { catalog: sources.catalog, vectors: sources.index, lexical: sources.lexical }
     const dense = penaliseShortSentences(
       sources.index.search(vector, sources.index.size),
-      (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text),
+      (hit) => shortSentencePenalty(sources.catalog.get(hit.sid)!.text, sources.lexical.languageOf(hit.sid)),
       true,
     )
     const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))

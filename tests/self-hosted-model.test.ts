@@ -83,4 +83,29 @@ describe('a self-hosted token-output model', () => {
     expect(ctx.items.every((item) => Number.isFinite(item.score))).toBe(true)
     await memory.close()
   })
+
+  it('with a multilingual model’s options (prefixes, every language), trusts it with the request, the history and findForgettable', async () => {
+    const embedding = { documentPrefix: 'passage: ', queryPrefix: 'query: ', languages: 'all' as const }
+    const memory = await createMemory({ model: MODEL, localModelPath: modelsDir, embedding })
+    await memory.add([
+      { role: 'user', id: 'de1', content: 'Mein Bruder Stefan lebt mit seiner Familie in Hamburg.' },
+      { role: 'assistant', id: 'de2', content: 'Dann kann er dir beim Umzug vielleicht nicht helfen.' },
+    ])
+    await memory.indexed()
+    const ctx = await memory.buildContext('Wo wohnt die Familie meines Bruders?', { budget: 200 })
+    expect(ctx.stats.language).toBe('de')
+    expect(ctx.stats.denseTrust).toBeUndefined()
+    expect(ctx.items.some((item) => item.ranks?.dense !== undefined)).toBe(true)
+    const [match] = await memory.findForgettable('forget that my brother lives in Hamburg')
+    expect(match.messageId).toBe('de1')
+    expect(match.sentences[0].denseRank).toBeDefined()
+    await memory.close()
+
+    const english = await createMemory({ model: MODEL, localModelPath: modelsDir, embedding: { languages: ['en'] } })
+    await english.add([{ role: 'user', content: 'Mein Bruder Stefan lebt mit seiner Familie in Hamburg.' }])
+    await english.indexed()
+    const untrusted = await english.buildContext('Wo wohnt die Familie meines Bruders?', { budget: 200 })
+    expect(untrusted.stats.denseTrust).toEqual({ weight: 0, reason: 'other-language' })
+    await english.close()
+  })
 })

@@ -7,17 +7,17 @@ import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
 describe('contentTermCount / shortSentencePenalty', () => {
   it('counts words that are not stop words', () => {
-    expect(contentTermCount('Wow, Caroline!')).toBe(2)
-    expect(contentTermCount('What did you do?')).toBe(0)
-    expect(contentTermCount("I'm a transgender woman.")).toBe(2)
-    expect(contentTermCount('')).toBe(0)
+    expect(contentTermCount('Wow, Caroline!', 'en')).toBe(2)
+    expect(contentTermCount('What did you do?', 'en')).toBe(0)
+    expect(contentTermCount("I'm a transgender woman.", 'en')).toBe(2)
+    expect(contentTermCount('', 'en')).toBe(0)
   })
 
   it('takes a fixed amount per content word short of four, nothing from four on', () => {
-    expect(shortSentencePenalty('Yes.')).toBeCloseTo(3 * RANK_TUNING.penaltyPerMissingTerm, 12)
-    expect(shortSentencePenalty('Is it?')).toBeCloseTo(4 * RANK_TUNING.penaltyPerMissingTerm, 12)
-    expect(shortSentencePenalty('Wow, Caroline!')).toBeCloseTo(2 * RANK_TUNING.penaltyPerMissingTerm, 12)
-    expect(shortSentencePenalty('I went to a LGBTQ support group yesterday.')).toBe(0)
+    expect(shortSentencePenalty('Yes.', 'en')).toBeCloseTo(3 * RANK_TUNING.penaltyPerMissingTerm, 12)
+    expect(shortSentencePenalty('Is it?', 'en')).toBeCloseTo(4 * RANK_TUNING.penaltyPerMissingTerm, 12)
+    expect(shortSentencePenalty('Wow, Caroline!', 'en')).toBeCloseTo(2 * RANK_TUNING.penaltyPerMissingTerm, 12)
+    expect(shortSentencePenalty('I went to a LGBTQ support group yesterday.', 'en')).toBe(0)
   })
 })
 

@@ -171,12 +171,85 @@ const pieces = [
   'x'.repeat(40),
   '\u00a0',
   '-',
+  '？',
+  '「',
+  '」',
+  '『引用』',
+  '（注）',
+  '“',
+  '”',
+  '„',
+  '«',
+  '»',
+  'نعم',
+  '، ',
+  '۔',
+  'خوبم',
+  'नमस्ते',
+  '। ',
+  '॥',
+  'สวัสดี',
+  'ครับ ',
+  ' ',
+  'Ла',
+  'ß',
 ]
 const messages = fc.oneof(
   fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((parts) => parts.join('')),
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.string({ unit: 'grapheme', maxLength: 300 }),
 )
+
+describe('splitSentences across scripts', () => {
+  const texts = (content: string) => splitSentences(content).map((span) => span.text)
+
+  it('ends sentences at full-width 。！？, and moves an opening bracket to the sentence it opens', () => {
+    expect(texts('明日は雨ですか？はい！「行きます。」（注）次の文')).toEqual([
+      '明日は雨ですか？',
+      'はい！',
+      '「行きます。」',
+      '（注）次の文',
+    ])
+    expect(texts('你去吗？太好了！他说：“我也去。”然后走了')).toEqual([
+      '你去吗？',
+      '太好了！',
+      '他说：“我也去。”',
+      '然后走了',
+    ])
+  })
+
+  it('ends Arabic, Persian and Urdu sentences at ؟ and ۔ but not at the Arabic comma ،', () => {
+    expect(texts('هل أنت بخير؟ نعم، أنا بخير. «هذا جميل.» قال')).toEqual([
+      'هل أنت بخير؟',
+      'نعم، أنا بخير.',
+      '«هذا جميل.»',
+      'قال',
+    ])
+    expect(texts('آیا خوبی؟ بله، خوبم.')).toEqual(['آیا خوبی؟', 'بله، خوبم.'])
+    expect(texts('یہ اچھا ہے۔ وہ کہاں ہے؟')).toEqual(['یہ اچھا ہے۔', 'وہ کہاں ہے؟'])
+  })
+
+  it('ends Devanagari sentences at । and ॥', () => {
+    expect(texts('मैं ठीक हूँ। आप कैसे हैं? बहुत अच्छा॥ धन्यवाद')).toEqual(['मैं ठीक हूँ।', 'आप कैसे हैं?', 'बहुत अच्छा॥', 'धन्यवाद'])
+  })
+
+  it('ends a Thai sentence at a space between Thai letters, not at a space beside other text', () => {
+    expect(texts('วันนี้อากาศดีมาก ฉันจะไปตลาด คุณจะไปไหม')).toEqual(['วันนี้อากาศดีมาก', 'ฉันจะไปตลาด', 'คุณจะไปไหม'])
+    expect(texts('ฉันชอบ iPhone 15 มาก')).toEqual(['ฉันชอบ iPhone 15 มาก'])
+  })
+
+  it('keeps a quoted question with its lowercase attribution, in quotes that say they close', () => {
+    expect(texts('„Kommst du mit?“ fragte sie. »Nein.« Dann ging er.')).toEqual([
+      '„Kommst du mit?“ fragte sie.',
+      '»Nein.«',
+      'Dann ging er.',
+    ])
+    expect(texts('Sie sagte: „Komm!“ Dann ging sie.')).toEqual(['Sie sagte: „Komm!“', 'Dann ging sie.'])
+    expect(texts('«¿Vienes?» preguntó. Sí.')).toEqual(['«¿Vienes?» preguntó.', 'Sí.'])
+    // An ASCII quote cannot say whether it opens or closes: as ICU splits it.
+    expect(texts('They parted saying, "See you!" and left.')).toEqual(['They parted saying, "See you!"', 'and left.'])
+  })
+})
 
 describe('splitSentences properties', () => {
   it('spans are exact, trimmed, non-empty, ordered, at most maxChars, and lose no visible character', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Sentence } from '../src/types'
 import { LexicalIndex } from '../worker/index/lexical/lexical-index'
 import { termCoverage } from '../worker/rank/term-coverage'
-import { bm25Tokens, queryTerm } from '../worker/text/text-analysis'
+import { contentTerms, indexTerms } from '../worker/text/text-analysis'
 import { seededRandom } from '../worker/util/seeded-random'
 import { RANK_TUNING } from '../worker/rank/rank-tuning'
 
@@ -17,33 +17,24 @@ function part(
   return { sid, text, conversationId, messageId, seq: sid, index, role, timestamp: 0, start: 0, end: text.length }
 }
 
-/** The plain definition: idf-weighted share of the query's terms (minus `ignored`) held by a sentence or its turn. */
+/**
+ * The plain definition: idf-weighted share of the query's terms (English; minus `ignored`) held by a sentence or its
+ * turn, each sentence's words read in its own language (`languageOf`, English unless given).
+ */
 function plainCoverage(
   sentences: readonly Sentence[],
   query: string,
   ignored: ReadonlySet<string>,
   conversationId?: string,
+  languageOf: (s: Sentence) => string | undefined = () => 'en',
 ) {
-  const termsOf = (text: string) =>
-    new Set(
-      bm25Tokens(text)
-        .map((t) => queryTerm(t))
-        .filter((t): t is string => !!t),
-    )
-  const stems = (text: string) =>
-    new Set(
-      bm25Tokens(text)
-        .map((t) => t.toLowerCase())
-        .map((t) => queryTerm(t) ?? t),
-    )
-  const turnText = (s: Sentence) =>
-    sentences
-      .filter((o) => o.messageId === s.messageId)
-      .map((o) => o.text)
-      .join(' ')
+  const termsOf = (text: string) => contentTerms(text, 'en')
+  const stems = (s: Sentence) => new Set(indexTerms(s.text, languageOf(s)))
+  const turnStems = (s: Sentence) =>
+    new Set(sentences.filter((o) => o.messageId === s.messageId).flatMap((o) => [...stems(o)]))
   const terms = [...termsOf(query)].filter((t) => !ignored.has(t))
   const idf = (term: string) => {
-    const df = sentences.filter((s) => stems(s.text).has(term)).length
+    const df = sentences.filter((s) => stems(s).has(term)).length
     return { df, idf: Math.log(1 + (sentences.length - df + 0.5) / (df + 0.5)) }
   }
   const total = terms.reduce((sum, t) => sum + idf(t).idf, 0)
@@ -51,8 +42,7 @@ function plainCoverage(
   const coverageOf = (s: Sentence) =>
     conversationId !== undefined && s.conversationId !== conversationId
       ? 0
-      : terms.filter((t) => stems(s.text).has(t) || stems(turnText(s)).has(t)).reduce((sum, t) => sum + idf(t).idf, 0) /
-        total
+      : terms.filter((t) => stems(s).has(t) || turnStems(s).has(t)).reduce((sum, t) => sum + idf(t).idf, 0) / total
   return { reach: total > 0 ? known / total : 1, coverageOf }
 }
 
@@ -69,7 +59,7 @@ describe('termCoverage', () => {
 
   it('weighs each query term by its idf; a sentence covers the terms it or its turn holds, speakers’ names left out', () => {
     const query = 'Where did Ann adopt her puppy, and what is it called?'
-    const coverage = termCoverage(index, query, undefined, new Set(['ann']))
+    const coverage = termCoverage(index, query, 'en', undefined, new Set(['ann']))
     const plain = plainCoverage(sentences, query, new Set(['ann']))
     expect(coverage.reach).toBeCloseTo(plain.reach, 12)
     for (const s of sentences) expect(coverage.coverageOf(s.sid)).toBeCloseTo(plain.coverageOf(s), 12)
@@ -80,8 +70,8 @@ describe('termCoverage', () => {
 
   it('a term no sentence holds counts at standInCredit for sentences holding a stand-in for it; reach stays as it was', () => {
     const query = 'Where did Ann adopt her dachshund?'
-    const plain = termCoverage(index, query, undefined, new Set(['ann']))
-    const widened = termCoverage(index, query, undefined, new Set(['ann']), [
+    const plain = termCoverage(index, query, 'en', undefined, new Set(['ann']))
+    const widened = termCoverage(index, query, 'en', undefined, new Set(['ann']), [
       { word: 'dachshund', standIns: ['puppy', 'cats'] },
     ])
     expect(widened.reach).toBe(plain.reach)
@@ -94,19 +84,21 @@ describe('termCoverage', () => {
     expect(plain.coverageOf(1)).toBeCloseTo(idf(2) / total, 12)
     // A stand-in for a word the history does use changes nothing: that word is matched as it is.
     expect(
-      termCoverage(index, 'puppy', undefined, new Set(), [{ word: 'puppy', standIns: ['shelter'] }]).coverageOf(3),
+      termCoverage(index, 'puppy', 'en', undefined, new Set(), [{ word: 'puppy', standIns: ['shelter'] }]).coverageOf(
+        3,
+      ),
     ).toBe(0)
   })
 
   it('lowers reach by the weight of terms no sentence holds, and keeps to the conversation', () => {
     const query = 'puppy kennel dachshund'
-    const coverage = termCoverage(index, query, { conversationId: 'c1' }, new Set())
+    const coverage = termCoverage(index, query, 'en', { conversationId: 'c1' }, new Set())
     const plain = plainCoverage(sentences, query, new Set(), 'c1')
     expect(coverage.reach).toBeCloseTo(plain.reach, 12)
     expect(coverage.reach).toBeLessThan(0.5)
     expect(coverage.coverageOf(5)).toBe(0)
-    expect(termCoverage(index, 'adopted', { conversationId: 'c2' }, new Set()).coverageOf(1)).toBe(0)
-    expect(termCoverage(index, 'adopted', { conversationId: 'nowhere' }, new Set()).coverageOf(1)).toBe(0)
+    expect(termCoverage(index, 'adopted', 'en', { conversationId: 'c2' }, new Set()).coverageOf(1)).toBe(0)
+    expect(termCoverage(index, 'adopted', 'en', { conversationId: 'nowhere' }, new Set()).coverageOf(1)).toBe(0)
   })
 
   it('equals the plain definition on a random history, also after a removal', () => {
@@ -126,8 +118,8 @@ describe('termCoverage', () => {
     lexical.remove([3, 4, 5])
     const kept = random.filter((s) => s.sid < 3 || s.sid > 5)
     for (const query of ['violin marathon', 'salmon budget kanji zebra', 'wow']) {
-      const coverage = termCoverage(lexical, query, undefined, new Set())
-      const plain = plainCoverage(kept, query, new Set())
+      const coverage = termCoverage(lexical, query, 'en', undefined, new Set())
+      const plain = plainCoverage(kept, query, new Set(), undefined, (s) => lexical.languageOf(s.sid))
       expect(coverage.reach).toBeCloseTo(plain.reach, 12)
       for (const s of kept.filter((s) => s.sid > 6))
         expect(coverage.coverageOf(s.sid)).toBeCloseTo(plain.coverageOf(s), 12)

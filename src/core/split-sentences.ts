@@ -72,18 +72,60 @@ type Range = [start: number, end: number]
 const GLUED_TERMINATOR = /[?!]/
 const URL_CONTINUATION = /^[A-Za-z0-9=&%#/_~+-]/
 
-/** Sentence ranges of the whole content (untrimmed, contiguous), with URL-internal boundaries removed. */
+/**
+ * A sentence that ends in '?' or '!' (any script's) and a closing quote that is not ASCII, followed by a lowercase
+ * word: the quote's attribution ("„Kommst du mit?“ fragte sie."), one sentence. An ASCII quote is left as ICU
+ * splits it: it cannot tell an opening quote from a closing one.
+ */
+const QUOTED_QUESTION_END = /[?!？！‼⁉][\p{Pe}\p{Pf}“»」』]+\s*$/u
+const LOWERCASE_START = /^\p{Ll}/u
+/** Opening brackets and quotes ICU leaves at the end of the sentence before the one they open ("はい！「"). */
+const TRAILING_OPENERS = /[\p{Ps}]+\s*$/u
+/** Whitespace between two Thai letters: Thai writes no sentence punctuation, a space ends a sentence or a clause. */
+const THAI_SPACE = /(?<=\p{Script=Thai})\s+(?=\p{Script=Thai})/gu
+
+/**
+ * Sentence ranges of the whole content (untrimmed, contiguous): ICU's, with URL-internal boundaries and quote
+ * attributions joined back, opening brackets moved to the sentence they open, and Thai split at its spaces.
+ */
 function sentenceRanges(content: string, locale: string): Range[] {
   const ranges: Range[] = []
   for (const piece of segmenter(locale, 'sentence').segment(content)) {
     const last = ranges[ranges.length - 1]
-    if (last && GLUED_TERMINATOR.test(content[last[1] - 1]) && URL_CONTINUATION.test(piece.segment)) {
-      last[1] += piece.segment.length
-    } else {
-      ranges.push([piece.index, piece.index + piece.segment.length])
+    const start = piece.index
+    const end = start + piece.segment.length
+    if (last && joinsPrevious(content.slice(last[0], last[1]), piece.segment)) {
+      last[1] = end
+      continue
     }
+    const openers = last ? TRAILING_OPENERS.exec(content.slice(last[0], last[1])) : null
+    if (last && openers && openers.index > 0) {
+      const moved = last[0] + openers.index
+      last[1] = moved
+      ranges.push([moved, end])
+    } else ranges.push([start, end])
   }
-  return ranges
+  return ranges.flatMap((range) => splitThai(content, range))
+}
+
+function joinsPrevious(previous: string, next: string): boolean {
+  if (GLUED_TERMINATOR.test(previous[previous.length - 1]) && URL_CONTINUATION.test(next)) return true
+  return QUOTED_QUESTION_END.test(previous) && LOWERCASE_START.test(next)
+}
+
+/** A range cut after each whitespace run between Thai letters (the pieces stay contiguous). */
+function splitThai(content: string, [start, end]: Range): Range[] {
+  const spaces = [...content.slice(start, end).matchAll(THAI_SPACE)]
+  if (spaces.length === 0) return [[start, end]]
+  const pieces: Range[] = []
+  let from = start
+  for (const space of spaces) {
+    const cut = start + space.index + space[0].length
+    pieces.push([from, cut])
+    from = cut
+  }
+  pieces.push([from, end])
+  return pieces
 }
 
 /** Non-whitespace ranges of content[start, end), each at most maxChars long, in order. */

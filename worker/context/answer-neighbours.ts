@@ -1,5 +1,4 @@
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import { contentTermCount } from '../text/text-analysis'
 import { CONTEXT_TUNING, type ContextTuning } from './context-tuning'
 
 /** What the neighbour rules read of the selection's tuning: which rules apply, and what a short reply is. */
@@ -27,6 +26,8 @@ export interface TurnNeighbours {
   openingOfNext(sentence: ScoredSentence): ScoredSentence | undefined
   /** The last sentence of the turn before `sentence`'s; undefined before the first turn. */
   closingOfPrevious(sentence: ScoredSentence): ScoredSentence | undefined
+  /** How many content words `sentence` has, in its language (`contentTermCount`). */
+  contentTermsOf(sentence: ScoredSentence): number
 }
 
 /**
@@ -77,7 +78,8 @@ function* neighboursOf(
     const subject = tuning.askedAbout ? askedAbout(candidate, turns) : undefined
     if (subject) yield subject
   }
-  const shortReply = tuning.shortReplies && isShortReply(candidate, tuning.shortReplyTerms)
+  const shortReply =
+    tuning.shortReplies && isShortReply(candidate, turns.contentTermsOf(candidate), tuning.shortReplyTerms)
   const question = shortReply ? questionOfShortReply(candidate, turns) : undefined
   if (question) yield question
 }
@@ -118,17 +120,24 @@ function neighbourOf(candidate: ScoredSentence, sentence: ScoredSentence): Score
   return { ...sentence, score: candidate.score, reason: 'neighbour' }
 }
 
-/** A sentence that asks: ends with a question mark (closing quotes and brackets allowed). */
+/**
+ * A sentence that asks: ends with a question mark, in any script (?, the full-width ？, Arabic's ؟), closing quotes
+ * and brackets allowed.
+ */
 export function isQuestion(text: string): boolean {
-  return /\?["'”’)\]]*\s*$/.test(text)
+  return /[?？؟]["'”’»)\]）」』》]*\s*$/.test(text)
 }
 
-/** The first sentence of its turn, with at most `shortReplyTerms` content words ("Yes, the second one!", "Sure thing!"). */
+/**
+ * The first sentence of its turn, with at most `shortReplyTerms` content words (`contentTerms`: "Yes, the second
+ * one!", "Sure thing!").
+ */
 export function isShortReply(
-  sentence: Pick<ScoredSentence, 'index' | 'text'>,
+  sentence: Pick<ScoredSentence, 'index'>,
+  contentTerms: number,
   shortReplyTerms = CONTEXT_TUNING.shortReplyTerms,
 ): boolean {
-  return sentence.index === 0 && contentTermCount(sentence.text) <= shortReplyTerms
+  return sentence.index === 0 && contentTerms <= shortReplyTerms
 }
 
 /** `other` is `step` turns after `candidate` (before it when negative) in the same conversation. */

@@ -1,7 +1,7 @@
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import type { Backend, Context, ContextItem } from '../../src/types'
+import type { Backend, Context, ContextItem, Strategy } from '../../src/types'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
 import type { ContextRequest } from '../input/context-request'
 import { DEFAULT_TUNING, type Tuning } from '../input/tuning-option'
@@ -78,8 +78,8 @@ export function assembleContext(
       const distinct = tuning.repeatsLast ? distinctSentences(aboveCliff) : aboveCliff
       // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
       const answered = withAnswerNeighbours(
-        spreadOverPassages(distinct, tuning.passageRadius),
-        catalogTurns(catalog),
+        spreadOverPassages(distinct, tuning.passageRadius, followersFor(ranking, queries, tuning)),
+        catalogTurns(catalog, sources.lexical),
         replyLeadsFor(budget, tuning),
         tuning,
       )
@@ -108,6 +108,8 @@ export function assembleContext(
       pending: countAbove(scope.sids, moment.embeddedThrough),
       ms: performance.now() - moment.startedAt,
       queryMs: moment.queryMs,
+      ...(queries[0]?.language === undefined ? {} : { language: queries[0].language }),
+      ...(ranking === 'hybrid' && queries[0]?.denseTrust ? { denseTrust: queries[0].denseTrust } : {}),
     },
   }
 }
@@ -153,4 +155,14 @@ function toContextItem({
   if (query !== undefined) item.query = query
   if (supersededBy !== undefined) item.supersededBy = supersededBy
   return item
+}
+
+/**
+ * How many sentences after an offered one the passage spread lets through (`passageFollowers`): only where `hybrid`
+ * could not trust the dense ranking with the request (`denseTrust`). There the request's words alone order the
+ * candidates, and the sentence that continues a matched one, where the fact is often said, holds none of them;
+ * where the model reads the request, its ranking brings such a sentence up itself.
+ */
+function followersFor(ranking: Strategy, queries: readonly RankingQuery[], tuning: Tuning): number {
+  return ranking === 'hybrid' && queries[0]?.denseTrust ? tuning.passageFollowers : 0
 }

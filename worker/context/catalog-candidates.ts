@@ -1,7 +1,10 @@
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { ContextItem } from '../../src/types'
+import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import { scoredSentence } from '../index/sentence-candidate'
+import { detectLanguage } from '../text/language-detection'
+import { contentTermCount } from '../text/text-analysis'
 import type { TurnNeighbours } from './answer-neighbours'
 
 /** Scope sentences in chronological order (`head`) or newest first (`tail`), for the positional baselines and recent turns. */
@@ -17,11 +20,16 @@ export function* positionalCandidates(
   }
 }
 
-/** A candidate's neighbouring turns as the catalog holds them, for `withAnswerNeighbours`. */
-export function catalogTurns(catalog: SentenceCatalog): TurnNeighbours {
+/**
+ * A candidate's neighbouring turns as the catalog holds them, and its content words as the lexical index counted
+ * them (in the sentence's language), for `withAnswerNeighbours`.
+ */
+export function catalogTurns(catalog: SentenceCatalog, lexical: LexicalIndex): TurnNeighbours {
   return {
     openingOfNext: (sentence) => openingOfNextTurn(catalog, sentence),
     closingOfPrevious: (sentence) => closingOfPreviousTurn(catalog, sentence),
+    contentTermsOf: (sentence) =>
+      lexical.contentTermCountOf(sentence.sid) ?? contentTermCount(sentence.text, detectLanguage(sentence.text)),
   }
 }
 

@@ -30,6 +30,14 @@ export const CONTEXT_TUNING_TABLE = {
    */
   passageRadius: { value: 3, range: 'count' },
   /**
+   * The sentences right after an offered one that the passage spread does not hold back, when `hybrid` does not
+   * trust the dense ranking with the request (`denseTrust`): they continue it ("The kitchen is in at last! The
+   * fitter, Vadim, took two days."), and that is where the fact a request's words matched is often said, most of all
+   * in a language whose sentences are short clauses (Japanese, Korean). Sentences. Tried: 0, 1, 2, and 1 for every
+   * request (BENCHMARKS.md, "Languages", the follower rows: LoCoMo loses there).
+   */
+  passageFollowers: { value: 2, range: 'count' },
+  /**
    * A ranked question brings the opening of the next turn, its answer (`withAnswerNeighbours`). Tried: off and on
    * (BENCHMARKS.md, "Ablation before issue 13", the neighbour row).
    */

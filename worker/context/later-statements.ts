@@ -77,10 +77,12 @@ function laterInWords(
     laterMemo.set(lexical, (memo = { revision: lexical.revision, later: new Map() }))
   let sids = memo.later.get(sentence.sid)
   if (sids === undefined) {
-    const hits = lexical.similarSentences(sentence.text, sentence.conversationId, tuning).filter((hit) => {
-      const other = catalog.get(hit.sid)
-      return other !== undefined && compareTimeOrder(other, sentence) > 0
-    })
+    const hits = lexical
+      .similarSentences(sentence.text, lexical.languageOf(sentence.sid), sentence.conversationId, tuning)
+      .filter((hit) => {
+        const other = catalog.get(hit.sid)
+        return other !== undefined && compareTimeOrder(other, sentence) > 0
+      })
     memo.later.set(sentence.sid, (sids = hits.slice(0, tuning.lexicalNeighbours).map((hit) => hit.sid)))
   }
   return sids

@@ -65,6 +65,11 @@ export class Embedder {
     return this.checkingFiles
   }
 
+  /** The languages the model was trained on (`EmbeddingOptions.languages`). */
+  get languages(): readonly string[] | 'all' {
+    return this.options.embedding.languages
+  }
+
   /** Vector length, once any vector has been produced. */
   get dim(): number | undefined {
     return this.dimension
@@ -92,6 +97,16 @@ export class Embedder {
       if (texts[i].trim() !== '') out.set(vector, i * dim)
     })
     return out
+  }
+
+  /**
+   * Per text, the share of its letters the model cannot read (`ModelRunner.unknownShares`); 0 for each where the
+   * runner cannot tell. Loads the model, as `embed` does.
+   */
+  async unknownShares(texts: readonly string[]): Promise<number[]> {
+    if (texts.length === 0 || !this.runner.unknownShares) return texts.map(() => 0)
+    await this.load()
+    return this.runner.unknownShares([...texts])
   }
 
   /** Drops the cached vectors of `texts` embedded as `kind` (a forgotten sentence, a request that names what to forget). */

@@ -18,10 +18,12 @@ function presetFor(model: string): ResolvedEmbedding {
     queryPrefix: '',
     documentPrefix: '',
     dtype: 'fp32',
+    languages: 'all',
   }
   // int8 weights: a quarter of the fp32 download (most of a first visit's bytes), at the same LoCoMo recall
   // (BENCHMARKS.md, "The int8 model"), so the package ships only them.
-  if (/(^|\/)use-lite\/?$/.test(name)) return { ...base, pooling: 'none', dtype: 'q8' }
+  // Universal Sentence Encoder Lite was trained on English: its tokenizer knows Latin letters and a few others.
+  if (/(^|\/)use-lite\/?$/.test(name)) return { ...base, pooling: 'none', dtype: 'q8', languages: ['en'] }
   if (name.includes('bge')) return { ...base, pooling: 'cls', queryPrefix: BGE_QUERY_INSTRUCTION }
   if (name.includes('e5')) return { ...base, queryPrefix: 'query: ', documentPrefix: 'passage: ' }
   return base
@@ -64,7 +66,7 @@ function invalid(message: string): never {
   throw new SiftError('INVALID_INPUT', `createMemory: ${message}.`)
 }
 
-/** Identifies what produced stored vectors: change any part and they are re-embedded. The query prefix is not part of it. */
+/** Identifies what produced stored vectors: change any part and they are re-embedded. The query prefix and the languages are not part of it. */
 export function modelFingerprint(model: string, embedding: ResolvedEmbedding): string {
   const { pooling, normalize, documentPrefix, dtype } = embedding
   return JSON.stringify({ model, dtype, pooling, normalize, documentPrefix })

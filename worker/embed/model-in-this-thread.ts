@@ -16,6 +16,7 @@ export function modelInThisThread(options: ModelOptions): ModelRunner {
   return {
     load: async () => (await started()).load(),
     run: async (texts) => (await started()).run(texts),
+    unknownShares: async (texts) => (await started()).unknownShares?.(texts) ?? texts.map(() => 0),
     dispose: async () => {
       if (model) await (await model.catch(() => undefined))?.dispose()
     },

@@ -38,6 +38,11 @@ export interface ModelRunner {
    * `load` reported, as a model whose WebGPU device was lost runs on WASM from then on.
    */
   run(texts: string[]): Promise<{ data: Float32Array; dim: number; ranOn: LoadedBackend }>
+  /**
+   * Per text, the share of its letters the model's tokenizer does not know (`unknownLetterShare`). Absent where the
+   * runner cannot tell (a test's stand-in model): every text then counts as known.
+   */
+  unknownShares?(texts: string[]): Promise<number[]>
   dispose(): Promise<void>
 }
 

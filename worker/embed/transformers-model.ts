@@ -12,6 +12,7 @@ import type { LoadedBackend, ModelOptions, ModelRunner } from './model-runner'
 import { modelLoadFailure } from './model-load-failure'
 import { onnxRuntimeFiles } from './onnx-runtime-files'
 import { poolRows } from './pool-rows'
+import { unknownLetterShare } from './unknown-text'
 
 interface LoadedModel extends LoadedBackend {
   tokenizer: PreTrainedTokenizer
@@ -33,6 +34,8 @@ type ModelOutput = Awaited<ReturnType<ModelRunner['run']>>
 export class TransformersModel implements ModelRunner {
   private loading: Promise<LoadedModel> | undefined
   private current: LoadedModel | undefined
+  /** Whether the tokenizer maps a letter to its unknown token, per letter asked about. */
+  private readonly unknownLetters = new Map<string, boolean>()
 
   constructor(private readonly options: ModelOptions) {}
 
@@ -57,6 +60,20 @@ export class TransformersModel implements ModelRunner {
       loaded.deviceLost ??= `a run failed: ${(error as Error)?.message ?? String(error)}`
       throw deviceLostError(loaded.deviceLost)
     }
+  }
+
+  async unknownShares(texts: string[]): Promise<number[]> {
+    const { tokenizer } = await this.loaded()
+    const isUnknown = (letter: string) => {
+      let unknown = this.unknownLetters.get(letter)
+      if (unknown === undefined) {
+        const ids = tokenizer.encode(letter, { add_special_tokens: false })
+        unknown = tokenizer.unk_token_id !== undefined && ids.includes(tokenizer.unk_token_id)
+        this.unknownLetters.set(letter, unknown)
+      }
+      return unknown
+    }
+    return texts.map((text) => unknownLetterShare(text, isUnknown))
   }
 
   async dispose(): Promise<void> {

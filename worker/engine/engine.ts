@@ -36,7 +36,6 @@ import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
 import { toValidMessages, type ValidMessage } from '../input/message-input'
 import { toTuning, type Tuning } from '../input/tuning-option'
-import { denseQueryTexts, type RankingQuery } from '../rank/rank-candidates'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
@@ -44,6 +43,7 @@ import { rankForgettable, toForgettableMatch } from './find-forgettable'
 import { embedTopic } from './forgettable-topic'
 import { messagePage } from './message-pages'
 import { openParts } from './open-parts'
+import { requestQueries } from './request-queries'
 import { WriteQueue } from './write-queue'
 import type { AtRestKey } from '../crypto/at-rest-key'
 
@@ -173,24 +173,15 @@ export class Engine {
     this.assertOpen()
     const startedAt = performance.now()
     const parsed = toContextRequest(request, options, this.limits.maxRequestChars)
-    let queries: RankingQuery[] = parsed.queries.map((text) => ({ text }))
+    const sources = { embedder: this.embedder, lexical: this.lexical, catalog: this.catalog }
+    const { queries, embeddingFailure } = await requestQueries(parsed, sources, this.tuning)
     let degraded: string | undefined
-    if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
-      const { embedder } = this
-      try {
-        const vectors = await embedder.embed(
-          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId), this.tuning),
-          'query',
-        )
-        const dim = embedder.dim!
-        queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
-      } catch (error) {
-        if (await this.clearedAway(embedder)) return this.buildContext(request, options)
-        // A chat must not lose its context because the model failed: the words still rank it.
-        const failure = requestEmbeddingError(error)
-        if (this.strictRanking) throw failure
-        degraded = failure.message
-      }
+    if (embeddingFailure !== undefined) {
+      if (await this.clearedAway(this.embedder)) return this.buildContext(request, options)
+      // A chat must not lose its context because the model failed: the words still rank it.
+      const failure = requestEmbeddingError(embeddingFailure)
+      if (this.strictRanking) throw failure
+      degraded = failure.message
     }
     const wordNeighbours = parsed.strategy === 'hybrid' ? await this.wordNeighbours : undefined
     const queryMs = performance.now() - startedAt
@@ -252,10 +243,11 @@ export class Engine {
     return this.writes.run(async () => {
       this.assertOpen()
       const sources = { catalog: this.catalog, vectors: this.background.vectors, lexical: this.lexical }
-      const ranked = rankForgettable(request, vector, sources, this.tuning)
+      const language = this.lexical.requestLanguage(request.topic, request.conversationId)
+      const ranked = rankForgettable(request, vector, sources, this.tuning, language)
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
       return ranked.flatMap((m) =>
-        stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic)] : [],
+        stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic, language)] : [],
       )
     })
   }

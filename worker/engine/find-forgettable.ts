@@ -5,7 +5,7 @@ import { FusedRanking } from '../rank/fused-ranking'
 import { sentencePenalty, type RankingSources } from '../rank/rank-candidates'
 import { RANK_TUNING, type RankTuning } from '../rank/rank-tuning'
 import { listOf, type RankedList } from '../rank/ranked-list'
-import { bm25Tokens, queryTerm } from '../text/text-analysis'
+import { type Language, words, wordQueryTerms } from '../text/text-analysis'
 
 /** A message's place in the ranking: its ranked sentences, best first. */
 export interface RankedMessage {
@@ -29,9 +29,10 @@ export function rankForgettable(
   vector: Float32Array | undefined,
   sources: RankingSources,
   tuning: RankTuning = RANK_TUNING,
+  language: Language | undefined = sources.lexical.requestLanguage(request.topic, request.conversationId),
 ): RankedMessage[] {
   const filter = { conversationId: request.conversationId }
-  const lexical = sources.lexical.search(request.topic, filter, tuning.hybridLexicalDepth, tuning)
+  const lexical = sources.lexical.search(request.topic, filter, tuning.hybridLexicalDepth, tuning, language)
   const dense =
     vector && sources.vectors
       ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources, tuning)))
@@ -63,8 +64,13 @@ export function rankForgettable(
   return [...messages.values()]
 }
 
-/** The match shown to the user: the stored message, its ranked sentences, and why it matched. */
-export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage, topic: string): ForgettableMatch {
+/** The match shown to the user: the stored message, its ranked sentences, and why it matched (words compared in `language`, the topic's). */
+export function toForgettableMatch(
+  ranked: RankedMessage,
+  stored: StoredMessage,
+  topic: string,
+  language: Language | undefined,
+): ForgettableMatch {
   const { id: messageId, conversationId, role, timestamp, content } = stored
   return {
     messageId,
@@ -74,7 +80,7 @@ export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage,
     content,
     score: ranked.score,
     sentences: ranked.sentences,
-    why: whyItMatched(topic, content, ranked.sentences),
+    why: whyItMatched(topic, content, language, ranked.sentences),
   }
 }
 
@@ -82,22 +88,22 @@ export function toForgettableMatch(ranked: RankedMessage, stored: StoredMessage,
  * "shares 'peanuts', 'allergic'; dense rank 2": the message's words that are content words of the topic (as BM25
  * matched them: stop words aside, stemmed), and the best dense rank of its sentences.
  */
-function whyItMatched(topic: string, content: string, sentences: readonly ForgettableSentence[]): string {
-  const topicTerms = new Set(
-    bm25Tokens(topic)
-      .map(queryTerm)
-      .filter((term) => term !== null),
-  )
-  const words: string[] = []
-  for (const token of bm25Tokens(content)) {
-    const word = token.toLowerCase()
-    const term = queryTerm(word)
-    if (term !== null && topicTerms.has(term) && !words.includes(word)) words.push(word)
+function whyItMatched(
+  topic: string,
+  content: string,
+  language: Language | undefined,
+  sentences: readonly ForgettableSentence[],
+): string {
+  const topicTerms = new Set(words(topic).flatMap((word) => wordQueryTerms(word, language)))
+  const shared: string[] = []
+  for (const word of words(content)) {
+    const terms = wordQueryTerms(word, language)
+    if (terms.some((term) => topicTerms.has(term)) && !shared.includes(word)) shared.push(word)
   }
   const denseRanks = sentences.flatMap((s) => (s.denseRank === undefined ? [] : [s.denseRank]))
   const parts = [
-    words.length > 0
-      ? `shares ${words
+    shared.length > 0
+      ? `shares ${shared
           .slice(0, WHY_WORDS)
           .map((w) => `'${w}'`)
           .join(', ')}`

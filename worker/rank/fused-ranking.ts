@@ -14,10 +14,11 @@ interface FusedEntry extends RankedSid {
 export type LexicalWeight = (sid: number, denseRank: number | undefined) => number
 
 /**
- * Exactly a weighted `fuseRanks([full dense ranking, lexical hits])` — score = 1 / (k + dense rank) + weight × 1 /
- * (k + lexical rank), `k` being `rrfK` — produced lazily: only the lexical hits need their dense rank (counted in one
- * pass, `DenseRanking.ranksOf`); every other sentence's fused score is 1 / (k + its dense rank), which falls with the
- * rank, so the fused list is a merge of the dense order (lexical hits skipped) with the lexical hits sorted by fused
+ * Exactly a weighted `fuseRanks([full dense ranking, lexical hits])` — score = `denseWeight` × 1 / (k + dense rank) +
+ * weight × 1 / (k + lexical rank), `k` being `rrfK` — produced lazily: only the lexical hits need their dense rank
+ * (counted in one pass, `DenseRanking.ranksOf`); every other sentence's fused score is `denseWeight` / (k + its dense
+ * rank), which falls with the rank (at `denseWeight` 0 they all tie after every lexical hit, in dense order), so the
+ * fused list is a merge of the dense order (lexical hits skipped) with the lexical hits sorted by fused
  * score. Ties break as in `fuseRanks`: best rank in either list, then first appearance (the dense list is read
  * first, so a sentence with a vector first appears at its dense rank). Each entry carries its rank in each list.
  */
@@ -36,6 +37,7 @@ export class FusedRanking implements RankedList {
     lexical: readonly { sid: number }[],
     weightOf: LexicalWeight = () => 1,
     private readonly rrfK = RANK_TUNING.rrfK,
+    private readonly denseWeight = 1,
   ) {
     const hits: { sid: number; rank: number; position: number }[] = []
     const inList = new Set<number>()
@@ -56,7 +58,7 @@ export class FusedRanking implements RankedList {
       }
       this.lexicalPositions.add(position)
       const denseRank = denseRanks.get(position)! + 1
-      const score = 1 / (this.rrfK + denseRank) + weightOf(sid, denseRank) / (this.rrfK + rank)
+      const score = denseWeight / (this.rrfK + denseRank) + weightOf(sid, denseRank) / (this.rrfK + rank)
       return {
         sid,
         score,
@@ -85,7 +87,7 @@ export class FusedRanking implements RankedList {
     if (position < 0 || !this.dense) return undefined
     let rank = this.denseRankCache.get(position)
     if (rank === undefined) this.denseRankCache.set(position, (rank = this.dense.ranksOf([position]).get(position)!))
-    return 1 / (this.rrfK + rank + 1)
+    return this.denseWeight / (this.rrfK + rank + 1)
   }
 
   private mergeNext(): FusedEntry | undefined {
@@ -110,7 +112,7 @@ export class FusedRanking implements RankedList {
         const rank = this.nextDense + 1
         return {
           sid: dense.scores.sids[position],
-          score: 1 / (this.rrfK + rank),
+          score: this.denseWeight / (this.rrfK + rank),
           ranks: { dense: rank },
           bestRank: rank,
           firstSeen: rank - 1,

@@ -17,6 +17,7 @@ export type LexicalShareWeights = Pick<
  *   matched by meaning, so the less of the request the history's vocabulary reaches, the less any word match says;
  * - `denseRank`: where the dense ranking puts the hit (1 the best; undefined when the sentence has no vector yet,
  *   and then words are all there is): a word match the meaning ranks far down is more likely incidental.
+ * The dense rank counts as much as the dense ranking itself does in the fusion (`denseWeight`, `denseTrust`).
  * The weights (`weights`, the ranking's tuning table) were fitted on conversations 1–5 of LoCoMo and of the
  * paraphrase set and checked on 6–10 (BENCHMARKS.md, "Recall"); a hit covering most of a request whose words the
  * history uses counts almost in full.
@@ -26,9 +27,10 @@ export function lexicalShare(
   reach: number,
   denseRank: number | undefined,
   weights: LexicalShareWeights = RANK_TUNING,
+  denseWeight = 1,
 ): number {
   const { lexicalShareBias, lexicalShareCoverage, lexicalShareReach, lexicalShareDenseRank } = weights
-  const rankTerm = denseRank === undefined ? 0 : lexicalShareDenseRank * Math.log(denseRank)
+  const rankTerm = denseRank === undefined ? 0 : denseWeight * lexicalShareDenseRank * Math.log(denseRank)
   return (
     1 / (1 + Math.exp(-(lexicalShareBias + lexicalShareCoverage * coverage + lexicalShareReach * reach - rankTerm)))
   )

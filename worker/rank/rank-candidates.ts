@@ -1,4 +1,5 @@
 import type { ScoredSentence } from '../../src/core/scored-sentence'
+import type { DenseTrust } from '../../src/types'
 import type { WordNeighbours } from '../embed/word-neighbours'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { CatalogScope, SentenceCatalog } from '../index/sentence-catalog'
@@ -11,6 +12,8 @@ import { ProbedDenseRanking } from './probed-dense-ranking'
 import { requestExpansions, type Expansion } from './query-expansion'
 import { RANK_TUNING, type RankTuning } from './rank-tuning'
 import { listOf, type RankedList, type RankedSid } from './ranked-list'
+import { detectLanguage } from '../text/language-detection'
+import type { Language } from '../text/text-analysis'
 import { penaltyForContentTerms, shortSentencePenalty } from './short-sentence-penalty'
 import { speakerNameTerms, speakerNameWords, withoutSpeakerNames } from './speaker-names'
 import { termCoverage } from './term-coverage'
@@ -28,6 +31,10 @@ export interface RankingSources {
 export interface RankingQuery {
   text: string
   vector?: Float32Array
+  /** The language its words are analysed in; when absent, the lexical index's `requestLanguage`. */
+  language?: Language
+  /** How far `hybrid` trusts the dense ranking with it (`denseTrust`); absent: in full. */
+  denseTrust?: DenseTrust
 }
 
 /**
@@ -61,26 +68,24 @@ export function* rankCandidates(
     return probed && new ProbedDenseRanking(probed, () => denseRanking(query)!)
   }
   // The scope's speakers' names, for hybrid: worked out once per request, not per query.
-  let names: { words: Set<string>; terms: Set<string> } | undefined
-  const speakerNames = () => {
-    if (names === undefined) {
-      const words = speakerNameWords(sources.catalog.scope(conversationId).roles.keys())
-      names = { words, terms: speakerNameTerms(words) }
-    }
-    return names
-  }
+  let nameWords: Set<string> | undefined
+  const speakerNames = () => (nameWords ??= speakerNameWords(sources.catalog.scope(conversationId).roles.keys()))
   const rankings: RankedList[] = queries.map((query) => {
-    if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter, Infinity, tuning))
+    const language = query.language ?? sources.lexical.requestLanguage(query.text, conversationId)
+    if (strategy === 'lexical') return listOf(sources.lexical.search(query.text, filter, Infinity, tuning, language))
     if (strategy === 'dense') return probedRanking(query) ?? denseRanking(query) ?? listOf([])
-    const { words, terms } = speakerNames()
-    const lexicalQuery = widened(query, sources, words, tuning.expansionsPerWord)
+    const words = speakerNames()
+    const lexicalQuery = widened(query, language, sources, words, tuning.expansionsPerWord)
+    const terms = speakerNameTerms(words, language)
+    const denseWeight = query.denseTrust?.weight ?? 1
     return new FusedRanking(
       denseRanking(query),
-      sources.lexical.search(lexicalQuery.text, filter, tuning.hybridLexicalDepth, tuning),
+      sources.lexical.search(lexicalQuery.text, filter, tuning.hybridLexicalDepth, tuning, language),
       tuning.lexicalShare
-        ? lexicalWeight(query, conversationId, sources, terms, lexicalQuery.expansions, tuning)
+        ? lexicalWeight(query, language, denseWeight, conversationId, sources, terms, lexicalQuery.expansions, tuning)
         : undefined,
       tuning.rrfK,
+      denseWeight,
     )
   })
   const seen = new Set<number>()
@@ -111,6 +116,7 @@ export function* rankCandidates(
  */
 function widened(
   query: RankingQuery,
+  language: Language | undefined,
   sources: RankingSources,
   nameWords: ReadonlySet<string>,
   perWord: number,
@@ -118,6 +124,7 @@ function widened(
   if (!sources.wordNeighbours || !query.vector) return { text: query.text, expansions: [] }
   const expansions = requestExpansions(
     query.text,
+    language,
     sources.wordNeighbours,
     (term) => sources.lexical.usesTerm(term),
     nameWords,
@@ -133,6 +140,8 @@ function widened(
  */
 function lexicalWeight(
   query: RankingQuery,
+  language: Language | undefined,
+  denseWeight: number,
   conversationId: string | undefined,
   sources: RankingSources,
   nameTerms: ReadonlySet<string>,
@@ -140,8 +149,16 @@ function lexicalWeight(
   tuning: RankTuning,
 ): LexicalWeight {
   const filter = { conversationId }
-  const coverage = termCoverage(sources.lexical, query.text, filter, nameTerms, expansions, tuning.standInCredit)
-  return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank, tuning)
+  const coverage = termCoverage(
+    sources.lexical,
+    query.text,
+    language,
+    filter,
+    nameTerms,
+    expansions,
+    tuning.standInCredit,
+  )
+  return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank, tuning, denseWeight)
 }
 
 /** A ranked candidate with why it is there: its rank in each ranking, its fused score (`hybrid`) and the query that found it. */
@@ -182,7 +199,7 @@ export function sentencePenalty(
     const terms = sources.lexical.contentTermCountOf(sid)
     if (terms !== undefined) return penaltyForContentTerms(terms, tuning)
     const sentence = sources.catalog.get(sid)
-    return sentence ? shortSentencePenalty(sentence.text, tuning) : 0
+    return sentence ? shortSentencePenalty(sentence.text, detectLanguage(sentence.text), tuning) : 0
   }
 }
 

@@ -29,6 +29,18 @@ export const RANK_TUNING_TABLE = {
    * and not kept", asymmetric RRF).
    */
   rrfK: { value: 60, range: 'amount' },
+  /**
+   * A request counts as unreadable to the model (`denseTrust`: the dense ranking then only orders what no word
+   * matches) when more than this share of its letters are unknown to the model's tokenizer: "most of them". A share of
+   * the letters. Tried: 0.5 (BENCHMARKS.md, "Languages", the dense-trust rows).
+   */
+  unknownTextShare: { value: 0.5, range: 'share' },
+  /**
+   * What the dense ranking counts for in `hybrid` when the request is in a language the model was not trained on
+   * (`EmbeddingOptions.languages`) though its letters are known: 1 in full, 0 only behind the word matches. A weight
+   * on the dense reciprocal rank. Tried: 0, 0.25, 0.5, 1 (BENCHMARKS.md, "Languages", the dense-trust rows).
+   */
+  otherLanguageDenseWeight: { value: 0, range: 'share' },
   /** Sentences with at least this many content words are not penalised (`shortSentencePenalty`). Content words. Tried: 4 (with the rows below). */
   informativeTerms: { value: 4, range: 'count' },
   /**

@@ -1,4 +1,4 @@
-import { contentWords, hasWord, queryTerm, withoutWords } from '../text/text-analysis'
+import { contentWords, hasWord, type Language, withoutWords, wordQueryTerms } from '../text/text-analysis'
 
 /**
  * Roles every chat has: words that may well be what a request is about ("the user settings", "the system prompt")
@@ -6,23 +6,26 @@ import { contentWords, hasWord, queryTerm, withoutWords } from '../text/text-ana
  */
 const GENERIC_ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'system'])
 
-/** The words (`contentWords`) that name the given speakers (roles), leaving out the generic roles and stop words. */
+/**
+ * The words (`contentWords`) that name the given speakers (roles), leaving out the generic roles and stop words:
+ * names are not words of a language, so only words no language's list would drop count (English's, the default).
+ */
 export function speakerNameWords(speakers: Iterable<string>): Set<string> {
   const words = new Set<string>()
   for (const speaker of speakers) {
     if (GENERIC_ROLES.has(speaker.toLowerCase())) continue
-    for (const word of contentWords(speaker)) words.add(word)
+    for (const word of contentWords(speaker, 'en')) words.add(word)
   }
   return words
 }
 
-/** Name words (`speakerNameWords`) as the lexical index's query terms (stemmed), to leave out of what a request's words cover. */
-export function speakerNameTerms(words: Iterable<string>): Set<string> {
+/**
+ * Name words (`speakerNameWords`) as the lexical index's query terms in `language` (the request's), to leave out of
+ * what a request's words cover.
+ */
+export function speakerNameTerms(words: Iterable<string>, language: Language | undefined): Set<string> {
   const terms = new Set<string>()
-  for (const word of words) {
-    const term = queryTerm(word)
-    if (term !== null) terms.add(term)
-  }
+  for (const word of words) for (const term of wordQueryTerms(word, language)) terms.add(term)
   return terms
 }
 

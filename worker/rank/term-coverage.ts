@@ -1,5 +1,5 @@
 import type { LexicalIndex } from '../index/lexical/lexical-index'
-import { bm25QueryTerms, queryTerm } from '../text/text-analysis'
+import { type Language, queryTerms, wordQueryTerms } from '../text/text-analysis'
 import type { Expansion } from './query-expansion'
 import { RANK_TUNING } from './rank-tuning'
 
@@ -13,7 +13,7 @@ export interface TermCoverage {
 
 /**
  * How much of `query` the history's words can account for, the inputs of a lexical hit's share in `hybrid`
- * (`lexicalShare`). Each of the query's BM25 terms (`bm25QueryTerms`; `ignored` terms, e.g. speakers' names, left out)
+ * (`lexicalShare`). Each of the query's BM25 terms in `language` (`queryTerms`; `ignored` terms, e.g. speakers' names, left out)
  * weighs its idf over sentence texts. `reach`: the share of that weight carried by terms some sentence's text holds
  * (a term the history never uses can only be found by meaning). `coverageOf(sid)`: the share carried by terms the
  * sentence's own text or its turn's text holds (0 for a sentence matched by its speaker alone); a term no sentence
@@ -22,6 +22,7 @@ export interface TermCoverage {
 export function termCoverage(
   lexical: LexicalIndex,
   query: string,
+  language: Language | undefined,
   filter: { conversationId?: string } | undefined,
   ignored: ReadonlySet<string>,
   expansions: readonly Expansion[] = [],
@@ -29,16 +30,12 @@ export function termCoverage(
 ): TermCoverage {
   const standInsOf = new Map<string, string[]>()
   for (const { word, standIns } of expansions) {
-    const term = queryTerm(word)
-    if (term !== null)
-      standInsOf.set(
-        term,
-        standIns.map(queryTerm).filter((standIn): standIn is string => standIn !== null),
-      )
+    const standInTerms = standIns.flatMap((standIn) => wordQueryTerms(standIn, language))
+    for (const term of wordQueryTerms(word, language)) standInsOf.set(term, standInTerms)
   }
   const conversationId = filter?.conversationId
   const inScope = lexical.hasConversation(conversationId)
-  const terms = [...new Set(bm25QueryTerms(query))].filter((term) => !ignored.has(term))
+  const terms = [...new Set(queryTerms(query, language))].filter((term) => !ignored.has(term))
   // By sid: idf weight covered, and the last term that counted it (a sentence and its turn may both hold a term).
   const covered = new Float64Array(lexical.sidBound)
   const countedFor = new Int32Array(lexical.sidBound).fill(-1)

@@ -31,6 +31,7 @@ const modelApi = {
       throw error
     }
   },
+  unknownShares: (texts: string[]) => started().unknownShares(texts),
   dispose: () => started().dispose(),
 }
 

@@ -73,6 +73,7 @@ export function modelInWorker(options: ModelOptions): ModelRunner {
       if (current === used) current = undefined
       return run(texts)
     },
+    unknownShares: (texts) => call((remote) => remote.unknownShares(texts)),
     dispose: async () => {
       if (!current) return
       const { remote, started, unanswered, terminate } = current

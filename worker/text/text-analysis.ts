@@ -1,155 +1,145 @@
-import { STOP_WORDS, stemEnglish } from './english'
+import { type Language, rulesFor } from './language-rules'
+import { words } from './word-segmentation'
 
 /**
- * Where text becomes words and terms, for every part of the engine that reads words: BM25 (`bm25Tokens`, `indexTerm`,
- * `queryTerm`), the short-sentence penalty and short replies (`contentTermCount`), speakers' names (`contentWords`,
- * `withoutWords`), de-duplication (`normaliseSentence`), stand-ins (`contentWords`) and the bench's question-set
- * check (`contentTerms`).
- *
- * A word is a run of letters and digits, in any script (`WORD_CHARACTERS`), lowercased after it is found: lowercasing
- * never splits a word. BM25 alone splits otherwise (`bm25Tokens`): on whitespace and punctuation only, as the index
- * was tuned with and as its stored snapshots hold their terms.
+ * Where words become terms, for every part of the engine that reads them: BM25 (`indexTerms`, `queryTerms`), the
+ * short-sentence penalty and short replies (`contentTermCount`), speakers' names and stand-ins (`contentWords`,
+ * `wordQueryTerms`) and the bench's question-set check (`contentTerms`). The words come from `word-segmentation.ts`; each
+ * text's language (`language-detection.ts`) decides its stop words and how a word folds into its term
+ * (`language-rules.ts`), and words of Chinese, Japanese and Korean script become overlapping character pairs
+ * (`cjkTerms`).
  */
 
-/** What a language brings: the words that carry no topic, and how a lowercase word folds into its term. */
-interface LanguageRules {
-  stopWords: ReadonlySet<string>
-  stem(word: string): string
-}
+export type { Language } from './language-rules'
+export {
+  EMPTY_HASH,
+  hasWord,
+  NOT_ASCII_HASH,
+  normalisedHash,
+  normaliseSentence,
+  withoutWords,
+  words,
+} from './word-segmentation'
 
-const ENGLISH: LanguageRules = { stopWords: STOP_WORDS, stem: stemEnglish }
+/** A word in Chinese, Japanese or Korean script: its terms are character pairs rather than the word. */
+const CJK_WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 
 /**
- * The rules every function below applies: English, the one language so far. A language parameter replaces this
- * constant (a `LanguageRules` per language); nothing else in the engine knows a stop word or a stem.
+ * The terms of one CJK word: each pair of adjacent characters ("装修公司" → 装修, 修公, 公司), or the word itself when
+ * it is one character. The dictionary's segmentation of the same words differs with their neighbours (a compound in
+ * one sentence is two words in the next, a Korean noun carries its particle), and pairs meet across those splits.
  */
-const RULES: LanguageRules = ENGLISH
-
-/** The characters of a word: letters and digits of any script (the `u`-flag class body, for the patterns below). */
-const WORD_CHARACTERS = '\\p{L}\\p{N}'
-const NON_WORD = new RegExp(`[^${WORD_CHARACTERS}]+`, 'u')
-const NON_WORD_RUNS = new RegExp(`[^${WORD_CHARACTERS}]+`, 'gu')
-const WORD_CHARACTER = new RegExp(`[${WORD_CHARACTERS}]`, 'u')
-/** A word with an optional possessive ending ("Melanie's", "Melanie’s"). */
-const WORD_WITH_POSSESSIVE = new RegExp(`([${WORD_CHARACTERS}]+)(?:['’]s)?`, 'gu')
-
-/** The words of `text`, lowercase, in order, repeats kept: "Wow, Mel's café!" → wow, mel, s, café. */
-export function words(text: string): string[] {
-  const found: string[] = []
-  for (const piece of text.split(NON_WORD)) if (piece !== '') found.push(piece.toLowerCase())
-  return found
+function cjkTerms(word: string): string[] {
+  const characters = Array.from(word)
+  if (characters.length < 2) return [word]
+  const pairs: string[] = []
+  for (let i = 0; i + 1 < characters.length; i++) pairs.push(characters[i] + characters[i + 1])
+  return pairs
 }
 
-/** Whether `text` holds a word at all. */
-export function hasWord(text: string): boolean {
-  return WORD_CHARACTER.test(text)
+/** The terms of one word (as `words` gives it) in `language`: its stem, or its CJK character pairs. */
+function wordTerms(word: string, language: Language | undefined): string[] {
+  const term = rulesFor(language).stem(word)
+  return CJK_WORD.test(term) ? cjkTerms(term) : [term]
 }
 
-/** Whether a lowercase word is one that carries no topic ("what", "did", and contractions' fragments "s", "ll"). */
-function isStopWord(word: string): boolean {
-  return RULES.stopWords.has(word)
+/**
+ * Letters in a compound gram (`compoundGrams`). Characters. Tried: 4 and 5 (BENCHMARKS.md, "Languages", the
+ * compound rows: 5 finds fewer compounds' parts).
+ */
+const COMPOUND_GRAM_LENGTH = 4
+const MARKS = /\p{M}/gu
+
+/**
+ * The character n-grams of a word of a compounding language, marks dropped ("Hausärztin" → haus, ausa, …, ztin),
+ * each prefixed so that it never equals a stem: a compound and its parts written apart ("Yogakurs", "Kurs für Yoga")
+ * share them, where their stems share nothing.
+ */
+function compoundGrams(word: string): string[] {
+  const letters = Array.from(word.normalize('NFD').replace(MARKS, ''))
+  const grams: string[] = []
+  for (let i = 0; i + COMPOUND_GRAM_LENGTH <= letters.length; i++)
+    grams.push(`#${letters.slice(i, i + COMPOUND_GRAM_LENGTH).join('')}`)
+  return grams
 }
 
-/** The words of `text` that are not stop words, lowercase, in order. */
-export function contentWords(text: string): string[] {
-  return words(text).filter((word) => !isStopWord(word))
+/** A word's BM25 terms: `wordTerms`, and in a compounding language its character n-grams (`compoundGrams`). */
+function matchTerms(word: string, language: Language | undefined): string[] {
+  const terms = wordTerms(word, language)
+  return rulesFor(language).compounds ? [...terms, ...compoundGrams(word)] : terms
+}
+
+/** Most words a `TermMemo` keeps before it starts over. */
+const MEMO_LIMIT = 50_000
+
+/**
+ * Words' terms remembered while a history is indexed: a history repeats its words, and a stem costs microseconds.
+ * Its owner (the lexical index) lets go of every remembered word when a message is forgotten (`forget`), so that
+ * no word of it stays in memory.
+ */
+export class TermMemo {
+  private readonly terms = new Map<string, string[]>()
+
+  /** Words remembered. */
+  get size(): number {
+    return this.terms.size
+  }
+
+  /** `matchTerms(word, language)`, remembered. */
+  termsOf(word: string, language: Language | undefined): string[] {
+    const key = `${language ?? ''}\u0000${word}`
+    let terms = this.terms.get(key)
+    if (terms === undefined) {
+      if (this.terms.size >= MEMO_LIMIT) this.terms.clear()
+      terms = matchTerms(word, language)
+      this.terms.set(key, terms)
+    }
+    return terms
+  }
+
+  forget(): void {
+    this.terms.clear()
+  }
+}
+
+/** Whether a word (as `words` gives it) carries no topic in `language` ("what", "der", "的"). */
+export function isStopWord(word: string, language: Language | undefined): boolean {
+  return rulesFor(language).stopWords.has(word)
+}
+
+/** The words of `text` that are not stop words in `language`, in order. */
+export function contentWords(text: string, language: Language | undefined): string[] {
+  const { stopWords } = rulesFor(language)
+  return words(text).filter((word) => !stopWords.has(word))
 }
 
 /** How many content words `text` has (`contentWords`): what the short-sentence penalty and short replies count. */
-export function contentTermCount(text: string): number {
-  return contentWords(text).length
+export function contentTermCount(text: string, language: Language | undefined): number {
+  return contentWords(text, language).length
 }
 
-/** The terms of `text`'s content words (stemmed, stop words dropped), each once. */
-export function contentTerms(text: string): Set<string> {
-  return new Set(contentWords(text).map(RULES.stem))
+/** The terms of `text`'s content words, each once. */
+export function contentTerms(text: string, language: Language | undefined): Set<string> {
+  return new Set(contentWords(text, language).flatMap((word) => wordTerms(word, language)))
 }
 
-/** A token (any case) as the index stores it: its stem. */
-export function indexTerm(token: string): string {
-  return RULES.stem(token.toLowerCase())
+/** A BM25 document's terms: every word's, stop words included, repeats kept (remembered in `memo`, when given). */
+export function indexTerms(text: string, language: Language | undefined, memo?: TermMemo): string[] {
+  return words(text).flatMap((word) => (memo ? memo.termsOf(word, language) : matchTerms(word, language)))
 }
 
-/** A token (any case) as a query uses it: null for a stop word (dropped), else its stem. */
-export function queryTerm(token: string): string | null {
-  const lower = token.toLowerCase()
-  return isStopWord(lower) ? null : RULES.stem(lower)
+/** A word (as `words` gives it) as a query uses it: none for a stop word (dropped), else its terms. */
+export function wordQueryTerms(word: string, language: Language | undefined): string[] {
+  return isStopWord(word, language) ? [] : wordTerms(word, language)
 }
 
-/** BM25's split, MiniSearch's default tokenizer (what the index was tuned with): on whitespace and punctuation. */
-const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u
-
-/**
- * BM25's raw tokens of a text, before normalisation (`indexTerm`, `queryTerm`); may hold empty strings at the ends.
- * Not `words`: symbols stay inside a token ("$50", "c++"), and a stored index holds its terms as this split made them.
- */
-export function bm25Tokens(text: string): string[] {
-  return text.split(SPACE_OR_PUNCTUATION)
+/** The BM25 terms of `text`'s content words (`matchTerms`), in order, repeats kept. */
+export function contentTermList(text: string, language: Language | undefined): string[] {
+  return contentWords(text, language).flatMap((word) => matchTerms(word, language))
 }
 
-/** The query terms of `text`'s BM25 tokens: stop words dropped, the rest stemmed. */
-export function bm25ContentTerms(text: string): string[] {
-  return bm25Tokens(text)
-    .map(queryTerm)
-    .filter((term): term is string => !!term)
-}
-
-/** A BM25 query's terms: its content terms (`bm25ContentTerms`), or, when it has none, all its tokens' terms. */
-export function bm25QueryTerms(query: string): string[] {
-  const content = bm25ContentTerms(query)
-  if (content.length > 0) return content
-  return bm25Tokens(query)
-    .map(indexTerm)
-    .filter((term) => term !== '')
-}
-
-/**
- * `text`'s words joined by single spaces (`words(text).join(' ')`): "Wow, that's great!" → "wow that s great", what
- * de-duplication compares. One replace, no word array: this runs for candidate after candidate.
- */
-export function normaliseSentence(text: string): string {
-  return text.replace(NON_WORD_RUNS, ' ').trim().toLowerCase()
-}
-
-/** `normalisedHash` of a text whose normalised form is empty. */
-export const EMPTY_HASH = -1
-/** `normalisedHash` of a text with a character beyond ASCII: only `normaliseSentence` knows its normalised form. */
-export const NOT_ASCII_HASH = -2
-
-/**
- * A 32-bit FNV-1a hash of `normaliseSentence(text)` for ASCII text, computed in one pass without building that
- * string (a Unicode-aware regex replace is the costliest step of reading a candidate); `EMPTY_HASH` or
- * `NOT_ASCII_HASH` otherwise. For ASCII, a word's characters are [a-z0-9] after lowercasing, and every other run
- * is one space, trimmed.
- */
-export function normalisedHash(text: string): number {
-  let hash = 0x811c9dc5
-  let gap = false
-  let found = false
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i)
-    if (c > 127) return NOT_ASCII_HASH
-    if (c >= 65 && c <= 90) c += 32
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (gap && found) hash = Math.imul(hash ^ 32, 16777619)
-      gap = false
-      found = true
-      hash = Math.imul(hash ^ c, 16777619)
-    } else gap = true
-  }
-  return found ? hash >>> 0 : EMPTY_HASH
-}
-
-/**
- * `text` with each word that `removed` holds (lowercase, as `words` gives them) taken out, its possessive ending
- * ("Melanie's") with it, and nothing else changed; `text` itself when it holds none of them.
- */
-export function withoutWords(text: string, removed: ReadonlySet<string>): string {
-  let found = false
-  const kept = text.replace(WORD_WITH_POSSESSIVE, (whole, word: string) => {
-    if (!removed.has(word.toLowerCase())) return whole
-    found = true
-    return ''
-  })
-  return found ? kept : text
+/** A BM25 query's terms: its content terms (`contentTermList`), or, when it has none, all its words' terms. */
+export function queryTerms(query: string, language: Language | undefined): string[] {
+  const content = contentTermList(query, language)
+  return content.length > 0 ? content : indexTerms(query, language)
 }

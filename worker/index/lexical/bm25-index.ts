@@ -1,6 +1,7 @@
-import { bm25Tokens, indexTerm } from '../../text/text-analysis'
 import { grownArray } from '../../util/grown-array'
 import { LEXICAL_TUNING, type LexicalTuning } from './lexical-tuning'
+
+const NO_TERMS: FieldTerms = { terms: [], length: 0 }
 
 /** Term frequencies are stored in 16 bits. */
 const MAX_TF = 0xffff
@@ -30,6 +31,13 @@ export interface SerializedBm25 {
   tfs: Uint16Array
 }
 
+/** One field of a document as the index takes it: its terms (repeats kept) and its length for BM25's normalisation. */
+export interface FieldTerms {
+  terms: readonly string[]
+  /** Distinct words of the field's text. */
+  length: number
+}
+
 /** Unsorted matches of a search: document keys and their scores, `count` of them. */
 export interface Bm25Matches {
   keys: Int32Array
@@ -38,10 +46,11 @@ export interface Bm25Matches {
 }
 
 /**
- * An inverted index scored by BM25+ with MiniSearch's formula (k1, b and d from `LexicalTuning`, MiniSearch's defaults; idf over live documents; field
- * length = distinct raw tokens; per-field average length; a document's score over OR-ed query terms is the sum of its
- * per-term, per-field scores times the number of distinct query terms it matches). Documents are integer keys with an
- * integer group (a conversation) to filter by. Postings live in typed arrays; removal leaves tombstones that searches
+ * An inverted index scored by BM25+ with MiniSearch's formula (k1, b and d from `LexicalTuning`, MiniSearch's
+ * defaults; idf over live documents; field length = distinct words; per-field average length; a document's score
+ * over OR-ed query terms is the sum of its per-term, per-field scores times the number of distinct query terms it
+ * matches). Documents come analysed, as their fields' terms (`worker/text/text-analysis.ts`); they are integer keys
+ * with an integer group (a conversation) to filter by. Postings live in typed arrays; removal leaves tombstones that searches
  * skip and a compaction clears once they are a sizeable share (and always before a snapshot, so a forgotten term is
  * never persisted).
  */
@@ -85,8 +94,8 @@ export class Bm25Index {
     return this.has(key) ? this.groups[this.slotOf[key]] : undefined
   }
 
-  /** Indexes a document's field texts (one per field) under `key` (a small non-negative integer: keys index an array), replacing any document with that key. */
-  add(key: number, group: number, fields: readonly string[]): void {
+  /** Indexes a document's fields (one per field) under `key` (a small non-negative integer: keys index an array), replacing any document with that key. */
+  add(key: number, group: number, fields: readonly FieldTerms[]): void {
     if (this.has(key)) this.remove(key)
     if (key >= this.slotOf.length) this.slotOf = grownArray(this.slotOf, Math.max(key + 1, this.slotOf.length * 2), -1)
     const slot = this.slotCount++
@@ -98,15 +107,11 @@ export class Bm25Index {
     this.live++
     const F = this.fieldCount
     for (let f = 0; f < F; f++) {
-      const tokens = bm25Tokens(fields[f] ?? '')
-      const length = new Set(tokens).size
+      const { terms, length } = fields[f] ?? NO_TERMS
       this.lengths[slot * F + f] = length
       this.totals[f] += length
       const counts = new Map<string, number>()
-      for (const token of tokens) {
-        const term = indexTerm(token)
-        if (term) counts.set(term, (counts.get(term) ?? 0) + 1)
-      }
+      for (const term of terms) if (term) counts.set(term, (counts.get(term) ?? 0) + 1)
       for (const [term, tf] of counts) this.append(this.listFor(term, f), slot, Math.min(tf, MAX_TF))
     }
   }
@@ -131,9 +136,9 @@ export class Bm25Index {
   match(
     terms: readonly string[],
     group?: number,
-    constants: Pick<LexicalTuning, 'bm25K1' | 'bm25B' | 'bm25D'> = LEXICAL_TUNING,
+    constants: Pick<LexicalTuning, 'bm25K1' | 'bm25B' | 'bm25D' | 'bm25LengthOffset'> = LEXICAL_TUNING,
   ): Bm25Matches {
-    const { bm25K1: k1, bm25B: b, bm25D: d } = constants
+    const { bm25K1: k1, bm25B: b, bm25D: d, bm25LengthOffset: offset } = constants
     const serial = ++this.searchSerial
     const F = this.fieldCount
     const { alive, groups, lengths, acc, matched, seenIn, termMark, touched } = this
@@ -152,14 +157,15 @@ export class Bm25Index {
         const df = checkAlive ? liveCount(list, alive) : list.length
         if (df === 0) continue
         const idf = this.idf(df)
-        const lengthScale = (k1 * b) / (this.totals[f] / this.live)
+        const lengthScale = (k1 * b) / (this.totals[f] / this.live + offset)
         const base = k1 * (1 - b)
         const { slots, tfs, length } = list
         for (let j = 0; j < length; j++) {
           const slot = slots[j]
           if ((checkAlive && alive[slot] === 0) || (filtered && groups[slot] !== group)) continue
           const tf = tfs[j]
-          const score = times * idf * (d + (tf * (k1 + 1)) / (tf + base + lengthScale * lengths[slot * F + f]))
+          const length = lengths[slot * F + f] + offset
+          const score = times * idf * (d + (tf * (k1 + 1)) / (tf + base + lengthScale * length))
           if (seenIn[slot] !== serial) {
             seenIn[slot] = serial
             acc[slot] = 0

@@ -1,10 +1,20 @@
 import type { Sentence } from '../../../src/types'
-import { bm25ContentTerms, bm25QueryTerms, contentTermCount } from '../../text/text-analysis'
+import { detectLanguage, sentenceLanguages } from '../../text/language-detection'
+import {
+  contentTermCount,
+  contentTermList,
+  indexTerms,
+  type Language,
+  queryTerms,
+  TermMemo,
+  words,
+} from '../../text/text-analysis'
 import { grownArray } from '../../util/grown-array'
 import { Interner } from '../../util/interner'
 import type { ScoredSid } from '../scored-sid'
-import { Bm25Index, type SerializedBm25 } from './bm25-index'
+import { Bm25Index, type FieldTerms, type SerializedBm25 } from './bm25-index'
 import { LEXICAL_TUNING, type LexicalTuning } from './lexical-tuning'
+import { SentenceLanguages, type SerializedSentenceLanguages } from './sentence-languages'
 
 /** The whole lexical index as typed arrays and strings, for structured-clone storage. */
 export interface SerializedLexicalIndex {
@@ -19,13 +29,22 @@ export interface SerializedLexicalIndex {
   turnSids: Int32Array
   /** By sid: content words of the sentence (`contentTermCount`, at most 254) plus one; 0 for sids not indexed. */
   contentTerms: Uint8Array
+  /** The language each sentence was analysed in. */
+  languages: SerializedSentenceLanguages
+}
+
+/** A text's terms and length as one BM25 field. */
+function field(text: string, language: Language | undefined, memo: TermMemo): FieldTerms {
+  return { terms: indexTerms(text, language, memo), length: new Set(words(text)).size }
 }
 
 /**
  * BM25 over sentence texts (`Bm25Index`), in memory; restored from a snapshot at open. The speaker (`role`) is a
  * second field, so a question that names a person ("What did Melanie paint?") prefers that person's own sentences
  * among those sharing its topic words. Each message is also indexed as one document (its turn, keyed by its first
- * sentence's sid), blended into its sentences' scores (`LexicalTuning.turnShare`).
+ * sentence's sid), blended into its sentences' scores (`LexicalTuning.turnShare`). Each sentence's words are
+ * analysed in its own language, detected when it is indexed (`sentenceLanguages`: a message may switch languages),
+ * and a request in the language it is detected in, preferring the languages of the history it asks about.
  */
 export class LexicalIndex {
   private sentences = new Bm25Index(2)
@@ -52,6 +71,10 @@ export class LexicalIndex {
    */
   private contentTerms: Uint8Array = new Uint8Array(0)
   private turnOfMessage: Map<string, number> | undefined = new Map()
+  /** The language each sentence was analysed in. */
+  private languages = new SentenceLanguages()
+  /** The terms of the words indexed, remembered until a forget. */
+  private readonly memo = new TermMemo()
   /** Search scratch, by sid: blended score, the search that set it, and the sids touched (reused across searches). */
   private blended = new Float64Array(0)
   private blendSerial = new Int32Array(0)
@@ -83,26 +106,38 @@ export class LexicalIndex {
     this.changes++
     const byMessage = new Map<string, Sentence[]>()
     let maxSid = -1
-    for (const sentence of sentences) maxSid = Math.max(maxSid, sentence.sid)
-    this.ensureSids(maxSid + 1)
     for (const sentence of sentences) {
-      const group = this.conversations.intern(sentence.conversationId)
-      const replaced = this.sentences.groupOf(sentence.sid)
-      this.sentences.add(sentence.sid, group, [sentence.text, sentence.role])
-      this.sentencesIn[group] = (this.sentencesIn[group] ?? 0) + 1
-      if (replaced !== undefined) this.sentenceLeft(replaced)
-      this.contentTerms[sentence.sid] = Math.min(254, contentTermCount(sentence.text)) + 1
+      maxSid = Math.max(maxSid, sentence.sid)
       const parts = byMessage.get(sentence.messageId)
       if (parts) parts.push(sentence)
       else byMessage.set(sentence.messageId, [sentence])
     }
+    this.ensureSids(maxSid + 1)
     const turnOfMessage = this.messageTurns()
     for (const [messageId, parts] of byMessage) {
+      parts.sort((a, b) => a.index - b.index)
+      const languages = sentenceLanguages(parts.map((part) => part.text))
+      const turnTerms: string[] = []
+      const turnWords = new Set<string>()
+      parts.forEach((sentence, i) => {
+        const language = languages[i]
+        const group = this.conversations.intern(sentence.conversationId)
+        const replaced = this.sentences.groupOf(sentence.sid)
+        if (replaced !== undefined) this.languages.remove(sentence.sid, replaced)
+        const text = field(sentence.text, language, this.memo)
+        this.sentences.add(sentence.sid, group, [text, field(sentence.role, language, this.memo)])
+        this.languages.set(sentence.sid, group, language)
+        this.sentencesIn[group] = (this.sentencesIn[group] ?? 0) + 1
+        if (replaced !== undefined) this.sentenceLeft(replaced)
+        this.contentTerms[sentence.sid] = Math.min(254, contentTermCount(sentence.text, language)) + 1
+        turnTerms.push(...text.terms)
+        for (const word of words(sentence.text)) turnWords.add(word)
+      })
       const previous = turnOfMessage.get(messageId)
       if (previous !== undefined) this.discardTurn(previous)
-      parts.sort((a, b) => a.index - b.index)
       const { conversationId, role, sid: key } = parts[0]
-      this.turns.add(key, this.conversations.intern(conversationId), [parts.map((p) => p.text).join(' '), role])
+      const turn = { terms: turnTerms, length: turnWords.size }
+      this.turns.add(key, this.conversations.intern(conversationId), [turn, field(role, languages[0], this.memo)])
       turnOfMessage.set(messageId, key)
       this.messageOfTurn[key] = messageId
       if (this.membersLength + parts.length > this.members.length)
@@ -119,13 +154,16 @@ export class LexicalIndex {
   /**
    * Removes sentences; a turn document goes as soon as any of its sentences does (forget removes whole messages), and
    * a conversation's id with its last sentence. Both BM25 indexes are compacted at once, so no word that only
-   * removed sentences had stays in their vocabularies.
+   * removed sentences had stays in their vocabularies, and the remembered terms are let go of.
    */
   remove(sids: Iterable<number>): void {
     this.changes++
     for (const sid of sids) {
       const group = this.sentences.groupOf(sid)
-      if (group !== undefined && this.sentences.remove(sid)) this.sentenceLeft(group)
+      if (group !== undefined && this.sentences.remove(sid)) {
+        this.languages.remove(sid, group)
+        this.sentenceLeft(group)
+      }
       if (sid >= this.turnOf.length) continue
       const key = this.turnOf[sid]
       if (key >= 0) this.discardTurn(key)
@@ -133,23 +171,44 @@ export class LexicalIndex {
     }
     this.sentences.compact()
     this.turns.compact()
+    this.memo.forget()
+  }
+
+  /** The language `sid`'s sentence was analysed in; undefined when it could not be told, or for a sid not indexed. */
+  languageOf(sid: number): Language | undefined {
+    return this.languages.languageOf(sid)
+  }
+
+  /** The languages of `conversationId`'s sentences (of every conversation when undefined) a request is likely in, most used first. */
+  likelyLanguages(conversationId: string | undefined): Language[] {
+    const group = this.groupOf(conversationId)
+    if (group === null) return []
+    return this.languages.likelyIn(group === undefined ? undefined : [group])
+  }
+
+  /** The language to analyse a request about `conversationId` in: as detected, preferring the history's languages. */
+  requestLanguage(request: string, conversationId: string | undefined): Language | undefined {
+    const likely = this.likelyLanguages(conversationId)
+    return detectLanguage(request, likely) ?? likely[0]
   }
 
   /**
-   * Every sentence matching any content term of `query` (stop words dropped, all terms stemmed), or in a turn that
-   * does, best blended BM25 score first (ties: older first). A query made only of stop words is searched with
-   * them, rather than not at all. `limit` keeps only the best that many (the same as slicing the full list),
-   * without sorting every weak match. Scored with `tuning`'s BM25 constants and turn share.
+   * Every sentence matching any content term of `query` (stop words dropped, all terms stemmed) in `language`
+   * (`requestLanguage` when not given), or in a turn that does, best blended BM25 score first (ties: older first).
+   * A query made only of stop words is searched with them, rather than not at all. `limit` keeps only the best that
+   * many (the same as slicing the full list), without sorting every weak match. Scored with `tuning`'s BM25
+   * constants and turn share.
    */
   search(
     query: string,
     filter?: { conversationId?: string },
     limit = Infinity,
     tuning: LexicalTuning = LEXICAL_TUNING,
+    language: Language | undefined = this.requestLanguage(query, filter?.conversationId),
   ): ScoredSid[] {
     const group = this.groupOf(filter?.conversationId)
     if (group === null) return []
-    const terms = bm25QueryTerms(query)
+    const terms = queryTerms(query, language)
     const own = this.sentences.match(terms, group, tuning)
     const turns = this.turns.match(terms, group, tuning)
     const { turnShare } = tuning
@@ -222,11 +281,19 @@ export class LexicalIndex {
     return this.sentenceFrequency(term) > 0
   }
 
-  /** Sentences of `conversationId` sharing a content term with `text`, by their own BM25 (no turn blend), best first. */
-  similarSentences(text: string, conversationId: string, tuning: LexicalTuning = LEXICAL_TUNING): ScoredSid[] {
+  /**
+   * Sentences of `conversationId` sharing a content term with `text` (analysed in `language`), by their own BM25 (no
+   * turn blend), best first.
+   */
+  similarSentences(
+    text: string,
+    language: Language | undefined,
+    conversationId: string,
+    tuning: LexicalTuning = LEXICAL_TUNING,
+  ): ScoredSid[] {
     const group = this.groupOf(conversationId)
     if (group === null) return []
-    const { keys, scores, count } = this.sentences.match(bm25ContentTerms(text), group, tuning)
+    const { keys, scores, count } = this.sentences.match(contentTermList(text, language), group, tuning)
     const hits: ScoredSid[] = new Array(count)
     for (let i = 0; i < count; i++) hits[i] = { sid: keys[i], score: scores[i] }
     return hits.sort((a, b) => b.score - a.score || a.sid - b.sid)
@@ -264,7 +331,8 @@ export class LexicalIndex {
     for (let i = 0; i < sentences.keys.length; i++) sidEnd = Math.max(sidEnd, sentences.keys[i] + 1)
     const contentTerms = new Uint8Array(sidEnd)
     for (let sid = 0; sid < sidEnd; sid++) if (this.sentences.has(sid)) contentTerms[sid] = this.contentTerms[sid]
-    return { sentences, turns, conversations, turnMessageIds, turnSizes, turnSids, contentTerms }
+    const languages = this.languages.serialize(sidEnd, (sid) => this.sentences.has(sid))
+    return { sentences, turns, conversations, turnMessageIds, turnSizes, turnSids, contentTerms, languages }
   }
 
   static deserialize(snapshot: SerializedLexicalIndex): LexicalIndex {
@@ -278,6 +346,7 @@ export class LexicalIndex {
     for (const sid of snapshot.turnSids) maxSid = Math.max(maxSid, sid)
     index.ensureSids(maxSid + 1)
     index.contentTerms.set(snapshot.contentTerms)
+    index.languages = SentenceLanguages.deserialize(snapshot.languages, (sid) => index.sentences.groupOf(sid))
     index.members = snapshot.turnSids
     index.membersLength = snapshot.turnSids.length
     index.turnOfMessage = undefined

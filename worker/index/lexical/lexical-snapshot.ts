@@ -5,9 +5,11 @@ import { countAbove, type SentenceCatalog } from '../sentence-catalog'
 /**
  * Layout of a stored snapshot. Bump it whenever `LexicalIndex` changes what it indexes or what `serialize` holds: older
  * snapshots are then rebuilt. 4: only conversations that still have a sentence (a format-3 snapshot may name
- * forgotten ones).
+ * forgotten ones). 5: terms in every script and language (words from `word-segmentation.ts`, each sentence's
+ * language's stemmer and stop words, CJK character pairs, compounding languages' character 4-grams), and each
+ * sentence's language.
  */
-export const LEXICAL_SNAPSHOT_FORMAT = 4
+export const LEXICAL_SNAPSHOT_FORMAT = 5
 
 /** The lexical index as saved: its serialised form, the format it was written in, and the sids it covers (`< nextSid`). */
 export interface LexicalSnapshot {

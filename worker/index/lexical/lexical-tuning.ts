@@ -20,6 +20,13 @@ export const LEXICAL_TUNING_TABLE = {
   /** BM25+'s floor (d): what every matching term earns, however long the document. Idf units. Tried: MiniSearch's default only (same row). */
   bm25D: { value: 0.5, range: 'amount' },
   /**
+   * Added to every field's length (its distinct words) and to their average in BM25's length normalisation. The
+   * constants above were tuned on lengths one longer: the index's earlier split, on spaces and punctuation, counted
+   * an empty token after a text's final punctuation, which nearly every sentence has. Words. Tried: 0 and 1
+   * (BENCHMARKS.md, "Languages": 0 loses one paraphrase question at 2,000).
+   */
+  bm25LengthOffset: { value: 1, range: 'amount' },
+  /**
    * Share of a sentence's lexical score that comes from its whole turn (all its message's sentences as one BM25
    * document); the rest is the sentence's own BM25. A question's words are often spread over a turn ("researching"
    * in one sentence, "adoption agencies" in the next), and the turn is what holds the answer. A share of the score.
