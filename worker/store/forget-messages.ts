@@ -69,6 +69,11 @@ async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Pro
   }
   if ('conversationId' in selector)
     return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
-  if ('after' in selector) return db.messages.where('timestamp').above(new Date(selector.after).getTime()).primaryKeys()
-  return db.messages.where('timestamp').below(new Date(selector.before).getTime()).primaryKeys()
+  if ('after' in selector) return db.messages.where('timestamp').above(epochMs(selector.after)).primaryKeys()
+  return db.messages.where('timestamp').below(epochMs(selector.before)).primaryKeys()
+}
+
+/** A bound as stored timestamps compare with it: a number as given, since a Date would drop its fraction of a millisecond. */
+function epochMs(bound: number | string | Date): number {
+  return typeof bound === 'number' ? bound : new Date(bound).getTime()
 }
