@@ -3,6 +3,7 @@ import type { MessageRecord } from './message-record'
 import type { CoarseListsRecord, LexicalSnapshot } from './records'
 import { isMessageRecord } from './record-check'
 import { inOneTransaction, type RewriteRunner } from './rewrite'
+import { inSidOrder } from './sid-order'
 import {
   isSealed,
   type StoredCoarseLists,
@@ -70,7 +71,10 @@ export const plainCodec: RecordCodec = {
     ),
 }
 
-/** The messages among `records`, in `seq` order, and the ids of the records that are not messages of `codec`. */
+/**
+ * The messages among `records`, in `seq` order, and the ids of the records that are not messages of `codec` or whose
+ * sentence ids disagree with their `seq` (`inSidOrder`).
+ */
 export async function decodeMessages(
   codec: RecordCodec,
   records: readonly unknown[],
@@ -82,5 +86,6 @@ export async function decodeMessages(
     if (message) messages.push(message)
     else skipped.push(String((records[i] as { id: unknown }).id))
   })
-  return { messages: messages.sort((a, b) => a.seq - b.seq), skipped }
+  const { kept, outOfOrder } = inSidOrder(messages.sort((a, b) => a.seq - b.seq))
+  return { messages: kept, skipped: [...skipped, ...outOfOrder.map((message) => message.id)] }
 }
