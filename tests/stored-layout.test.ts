@@ -253,7 +253,7 @@ async function operate(source: IndexedDBSource, name: string, key?: CryptoKey): 
   expect(contents.blocks).toEqual(stored.vectorBlocks)
   expect(contents.lexical).toEqual(stored.lexicalSnapshots[0])
   expect(contents.coarseLists).toEqual(stored.coarseLists[0])
-  expect(await store.residuals()).toEqual(stored.vectorResiduals)
+  expect(await store.residuals()).toEqual({ residuals: stored.vectorResiduals, damaged: [] })
   expect((await store.messagesById(['m3', 'gone', 'm1'])).map((m) => m.id)).toEqual(['m3', 'm1'])
   expect(await store.messagesInSeqOrder('c1')).toEqual(stored.messages.slice(0, 2))
   expect((await dump()).equals(untouched)).toBe(true)
@@ -328,7 +328,7 @@ describe('the stored layout', () => {
     expect(layout(residualRecord)).toBe(layout(residuals))
   })
 
-  it('an encrypted memory skips and reports a message that does not open, and fails on a vector record that does not', async () => {
+  it('an encrypted memory skips and reports a message that does not open, and drops a vector record that does not', async () => {
     const source = freshSource()
     const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
     const cipher = new RecordCipher(key)
@@ -348,15 +348,12 @@ describe('the stored layout', () => {
     const [residuals1] = (await getAllRaw(source.indexedDB, 'damaged', 'vectorResiduals')) as Row[]
     await putRaw(source.indexedDB, 'damaged', 'vectorResiduals', [{ ...residuals1, sealed: block2.sealed }])
     const reopened = await SiftStore.open('damaged', source, MODEL, { key })
-    await expect(reopened.residuals()).rejects.toMatchObject({
-      code: 'STORAGE_FAILED',
-      message: expect.stringContaining('The vector residuals 1 of this encrypted memory does not open with its key'),
-    })
+    expect(await reopened.residuals()).toMatchObject({ residuals: [{ blockId: 2 }], damaged: ['vector residuals 1'] })
     await putRaw(source.indexedDB, 'damaged', 'vectorBlocks', [{ ...block2, blockId: 1 }])
-    await expect(reopened.readContents()).rejects.toMatchObject({
-      code: 'STORAGE_FAILED',
-      message: expect.stringContaining('The vector block 1 of this encrypted memory does not open with its key'),
-    })
+    const dropped = await reopened.readContents()
+    expect(dropped).toMatchObject({ blocks: [], droppedVectors: ['vector block 1'], state: { embeddedThrough: 0 } })
     reopened.close()
+    for (const table of ['vectorBlocks', 'vectorResiduals', 'coarseLists'])
+      expect(await getAllRaw(source.indexedDB, 'damaged', table), table).toEqual([])
   })
 })

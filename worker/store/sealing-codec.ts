@@ -11,6 +11,7 @@ import {
   type SealedVectorBlock,
   type StoredVectorBlock,
 } from './stored-records'
+import { isVectorBlock, isVectorResiduals } from './vector-record-check'
 import { splitResiduals, type VectorBlock, type VectorResiduals } from './vector-block'
 
 /** What of a message is sealed. */
@@ -35,21 +36,21 @@ export function sealingCodec(cipher: RecordCipher): RecordCodec {
       const secret = (await cipher.openValue(sealed, `block:${record.blockId}`)) as
         | Pick<VectorBlock, 'sids' | 'codes' | 'scales'>
         | undefined
-      return secret && { ...clear, sids: secret.sids, codes: secret.codes, scales: secret.scales }
+      const block = secret && { ...clear, sids: secret.sids, codes: secret.codes, scales: secret.scales }
+      return isVectorBlock(block) ? block : undefined
     },
     async decodeResiduals(record) {
       if (!isSealed(record)) return undefined
       const secret = (await cipher.openValue(record.sealed, `residuals:${record.blockId}`)) as
         | Omit<VectorResiduals, 'blockId'>
         | undefined
-      return (
-        secret && {
-          blockId: record.blockId,
-          sids: secret.sids,
-          residuals: secret.residuals,
-          residualScales: secret.residualScales,
-        }
-      )
+      const residuals = secret && {
+        blockId: record.blockId,
+        sids: secret.sids,
+        residuals: secret.residuals,
+        residualScales: secret.residualScales,
+      }
+      return isVectorResiduals(residuals) ? residuals : undefined
     },
     async encodeLexicalSnapshot(snapshot) {
       const { format, nextSid, index } = snapshot

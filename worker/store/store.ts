@@ -3,7 +3,7 @@ import type { ForgetSelector, Sentence, StoredMessage } from '../../src/types'
 import { newEncryption, unlockEncryption, type AtRestKey } from '../crypto/at-rest-key'
 import type { ValidMessage } from '../input/message-input'
 import { appendVectors } from './append-vectors'
-import { clearVectors, decodeResiduals } from './block-records'
+import { clearVectors, dropVectors } from './block-records'
 import { forgetMessages, type ForgetResult } from './forget-messages'
 import { assertSchemaNotNewer } from './installed-schema'
 import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
@@ -133,23 +133,38 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
    * Reads everything open needs (the vector blocks without their residuals: see `residuals`) in one transaction,
    * `onTexts` getting the messages and the lexical snapshot while the database still reads the vectors
    * (worker/store/read-contents.ts). Float32 blocks left by a store written before int8 are quantised (and stored so)
-   * here, where every block is read anyway.
+   * here, where every block is read anyway. A block that does not decode drops every stored vector, to be re-embedded
+   * (`droppedVectors`).
    */
   async readContents(
     onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Saved['lexical']> | undefined) => void,
   ): Promise<StoreContents<Saved>> {
     const { db, codec } = this
-    const contents = await this.run('read the database', () => readContents<Saved>(db, codec, onTexts))
+    const { damagedBlocks, ...contents } = await this.run('read the database', () =>
+      readContents<Saved>(db, codec, onTexts),
+    )
+    if (damagedBlocks.length > 0) {
+      const state = await this.run('drop the damaged vectors', () => dropVectors(db))
+      return { ...contents, state, blocks: [], coarseLists: undefined, droppedVectors: damagedBlocks }
+    }
     const blocks = await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, codec, contents.blocks))
-    return { ...contents, blocks }
+    return { ...contents, blocks, droppedVectors: [] }
   }
 
-  /** Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan). */
-  async residuals(): Promise<VectorResiduals[]> {
+  /**
+   * Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan).
+   * Those that do not decode are left out and named in `damaged` (`"vector residuals <id>"`): their rows rank by their
+   * int8 codes alone, and the next write of their block stores it without them.
+   */
+  async residuals(): Promise<{ residuals: VectorResiduals[]; damaged: string[] }> {
     const { db, codec } = this
     return this.run('read the vector residuals', async () => {
       const records = await db.vectorResiduals.toArray()
-      return Promise.all(records.map((record) => decodeResiduals(codec, record)))
+      const decoded = await Promise.all(records.map((record) => codec.decodeResiduals(record)))
+      return {
+        residuals: decoded.filter((residuals) => residuals !== undefined),
+        damaged: decoded.flatMap((residuals, i) => (residuals ? [] : [`vector residuals ${records[i].blockId}`])),
+      }
     })
   }
 
