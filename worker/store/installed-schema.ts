@@ -58,7 +58,10 @@ function readInstalledSchema(name: string, source: IndexedDBSource): Promise<Ins
       const db = request.result
       const { version } = db
       if (!db.objectStoreNames.contains('meta')) {
+        const stores = [...db.objectStoreNames]
         db.close()
+        // Every Sift schema has `meta`: a database with object stores but not that one is another app's.
+        if (stores.length > 0) return reject(foreignDatabase(name, stores))
         return resolve({ version, schemaVersion: undefined })
       }
       const transaction = db.transaction('meta', 'readonly')
@@ -96,4 +99,11 @@ function assertKeyRangeFits(source: IndexedDBSource, store: IDBObjectStore): IDB
       { cause: error },
     )
   }
+}
+
+function foreignDatabase(name: string, stores: readonly string[]): SiftError {
+  return new SiftError(
+    'INVALID_INPUT',
+    `The IndexedDB database "${name}" belongs to another app (its object stores: ${stores.join(', ')}; none of Sift's), so it was left untouched. Give the memory another name (createMemory({ name })).`,
+  )
 }
