@@ -4,7 +4,11 @@ import type { MemoryOptions } from './types'
 export interface NodeHostOptions {
   /** An IndexedDB implementation (such as `new IDBFactory()` from fake-indexeddb); default a private in-memory fake-indexeddb instance. */
   indexedDB?: IDBFactory
-  /** The `IDBKeyRange` of that implementation; default fake-indexeddb's. */
+  /**
+   * The `IDBKeyRange` of that implementation, needed beside any `indexedDB` but Sift's own copy of fake-indexeddb:
+   * default the one bundled with Sift, which another copy (the app's own `fake-indexeddb`) does not take, so
+   * `createMemory` then rejects with `INVALID_INPUT`. Pass both from one import: `{ indexedDB: new IDBFactory(), IDBKeyRange }`.
+   */
   IDBKeyRange?: typeof IDBKeyRange
   /** Folder for the on-disk embedding cache; none when absent. */
   embeddingCacheDir?: string

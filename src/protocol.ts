@@ -6,7 +6,7 @@ import type { IndexProgress, Memory, MemoryOptions } from './types'
  * upgrading it, and the older tabs' engine stops (it is told by IndexedDB's `versionchange`) instead of writing records
  * the newer one would not read.
  */
-export const SCHEMA_VERSION = 5
+export const SCHEMA_VERSION = 6
 
 /**
  * Engine options as they cross to a host: everything in `MemoryOptions` except the callback, which crosses separately,

@@ -59,6 +59,12 @@ export interface OpenRepairs {
    * rebuilt from the messages; the stored vectors and saved indexes were dropped with it, and are rebuilt.
    */
   stateRebuilt: boolean
+  /**
+   * The stored vector records that did not read back (altered, damaged or torn: `"vector block 3"`), when any did.
+   * Vectors are derived data, so every stored vector was dropped and the whole history is embedded again
+   * (`indexed()`); the messages are untouched.
+   */
+  droppedVectors?: string[]
 }
 
 /** A failure of the engine's background work (`MemoryStats.lastFailure`, `IndexProgress.failure`). */

@@ -94,7 +94,7 @@ describe('BacklogDrain', () => {
     expect(stored.flatMap((kept) => kept.sids)).toEqual([...sids])
     expect(drain.embeddedThrough).toBe(sids.at(-1))
     expect(drain.pending).toBe(0)
-    expect((await parts.store.residuals()).reduce((n, record) => n + record.sids.length, 0)).toBe(count)
+    expect((await parts.store.residuals()).residuals.reduce((n, record) => n + record.sids.length, 0)).toBe(count)
     await closeParts(parts)
   })
 

@@ -134,6 +134,35 @@ describe('open with records Sift did not write that way', () => {
     }
   })
 
+  it('skips and reports a message whose seq disagrees with its sentence ids; the backlog then drains', async () => {
+    for (const extra of [{}, { passphrase: 'pass phrase' }]) {
+      const name = `seq-moved-${Object.keys(extra).length}`
+      const indexedDB = new IDBFactory()
+      const first = await createMemory({ name, indexedDB, ...extra })
+      await first.add([
+        ...history,
+        { id: 'm3', role: 'user', content: 'The boiler in the basement knocks every morning.' },
+        { id: 'm4', role: 'user', content: 'Our plumber Bruno comes on Thursday.' },
+      ])
+      await first.indexed()
+      await first.close()
+      const m1 = (await rawRecord(indexedDB, name, 'messages', 'm1')) as Record<string, unknown>
+      await putRaw(indexedDB, name, 'messages', [{ ...m1, seq: 99 }])
+
+      const memory = await createMemory({ name, indexedDB, ...extra })
+      expect((await memory.stats()).repairedAtOpen?.skippedMessages).toEqual(['m1'])
+      await Promise.race([
+        memory.indexed(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('indexed() still pending after 20 s')), 20_000)),
+      ])
+      const dense = await memory.buildContext('When does the plumber come?', { strategy: 'dense', budget: 300 })
+      expect(dense.text).toContain('plumber Bruno')
+      expect(dense.items.map((item) => item.messageId)).not.toContain('m1')
+      expect(await memory.forget({ id: 'm1' })).toBe(1)
+      await memory.close()
+    }
+  })
+
   it('reports nothing for a database exactly as Sift wrote it', async () => {
     const name = 'sound'
     const indexedDB = await writtenBySift(name)

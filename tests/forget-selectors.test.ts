@@ -63,6 +63,20 @@ describe('forget selectors', () => {
     await memory.close()
   })
 
+  it('before and after are strict for fractional timestamps: the message at t stays, the one just before goes', async () => {
+    const memory = await createMemory({ name: 'fractional', indexedDB: new IDBFactory() })
+    const t = T0 + 0.5
+    await memory.add([
+      { id: 'at-t', role: 'user', content: 'Written exactly at t.', timestamp: t },
+      { id: 'just-before', role: 'user', content: 'Written a quarter millisecond before t.', timestamp: t - 0.25 },
+      { id: 'just-after', role: 'user', content: 'Written a quarter millisecond after t.', timestamp: t + 0.25 },
+    ])
+    expect(await memory.forget({ before: t })).toBe(1)
+    expect(await memory.forget({ after: t })).toBe(1)
+    expect(idsOf((await memory.messages()).messages)).toEqual(['at-t'])
+    await memory.close()
+  })
+
   it('refuses a malformed selector with INVALID_INPUT and removes nothing', async () => {
     const memory = await createMemory({ name: 'bad-selectors', indexedDB: new IDBFactory() })
     await memory.add([

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -61,6 +62,30 @@ describe('sift-memory/node', () => {
     expect((await b.stats()).messages).toBe(0)
     expect((await c.stats()).messages).toBe(0)
     await Promise.all([a.close(), b.close(), c.close()])
+  })
+
+  it('refuses at createMemory, with INVALID_INPUT, a factory whose IDBKeyRange is not the one it would use', async () => {
+    // fake-indexeddb's CommonJS build is a second copy of it: its factory does not take the ES build's key ranges, as
+    // an app's own copy does not take the one bundled into Sift.
+    const otherCopy = createRequire(import.meta.url)('fake-indexeddb') as typeof import('fake-indexeddb')
+    expect(otherCopy.IDBKeyRange).not.toBe(IDBKeyRange)
+    for (const name of ['fresh', 'existing']) {
+      const indexedDB = new otherCopy.IDBFactory()
+      if (name === 'existing') {
+        const made = await createMemory({ name, indexedDB, IDBKeyRange: otherCopy.IDBKeyRange })
+        await made.add([{ role: 'user', content: 'Kept.', timestamp: 1 }])
+        await made.close()
+      }
+      const refused = await createMemory({ name, indexedDB }).then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      expect(refused).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('IDBKeyRange') })
+      const memory = await createMemory({ name, indexedDB, IDBKeyRange: otherCopy.IDBKeyRange })
+      expect((await memory.messages()).messages).toHaveLength(name === 'existing' ? 1 : 0)
+      expect(await memory.forget({ before: 2 })).toBe(name === 'existing' ? 1 : 0)
+      await memory.close()
+    }
   })
 
   it('caches embeddings on disk: a second run in a fresh database reuses them and builds the same context', async () => {

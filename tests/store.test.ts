@@ -118,14 +118,14 @@ describe('SiftStore', () => {
     expect(snapshot.state.embeddedThrough).toBe(sentences[sentences.length - 1].sid)
     const sidsByBlock = (blocks: readonly { blockId: number; sids: Float64Array }[]) =>
       blocks.map((b) => [b.blockId, Array.from(b.sids)])
-    expect(sidsByBlock(await store.residuals())).toEqual(sidsByBlock(snapshot.blocks))
+    expect(sidsByBlock((await store.residuals()).residuals)).toEqual(sidsByBlock(snapshot.blocks))
     await store.forget({ id: 'm7' })
-    expect(sidsByBlock(await store.residuals())).toEqual(sidsByBlock((await store.readContents()).blocks))
+    expect(sidsByBlock((await store.residuals()).residuals)).toEqual(sidsByBlock((await store.readContents()).blocks))
 
     const removed = await store.forget({ before: 1_700_000_000_001 })
     expect(removed.messageIds).toHaveLength(contents.length - 2)
     const empty = await store.readContents()
-    expect([empty.messages.length, empty.blocks.length, (await store.residuals()).length]).toEqual([0, 0, 0])
+    expect([empty.messages.length, empty.blocks.length, (await store.residuals()).residuals.length]).toEqual([0, 0, 0])
     store.close()
   })
 
@@ -245,7 +245,7 @@ describe('stored vector formats', () => {
     expect(Array.from(blocks[2].codes)).toEqual([-95, 127])
     // Residuals are not part of the snapshot open waits for; they are their own records, read afterwards.
     expect(blocks.some((b) => b.residuals !== undefined)).toBe(false)
-    const residuals = await reopened.residuals()
+    const { residuals } = await reopened.residuals()
     expect(residuals.map((r) => r.blockId)).toEqual([1, 8])
     expect(
       blocks[2].codes[0] * blocks[2].scales[0] + residuals[1].residuals[0] * residuals[1].residualScales[0],

@@ -1,5 +1,5 @@
 // The records the store reads and writes, byte for byte: a plain and an encrypted database are written raw in the
-// stored layout (schema 5), then opened, read, forgotten from and appended to through the store, and every object store
+// stored layout (schema 6; and an encrypted one in schema 5's, which open re-seals), then opened, read, forgotten from and appended to through the store, and every object store
 // is read back raw. A plain record must equal the expected one as structured clone writes it (the same fields, in the
 // same order, of the same types); a sealed one must have those clear fields and open, under its context, to the bytes
 // of the expected value (`packValue`). The layout is spelt out here, not taken from the store's own code.
@@ -18,9 +18,12 @@ const MODEL = 'model-fingerprint'
 const DIM = 2
 
 /** The state row as the store writes it: these fields, in this order. */
-const state = (fields: { nextSeq: number; nextSid: number; nextBlockId: number; embeddedThrough: number }): Row => ({
+const state = (
+  fields: { nextSeq: number; nextSid: number; nextBlockId: number; embeddedThrough: number },
+  schemaVersion = 6,
+): Row => ({
   key: 'state',
-  schemaVersion: 5,
+  schemaVersion,
   model: MODEL,
   nextSeq: fields.nextSeq,
   nextSid: fields.nextSid,
@@ -130,23 +133,28 @@ function finalTables(): Tables & { state: Row } {
   }
 }
 
-/** The sealed form of a plain record of `table`: its fields in clear (in order), and its context and secret. */
-function sealedForm(table: keyof Tables, record: Row): { clear: Row; context: string; secret: unknown } {
+/**
+ * The sealed form of a plain record of `table`: its fields in clear (in order), and its context and secret. From
+ * schema 6 on a context lists the record's clear fields too (as JSON, in that order); schema 5's named the record only.
+ */
+function sealedForm(table: keyof Tables, record: Row, schema = 6): { clear: Row; context: string; secret: unknown } {
   const { id, seq, conversationId, timestamp, firstSid, spans, role, content } = record
   const { blockId, format, model, dim, lastSid, sids, codes, scales, residuals, residualScales } = record
+  const bound = (name: string, key: unknown, fields: unknown[]) =>
+    schema >= 6 ? `${name}:${JSON.stringify(fields)}` : key === undefined ? name : `${name}:${key}`
   switch (table) {
     case 'messages': {
       const sentences = (spans as number[]).length / 2
       return {
         clear: { id, seq, conversationId, timestamp, firstSid, sentences },
-        context: `message:${id}`,
+        context: bound('message', id, [id, seq, conversationId, timestamp, firstSid, sentences]),
         secret: { role, content, spans },
       }
     }
     case 'vectorBlocks':
       return {
         clear: { blockId, format, model, dim, firstSid, lastSid },
-        context: `block:${blockId}`,
+        context: bound('block', blockId, [blockId, format, model, dim, firstSid, lastSid]),
         secret: { sids, codes, scales },
       }
     case 'vectorResiduals':
@@ -154,7 +162,7 @@ function sealedForm(table: keyof Tables, record: Row): { clear: Row; context: st
     case 'lexicalSnapshots':
       return {
         clear: { key: 'lexical', format: record.format, nextSid: record.nextSid },
-        context: 'lexical',
+        context: bound('lexical', undefined, [record.format, record.nextSid]),
         secret: record.index,
       }
     case 'coarseLists': {
@@ -188,18 +196,22 @@ function freshSource(): IndexedDBSource {
 
 const TABLES = ['messages', 'vectorBlocks', 'vectorResiduals', 'lexicalSnapshots', 'coarseLists'] as const
 
-/** Writes `tables` raw into a database the store created (plain, or encrypted with `cipher`), and its state row. */
+/**
+ * Writes `tables` raw into a database the store created (plain, or encrypted with `cipher` in the layout of `schema`),
+ * and its state row.
+ */
 async function writeRaw(
   source: IndexedDBSource,
   name: string,
   tables: Tables & { state: Row },
   cipher?: RecordCipher,
+  schema = 6,
 ): Promise<void> {
   for (const table of TABLES) {
     const records = cipher
       ? await Promise.all(
           tables[table].map(async (record) => {
-            const { clear, context, secret } = sealedForm(table, record)
+            const { clear, context, secret } = sealedForm(table, record, schema)
             return { ...clear, sealed: await cipher.sealValue(secret, context) }
           }),
         )
@@ -253,7 +265,7 @@ async function operate(source: IndexedDBSource, name: string, key?: CryptoKey): 
   expect(contents.blocks).toEqual(stored.vectorBlocks)
   expect(contents.lexical).toEqual(stored.lexicalSnapshots[0])
   expect(contents.coarseLists).toEqual(stored.coarseLists[0])
-  expect(await store.residuals()).toEqual(stored.vectorResiduals)
+  expect(await store.residuals()).toEqual({ residuals: stored.vectorResiduals, damaged: [] })
   expect((await store.messagesById(['m3', 'gone', 'm1'])).map((m) => m.id)).toEqual(['m3', 'm1'])
   expect(await store.messagesInSeqOrder('c1')).toEqual(stored.messages.slice(0, 2))
   expect((await dump()).equals(untouched)).toBe(true)
@@ -287,6 +299,46 @@ describe('the stored layout', () => {
     await expectStored(source, 'sealed', initialTables(), cipher, keyCheck)
     await operate(source, 'sealed', key)
     await expectStored(source, 'sealed', finalTables(), cipher, keyCheck)
+  })
+
+  it('an encrypted schema-5 memory is re-sealed at open with its clear fields bound, then reads and writes as schema 6', async () => {
+    const source = freshSource()
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
+    const cipher = new RecordCipher(key)
+    ;(await SiftStore.open('schema5', source, MODEL, { key })).close()
+    const [keyCheck] = (await getAllRaw(source.indexedDB, 'schema5', 'meta')) as Row[]
+    const schema5 = {
+      ...initialTables(),
+      state: state({ nextSeq: 4, nextSid: 7, nextBlockId: 3, embeddedThrough: 5 }, 5),
+    }
+    await writeRaw(source, 'schema5', schema5, cipher, 5)
+    ;(await SiftStore.open('schema5', source, MODEL, { key })).close()
+    await expectStored(source, 'schema5', initialTables(), cipher, keyCheck)
+    await operate(source, 'schema5', key)
+    await expectStored(source, 'schema5', finalTables(), cipher, keyCheck)
+  })
+
+  it('a sealed record whose clear fields were edited no longer opens: skipped and reported, or its vectors re-embedded', async () => {
+    const source = freshSource()
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
+    const cipher = new RecordCipher(key)
+    ;(await SiftStore.open('edited', source, MODEL, { key })).close()
+    await writeRaw(source, 'edited', initialTables(), cipher)
+    const [m1, m2, m3] = (await getAllRaw(source.indexedDB, 'edited', 'messages')) as Row[]
+    // m1 moved to another conversation, m2 dated later, m3 given m1's sentences; block 2 claims sid 6.
+    await putRaw(source.indexedDB, 'edited', 'messages', [
+      { ...m1, conversationId: 'elsewhere' },
+      { ...m2, timestamp: 9_000 },
+      { ...m3, firstSid: 1 },
+    ])
+    const [, block2] = (await getAllRaw(source.indexedDB, 'edited', 'vectorBlocks')) as Row[]
+    await putRaw(source.indexedDB, 'edited', 'vectorBlocks', [{ ...block2, lastSid: 6 }])
+    const store = await SiftStore.open('edited', source, MODEL, { key })
+    const contents = await store.readContents()
+    expect(contents.skippedMessages).toEqual(['m1', 'm2', 'm3'])
+    expect(contents.messages).toEqual([])
+    expect(contents.droppedVectors).toEqual(['vector block 2'])
+    store.close()
   })
 
   it('quantises a float32 block at open into the two records an int8 append writes', async () => {
@@ -328,7 +380,7 @@ describe('the stored layout', () => {
     expect(layout(residualRecord)).toBe(layout(residuals))
   })
 
-  it('an encrypted memory skips and reports a message that does not open, and fails on a vector record that does not', async () => {
+  it('an encrypted memory skips and reports a message that does not open, and drops a vector record that does not', async () => {
     const source = freshSource()
     const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
     const cipher = new RecordCipher(key)
@@ -348,15 +400,12 @@ describe('the stored layout', () => {
     const [residuals1] = (await getAllRaw(source.indexedDB, 'damaged', 'vectorResiduals')) as Row[]
     await putRaw(source.indexedDB, 'damaged', 'vectorResiduals', [{ ...residuals1, sealed: block2.sealed }])
     const reopened = await SiftStore.open('damaged', source, MODEL, { key })
-    await expect(reopened.residuals()).rejects.toMatchObject({
-      code: 'STORAGE_FAILED',
-      message: expect.stringContaining('The vector residuals 1 of this encrypted memory does not open with its key'),
-    })
+    expect(await reopened.residuals()).toMatchObject({ residuals: [{ blockId: 2 }], damaged: ['vector residuals 1'] })
     await putRaw(source.indexedDB, 'damaged', 'vectorBlocks', [{ ...block2, blockId: 1 }])
-    await expect(reopened.readContents()).rejects.toMatchObject({
-      code: 'STORAGE_FAILED',
-      message: expect.stringContaining('The vector block 1 of this encrypted memory does not open with its key'),
-    })
+    const dropped = await reopened.readContents()
+    expect(dropped).toMatchObject({ blocks: [], droppedVectors: ['vector block 1'], state: { embeddedThrough: 0 } })
     reopened.close()
+    for (const table of ['vectorBlocks', 'vectorResiduals', 'coarseLists'])
+      expect(await getAllRaw(source.indexedDB, 'damaged', table), table).toEqual([])
   })
 })

@@ -12,7 +12,7 @@ import {
 } from '../src/tab-channel-access'
 import { PBKDF2_ITERATIONS } from '../worker/crypto/passphrase-key'
 
-const GROUP = 'memory schema 5'
+const GROUP = 'memory schema 6'
 const bytes = (text: string) => new TextEncoder().encode(text)
 
 async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
@@ -38,7 +38,7 @@ describe('the tab channel access', () => {
     expect((await refusal(joinChannel(GROUP, 'memory', slower, { passphrase: 'right one' }))).code).toBe('WRONG_KEY')
     // Another memory's channel key does not open under this one's name.
     expect(
-      (await refusal(joinChannel('other schema 5', 'other', leader.access, { passphrase: 'right one' }))).code,
+      (await refusal(joinChannel('other schema 6', 'other', leader.access, { passphrase: 'right one' }))).code,
     ).toBe('WRONG_KEY')
   })
 

@@ -131,10 +131,7 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       storage: host.storage,
       atRestKey,
       wordNeighbours,
-      repairedAtOpen:
-        store.stateRebuilt || contents.skippedMessages.length > 0
-          ? { skippedMessages: contents.skippedMessages, stateRebuilt: store.stateRebuilt }
-          : undefined,
+      repairedAtOpen: openRepairs(store.stateRebuilt, contents),
     }
   } catch (error) {
     await embedder.dispose()
@@ -157,4 +154,13 @@ async function readStore(
     store.close()
     throw error
   }
+}
+
+/** What open worked around, if anything (`MemoryStats.repairedAtOpen`). */
+function openRepairs(
+  stateRebuilt: boolean,
+  { skippedMessages, droppedVectors }: StoreContents<SavedEngineIndexes>,
+): OpenRepairs | undefined {
+  if (!stateRebuilt && skippedMessages.length === 0 && droppedVectors.length === 0) return undefined
+  return { skippedMessages, stateRebuilt, ...(droppedVectors.length > 0 && { droppedVectors }) }
 }

@@ -1,3 +1,4 @@
+import { SiftError } from '../../src/errors'
 import type { VectorIndex } from '../index/vector/vector-index'
 import type { FailureRecord } from './background-failure'
 import { backgroundTimer } from './background-timer'
@@ -65,9 +66,18 @@ export class ResidualLoad {
   }
 
   private async read(): Promise<void> {
-    const records = await this.options.store.residuals()
+    const { residuals, damaged } = await this.options.store.residuals()
     if (this.options.stopped()) return
-    for (const record of records)
+    for (const record of residuals)
       this.options.vectors()?.setResiduals(record.sids, record.residuals, record.residualScales)
+    if (damaged.length > 0) throw damagedResiduals(damaged)
   }
+}
+
+/** What a read that left damaged residual records out reports: their rows rank by their int8 codes alone. */
+function damagedResiduals(damaged: readonly string[]): SiftError {
+  return new SiftError(
+    'STORAGE_FAILED',
+    `The ${damaged.join(', ')} of this memory did not read back (altered or damaged): their rows rank by their int8 codes alone until their block is next written. Nothing else is affected.`,
+  )
 }

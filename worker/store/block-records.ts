@@ -1,15 +1,10 @@
 import type { RecordCodec } from './record-codec'
 import { messageSids } from './record-check'
+import type { StoreState } from './records'
 import type { SiftDatabase } from './schema'
+import { readState } from './state-row'
 import type { StoredResiduals, StoredVectorBlock } from './stored-records'
-import {
-  isFloatBlock,
-  joinResiduals,
-  toInt8Block,
-  type FloatVectorBlock,
-  type VectorBlock,
-  type VectorResiduals,
-} from './vector-block'
+import { isFloatBlock, joinResiduals, toInt8Block, type FloatVectorBlock, type VectorBlock } from './vector-block'
 
 /**
  * The vector tables' reads and writes that the store's operations share, plain or sealed. Every function that takes
@@ -76,16 +71,9 @@ export async function decodeBlock(
   return block
 }
 
-/** The residuals a record holds; the codec's `damaged` error when it does not decode. */
-export async function decodeResiduals(codec: RecordCodec, record: StoredResiduals): Promise<VectorResiduals> {
-  const residuals = await codec.decodeResiduals(record)
-  if (!residuals) throw codec.damaged(`vector residuals ${record.blockId}`)
-  return residuals
-}
-
 /**
- * The stored blocks decoded whole, for rewriting them: each with its residual record (parallel to them) joined back,
- * and a float32 block quantised (it has none).
+ * The stored blocks decoded whole, for rewriting them: each with its residual record (parallel to them) joined back
+ * (`decodeWhole`); the codec's `damaged` error for a block that does not decode.
  */
 export function decodeWithResiduals(
   codec: RecordCodec,
@@ -94,12 +82,27 @@ export function decodeWithResiduals(
 ): Promise<VectorBlock[]> {
   return Promise.all(
     blocks.map(async (record, i) => {
-      const block = await decodeBlock(codec, record)
-      if (isFloatBlock(block)) return toInt8Block(block)
-      const residual = residuals[i]
-      return joinResiduals(block, residual && (await decodeResiduals(codec, residual)))
+      const block = await decodeWhole(codec, record, residuals[i])
+      if (!block) throw codec.damaged(`vector block ${record.blockId}`)
+      return block
     }),
   )
+}
+
+/**
+ * A stored block decoded whole, `undefined` when its codes record does not decode: its residual record joined back,
+ * a float32 block quantised (it has none). A residual record that does not decode is left out, as a missing one is:
+ * the rewritten block ranks by its codes alone, and never holds a write (or a forget) back.
+ */
+export async function decodeWhole(
+  codec: RecordCodec,
+  record: StoredVectorBlock,
+  residual: StoredResiduals | undefined,
+): Promise<VectorBlock | undefined> {
+  const block = await codec.decodeBlock(record)
+  if (!block) return undefined
+  if (isFloatBlock(block)) return toInt8Block(block)
+  return joinResiduals(block, residual && (await codec.decodeResiduals(residual)))
 }
 
 /** Writes blocks as their two stored records (`RecordCodec.encodeBlock`): a block without residuals deletes a stale one. */
@@ -115,6 +118,19 @@ export async function putBlockRecords(
 export async function deleteBlocks(db: SiftDatabase, blockIds: readonly number[]): Promise<void> {
   await db.vectorBlocks.bulkDelete([...blockIds])
   await db.vectorResiduals.bulkDelete([...blockIds])
+}
+
+/**
+ * Every stored vector dropped and the watermark back at 0, in one transaction, so that the whole history is embedded
+ * again; returns the state row so written. For a vector record that no longer decodes: vectors are derived data.
+ */
+export function dropVectors(db: SiftDatabase): Promise<StoreState> {
+  return db.transaction('rw', [db.meta, db.vectorBlocks, db.vectorResiduals, db.coarseLists], async () => {
+    await clearVectors(db)
+    const state = { ...(await readState(db)), embeddedThrough: 0 }
+    await db.meta.put(state)
+    return state
+  })
 }
 
 export async function clearVectors(db: SiftDatabase): Promise<void> {

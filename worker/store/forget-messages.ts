@@ -1,5 +1,5 @@
 import type { ForgetSelector } from '../../src/types'
-import { decodeWithResiduals, deleteBlocks, putBlockRecords, residualRecords, touchedBlocks } from './block-records'
+import { decodeWhole, deleteBlocks, putBlockRecords, residualRecords, touchedBlocks } from './block-records'
 import type { RecordCodec } from './record-codec'
 import { messageSids } from './record-check'
 import { sameWrites } from './rewrite'
@@ -32,12 +32,13 @@ export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: F
     readMore: ({ touched }) => residualRecords(db, touched),
     async prepare({ sids, touched }, residuals) {
       const gone = new Set(sids)
-      const decoded = await decodeWithResiduals(codec, touched, residuals)
-      const rest = decoded.map((block) => removeFromBlock(block, gone))
+      // A block that no longer decodes may hold the forgotten rows: it is deleted whole, never a reason to keep them.
+      const decoded = await Promise.all(touched.map((record, i) => decodeWhole(codec, record, residuals[i])))
+      const rest = decoded.map((block) => block && removeFromBlock(block, gone))
       const rewritten = rest.flatMap((block, i) => (block && block !== decoded[i] ? [codec.encodeBlock(block)] : []))
       return {
         rewritten: await Promise.all(rewritten),
-        emptied: decoded.flatMap((block, i) => (rest[i] ? [] : [block.blockId])),
+        emptied: touched.flatMap((record, i) => (rest[i] ? [] : [record.blockId])),
       }
     },
     // Nothing left to forget is nothing to misapply.
@@ -69,6 +70,11 @@ async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Pro
   }
   if ('conversationId' in selector)
     return db.messages.where('conversationId').equals(selector.conversationId).primaryKeys()
-  if ('after' in selector) return db.messages.where('timestamp').above(new Date(selector.after).getTime()).primaryKeys()
-  return db.messages.where('timestamp').below(new Date(selector.before).getTime()).primaryKeys()
+  if ('after' in selector) return db.messages.where('timestamp').above(epochMs(selector.after)).primaryKeys()
+  return db.messages.where('timestamp').below(epochMs(selector.before)).primaryKeys()
+}
+
+/** A bound as stored timestamps compare with it: a number as given, since a Date would drop its fraction of a millisecond. */
+function epochMs(bound: number | string | Date): number {
+  return typeof bound === 'number' ? bound : new Date(bound).getTime()
 }

@@ -16,7 +16,7 @@ interface InstalledSchema {
  * schema version in the state row. Reads only: a database that does not exist is not created.
  */
 export async function assertSchemaNotNewer(name: string, source: IndexedDBSource): Promise<void> {
-  const installed = await readInstalledSchema(name, source.indexedDB)
+  const installed = await readInstalledSchema(name, source)
   if (!installed) return
   const { version, schemaVersion } = installed
   const newerTables = version >= (SCHEMA_VERSION + 1) * DEXIE_VERSION_FACTOR
@@ -31,15 +31,22 @@ export async function assertSchemaNotNewer(name: string, source: IndexedDBSource
 }
 
 /**
- * Opens the database at whatever version it has and reads its state row, in a read-only transaction. A database
- * that does not exist would be created by the open: that creation is aborted, and `undefined` returned.
+ * Opens the database at whatever version it has and reads its state row, in a read-only transaction, through a key
+ * range of `source` (`assertKeyRangeFits`). A database that does not exist would be created by the open: that creation
+ * is aborted (after the key range is tried on an object store made in it), and `undefined` returned.
  */
-function readInstalledSchema(name: string, indexedDB: IDBFactory): Promise<InstalledSchema | undefined> {
+function readInstalledSchema(name: string, source: IndexedDBSource): Promise<InstalledSchema | undefined> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(name)
+    const request = source.indexedDB.open(name)
     let missing = false
     request.onupgradeneeded = () => {
       missing = true
+      try {
+        assertKeyRangeFits(source, request.result.createObjectStore('key-range-check'))
+      } catch (error) {
+        missing = false
+        request.onerror = () => reject(error)
+      }
       request.transaction!.abort()
     }
     request.onerror = (event) => {
@@ -51,11 +58,20 @@ function readInstalledSchema(name: string, indexedDB: IDBFactory): Promise<Insta
       const db = request.result
       const { version } = db
       if (!db.objectStoreNames.contains('meta')) {
+        const stores = [...db.objectStoreNames]
         db.close()
+        // Every Sift schema has `meta`: a database with object stores but not that one is another app's.
+        if (stores.length > 0) return reject(foreignDatabase(name, stores))
         return resolve({ version, schemaVersion: undefined })
       }
       const transaction = db.transaction('meta', 'readonly')
-      const state = transaction.objectStore('meta').get('state')
+      let state: IDBRequest
+      try {
+        state = assertKeyRangeFits(source, transaction.objectStore('meta'))
+      } catch (error) {
+        db.close()
+        return reject(error)
+      }
       transaction.oncomplete = () => {
         db.close()
         resolve({ version, schemaVersion: (state.result as { schemaVersion?: unknown } | undefined)?.schemaVersion })
@@ -66,4 +82,28 @@ function readInstalledSchema(name: string, indexedDB: IDBFactory): Promise<Insta
       }
     }
   })
+}
+
+/**
+ * Reads the state row through `source.IDBKeyRange`: a key range of another IndexedDB implementation (an app's own copy
+ * of fake-indexeddb beside the one Sift bundles) is refused there with a DataError, and would fail every range query
+ * long after open, so it is `INVALID_INPUT` here.
+ */
+function assertKeyRangeFits(source: IndexedDBSource, store: IDBObjectStore): IDBRequest {
+  try {
+    return store.get(source.IDBKeyRange.only('state'))
+  } catch (error) {
+    throw new SiftError(
+      'INVALID_INPUT',
+      `The IDBKeyRange Sift uses does not belong to the indexedDB it was given (${(error as Error)?.name ?? 'an error'}): pass the IDBKeyRange of the same implementation beside it (createMemory({ indexedDB, IDBKeyRange })). Nothing was stored.`,
+      { cause: error },
+    )
+  }
+}
+
+function foreignDatabase(name: string, stores: readonly string[]): SiftError {
+  return new SiftError(
+    'INVALID_INPUT',
+    `The IndexedDB database "${name}" belongs to another app (its object stores: ${stores.join(', ')}; none of Sift's), so it was left untouched. Give the memory another name (createMemory({ name })).`,
+  )
 }

@@ -15,6 +15,11 @@ export interface StoreContents<Saved extends SavedIndexes = SavedIndexes> {
   /** Ids of the message records not in Sift's layout (`isMessageRecord`): left in the database, but not read. */
   skippedMessages: string[]
   blocks: VectorBlock[]
+  /**
+   * The vector records that did not decode (`"vector block <id>"`): every stored vector was then dropped (`blocks` is
+   * empty and the watermark back at 0), so the whole history is re-embedded. Vectors are derived data.
+   */
+  droppedVectors: string[]
   lexical: LexicalSnapshot<Saved['lexical']> | undefined
   coarseLists: CoarseListsRecord<Saved['coarseLists']> | undefined
 }
@@ -30,7 +35,7 @@ export async function readContents<Saved extends SavedIndexes>(
   db: SiftDatabase,
   codec: RecordCodec,
   onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Saved['lexical']> | undefined) => void,
-): Promise<Omit<StoreContents<Saved>, 'blocks'> & { blocks: (VectorBlock | FloatVectorBlock)[] }> {
+): Promise<Omit<StoreContents<Saved>, 'blocks' | 'droppedVectors'> & ReadBlocks> {
   const reading = await db.transaction(
     'r',
     db.meta,
@@ -54,9 +59,14 @@ export async function readContents<Saved extends SavedIndexes>(
           onTexts?.(decoded[0].messages, decoded[1])
           return decoded
         })
+      const blockIds: number[] = []
       const blocks = db.vectorBlocks
         .toArray()
-        .then((records) => Promise.all(records.map((record) => decodeBlock(codec, record))))
+        .then((records) => {
+          blockIds.push(...records.map((record) => record.blockId))
+          return records
+        })
+        .then((records) => Promise.all(records.map((record) => codec.decodeBlock(record))))
       const coarseLists = db.coarseLists
         .get('vectors')
         .then(
@@ -64,18 +74,26 @@ export async function readContents<Saved extends SavedIndexes>(
         )
       // Awaited after the transaction; until then a failure must not count as unhandled.
       for (const part of [texts, blocks, coarseLists] as Promise<unknown>[]) part.catch(() => undefined)
-      return { state: await state, texts, blocks, coarseLists }
+      return { state: await state, texts, blocks, blockIds, coarseLists }
     },
   )
   const [{ messages, skipped }, lexical] = await reading.texts
+  const decoded = await reading.blocks
   return {
     state: reading.state,
     messages,
     skippedMessages: skipped,
-    blocks: await reading.blocks,
+    blocks: decoded.filter((block) => block !== undefined),
+    damagedBlocks: decoded.flatMap((block, i) => (block ? [] : [`vector block ${reading.blockIds[i]}`])),
     lexical,
     coarseLists: await reading.coarseLists,
   }
+}
+
+/** The vector blocks as read, and those that did not decode (`"vector block <id>"`). */
+interface ReadBlocks {
+  blocks: (VectorBlock | FloatVectorBlock)[]
+  damagedBlocks: string[]
 }
 
 /**

@@ -3,6 +3,8 @@ import type { MessageRecord } from './message-record'
 import type { CoarseListsRecord, LexicalSnapshot } from './records'
 import { isMessageRecord } from './record-check'
 import { inOneTransaction, type RewriteRunner } from './rewrite'
+import { inSidOrder } from './sid-order'
+import { isVectorBlock, isVectorResiduals } from './vector-record-check'
 import {
   isSealed,
   type StoredCoarseLists,
@@ -20,9 +22,9 @@ import { splitResiduals, type FloatVectorBlock, type VectorBlock, type VectorRes
  * (worker/store/rewrite.ts). Encoding takes the whole record and decoding the whole stored one, clear fields included,
  * so that a layout may bind them to what it seals.
  *
- * A decoder returns `undefined` for a record it cannot read back (not of its layout, or not opening with its key); what
- * that costs is the caller's choice: a message is skipped, a saved index rebuilt, a vector record fails the read
- * (`damaged`).
+ * A decoder returns `undefined` for a record it cannot read back (not of its layout, not opening with its key, or parts
+ * that do not fit together); what that costs is the caller's choice: a message is skipped, a saved index rebuilt, a
+ * vector record dropped and its vectors re-embedded (derived data) or, where a write needs it whole, `damaged`.
  */
 export interface RecordCodec {
   /** Messages come in batches (an add, a whole table at open): one call for all, parallel to `records`. */
@@ -56,8 +58,8 @@ export const plainCodec: RecordCodec = {
   encodeMessages: async (records) => records,
   decodeMessages: async (records) => records.map((record) => (isMessageRecord(record) ? record : undefined)),
   encodeBlock: async (block) => splitResiduals(block),
-  decodeBlock: async (record) => (isSealed(record) ? undefined : record),
-  decodeResiduals: async (record) => (isSealed(record) ? undefined : record),
+  decodeBlock: async (record) => (isVectorBlock(record) ? record : undefined),
+  decodeResiduals: async (record) => (isVectorResiduals(record) ? record : undefined),
   encodeLexicalSnapshot: async (snapshot) => ({ key: 'lexical', ...snapshot }),
   decodeLexicalSnapshot: async (record) => (record && !isSealed(record) ? record : undefined),
   encodeCoarseLists: async (lists) => ({ key: 'vectors', ...lists }),
@@ -70,7 +72,10 @@ export const plainCodec: RecordCodec = {
     ),
 }
 
-/** The messages among `records`, in `seq` order, and the ids of the records that are not messages of `codec`. */
+/**
+ * The messages among `records`, in `seq` order, and the ids of the records that are not messages of `codec` or whose
+ * sentence ids disagree with their `seq` (`inSidOrder`).
+ */
 export async function decodeMessages(
   codec: RecordCodec,
   records: readonly unknown[],
@@ -82,5 +87,6 @@ export async function decodeMessages(
     if (message) messages.push(message)
     else skipped.push(String((records[i] as { id: unknown }).id))
   })
-  return { messages: messages.sort((a, b) => a.seq - b.seq), skipped }
+  const { kept, outOfOrder } = inSidOrder(messages.sort((a, b) => a.seq - b.seq))
+  return { messages: kept, skipped: [...skipped, ...outOfOrder.map((message) => message.id)] }
 }

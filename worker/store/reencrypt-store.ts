@@ -4,7 +4,7 @@ import type { RecordCipher } from '../crypto/record-cipher'
 import { decodeWithResiduals, putBlockRecords } from './block-records'
 import { decodeMessages, type RecordCodec } from './record-codec'
 import type { CoarseListsRecord, StoreState } from './records'
-import type { SiftDatabase } from './schema'
+import { SCHEMA_VERSION, type SiftDatabase } from './schema'
 import { changedMeanwhile, sealingCodec } from './sealing-codec'
 import { readState } from './state-row'
 import type {
@@ -20,7 +20,8 @@ import type {
  * codec for a memory not encrypted yet) and encoded with `to`'s. The `meta` row that checks the key is written in the
  * same transaction, so the memory opens with the old key until it commits and with the new one after. Message records
  * that `from` does not decode are left as they are (open skips them). All the decoding and sealing happens between
- * reading and that transaction, which first checks that the counters and record counts it read are unchanged.
+ * reading and that transaction, which first checks that the counters and record counts it read are unchanged, and
+ * records the current schema version in the state row (the records are now in its layout).
  */
 export async function reencryptStore(
   db: SiftDatabase,
@@ -45,6 +46,8 @@ export async function reencryptStore(
     await (lexical ? db.lexicalSnapshots.put(lexical) : db.lexicalSnapshots.delete('lexical'))
     await (coarseLists ? db.coarseLists.put(coarseLists) : db.coarseLists.delete('vectors'))
     await db.meta.put(to.record)
+    // Sealed under the current schema's contexts now, whatever schema the records were read in.
+    await db.meta.put({ ...before.state, schemaVersion: SCHEMA_VERSION })
   })
 }
 

@@ -22,7 +22,8 @@ export interface IndexedDBSource {
  * 2: sentences as spans on their message, and the lexical snapshot; 3: vector residuals in a table of their own; 4: the
  * saved coarse lists; 5: records may be sealed (encryption at rest, worker/store/stored-records.ts) and `meta` may
  * hold the key check, so an older Sift refuses an encrypted memory rather than read its records as damaged or add
- * plain ones to it.
+ * plain ones to it; 6: sealed records bind their clear fields into their additional data (sealing-contexts.ts), an
+ * encrypted schema-5 memory re-sealed at open (bind-clear-fields.ts).
  */
 export { SCHEMA_VERSION } from '../../src/protocol'
 
@@ -55,6 +56,7 @@ export class SiftDatabase extends Dexie {
     this.version(4).stores({ coarseLists: 'key' })
     // No table or index changes: the version only marks what a reader must understand (see SCHEMA_VERSION).
     this.version(5).stores({})
+    this.version(6).stores({})
   }
 }
 

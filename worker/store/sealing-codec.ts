@@ -11,6 +11,8 @@ import {
   type SealedVectorBlock,
   type StoredVectorBlock,
 } from './stored-records'
+import { isVectorBlock, isVectorResiduals } from './vector-record-check'
+import { boundContexts, type SealingContexts } from './sealing-contexts'
 import { splitResiduals, type VectorBlock, type VectorResiduals } from './vector-block'
 
 /** What of a message is sealed. */
@@ -22,51 +24,59 @@ interface MessageSecret {
 
 /**
  * An encrypted memory's codec: each record sealed with `cipher` in the layouts of worker/store/stored-records.ts, under
- * its context (`message:<id>`, `block:<blockId>`, `residuals:<blockId>`, `lexical`, `coarse-lists`).
+ * its context (worker/store/sealing-contexts.ts: its place and its clear fields; `schema5Contexts` reads a memory
+ * sealed before they were bound).
  */
-export function sealingCodec(cipher: RecordCipher): RecordCodec {
+export function sealingCodec(cipher: RecordCipher, contexts: SealingContexts = boundContexts): RecordCodec {
   return {
-    encodeMessages: (records) => Promise.all(records.map((record) => sealMessage(cipher, record))),
-    decodeMessages: (records) => Promise.all(records.map((record) => openMessage(cipher, record))),
-    encodeBlock: (block) => sealBlock(cipher, block),
+    encodeMessages: (records) => Promise.all(records.map((record) => sealMessage(cipher, contexts, record))),
+    decodeMessages: (records) => Promise.all(records.map((record) => openMessage(cipher, contexts, record))),
+    encodeBlock: (block) => sealBlock(cipher, contexts, block),
     async decodeBlock(record) {
       if (!isSealed(record)) return undefined
       const { sealed, ...clear } = record
-      const secret = (await cipher.openValue(sealed, `block:${record.blockId}`)) as
+      const secret = (await cipher.openValue(sealed, contexts.block(clear))) as
         | Pick<VectorBlock, 'sids' | 'codes' | 'scales'>
         | undefined
-      return secret && { ...clear, sids: secret.sids, codes: secret.codes, scales: secret.scales }
+      const block = secret && { ...clear, sids: secret.sids, codes: secret.codes, scales: secret.scales }
+      return isVectorBlock(block) ? block : undefined
     },
     async decodeResiduals(record) {
       if (!isSealed(record)) return undefined
-      const secret = (await cipher.openValue(record.sealed, `residuals:${record.blockId}`)) as
+      const secret = (await cipher.openValue(record.sealed, contexts.residuals(record.blockId))) as
         | Omit<VectorResiduals, 'blockId'>
         | undefined
-      return (
-        secret && {
-          blockId: record.blockId,
-          sids: secret.sids,
-          residuals: secret.residuals,
-          residualScales: secret.residualScales,
-        }
-      )
+      const residuals = secret && {
+        blockId: record.blockId,
+        sids: secret.sids,
+        residuals: secret.residuals,
+        residualScales: secret.residualScales,
+      }
+      return isVectorResiduals(residuals) ? residuals : undefined
     },
     async encodeLexicalSnapshot(snapshot) {
       const { format, nextSid, index } = snapshot
-      return { key: 'lexical', format, nextSid, sealed: await cipher.sealValue(index, 'lexical') }
+      return {
+        key: 'lexical',
+        format,
+        nextSid,
+        sealed: await cipher.sealValue(index, contexts.lexical({ format, nextSid })),
+      }
     },
     async decodeLexicalSnapshot(record) {
       if (!record || !isSealed(record)) return undefined
       const { format, nextSid, sealed } = record
-      const index = await cipher.openValue(sealed, 'lexical')
       // Its clear fields are read from disk too: a damaged snapshot is rebuilt, not trusted.
-      return index === undefined || typeof format !== 'number' || typeof nextSid !== 'number'
-        ? undefined
-        : { key: 'lexical', format, nextSid, index }
+      if (typeof format !== 'number' || typeof nextSid !== 'number') return undefined
+      const index = await cipher.openValue(sealed, contexts.lexical({ format, nextSid }))
+      return index === undefined ? undefined : { key: 'lexical', format, nextSid, index }
     },
-    encodeCoarseLists: async (lists) => ({ key: 'vectors', sealed: await cipher.sealValue(lists, 'coarse-lists') }),
+    encodeCoarseLists: async (lists) => ({
+      key: 'vectors',
+      sealed: await cipher.sealValue(lists, contexts.coarseLists),
+    }),
     async decodeCoarseLists(record) {
-      const lists = record && isSealed(record) ? await cipher.openValue(record.sealed, 'coarse-lists') : undefined
+      const lists = record && isSealed(record) ? await cipher.openValue(record.sealed, contexts.coarseLists) : undefined
       return typeof lists === 'object' && lists !== null ? { ...lists, key: 'vectors' } : undefined
     },
     rewrite: inTwoTransactions(sameSealing, changedMeanwhile),
@@ -96,16 +106,26 @@ export function changedMeanwhile(what: string): SiftError {
   )
 }
 
-async function sealMessage(cipher: RecordCipher, record: MessageRecord): Promise<SealedMessageRecord> {
+async function sealMessage(
+  cipher: RecordCipher,
+  contexts: SealingContexts,
+  record: MessageRecord,
+): Promise<SealedMessageRecord> {
   const { id, seq, role, content, conversationId, timestamp, firstSid, spans } = record
-  const sealed = await cipher.sealValue({ role, content, spans } satisfies MessageSecret, `message:${id}`)
-  return { id, seq, conversationId, timestamp, firstSid, sentences: spans.length / 2, sealed }
+  const clear = { id, seq, conversationId, timestamp, firstSid, sentences: spans.length / 2 }
+  const sealed = await cipher.sealValue({ role, content, spans } satisfies MessageSecret, contexts.message(clear))
+  return { ...clear, sealed }
 }
 
 /** The message a sealed record holds; `undefined` for a record of another layout, or altered bytes. */
-async function openMessage(cipher: RecordCipher, record: unknown): Promise<MessageRecord | undefined> {
+async function openMessage(
+  cipher: RecordCipher,
+  contexts: SealingContexts,
+  record: unknown,
+): Promise<MessageRecord | undefined> {
   if (!isSealedMessageRecord(record)) return undefined
-  const secret = (await cipher.openValue(record.sealed, `message:${record.id}`)) as MessageSecret | undefined
+  const { sealed: _sealed, ...clear } = record
+  const secret = (await cipher.openValue(record.sealed, contexts.message(clear))) as MessageSecret | undefined
   if (typeof secret !== 'object' || secret === null) return undefined
   const { id, seq, conversationId, timestamp, firstSid, sentences } = record
   const message = {
@@ -123,6 +143,7 @@ async function openMessage(cipher: RecordCipher, record: unknown): Promise<Messa
 
 async function sealBlock(
   cipher: RecordCipher,
+  contexts: SealingContexts,
   block: VectorBlock,
 ): Promise<{ codes: SealedVectorBlock; residuals: SealedResiduals | undefined }> {
   const { codes, residuals } = splitResiduals(block)
@@ -132,11 +153,11 @@ async function sealBlock(
       ? { blockId, model, dim, firstSid, lastSid }
       : { blockId, format, model, dim, firstSid, lastSid }
   const [sealedCodes, sealedResiduals] = await Promise.all([
-    cipher.sealValue({ sids, codes: codes.codes, scales }, `block:${blockId}`),
+    cipher.sealValue({ sids, codes: codes.codes, scales }, contexts.block(clear)),
     residuals &&
       cipher.sealValue(
         { sids: residuals.sids, residuals: residuals.residuals, residualScales: residuals.residualScales },
-        `residuals:${blockId}`,
+        contexts.residuals(blockId),
       ),
   ])
   return {

@@ -2,11 +2,13 @@ import { SiftError } from '../../src/errors'
 import type { ForgetSelector, Sentence, StoredMessage } from '../../src/types'
 import { newEncryption, unlockEncryption, type AtRestKey } from '../crypto/at-rest-key'
 import type { ValidMessage } from '../input/message-input'
+import { addMessages } from './add-messages'
+import { bindClearFields } from './bind-clear-fields'
 import { appendVectors } from './append-vectors'
-import { clearVectors, decodeResiduals } from './block-records'
+import { clearVectors, dropVectors } from './block-records'
 import { forgetMessages, type ForgetResult } from './forget-messages'
 import { assertSchemaNotNewer } from './installed-schema'
-import { sentenceCount, sentencesOf, toMessageRecord, type MessageRecord } from './message-record'
+import type { MessageRecord } from './message-record'
 import { quantizeFloatBlocks, readContents, type StoreContents } from './read-contents'
 import { decodeMessages, plainCodec, type RecordCodec } from './record-codec'
 import { isStoreState } from './record-check'
@@ -14,9 +16,7 @@ import type { LexicalSnapshot, SavedIndexes } from './records'
 import { reencryptStore } from './reencrypt-store'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
 import { sealingCodec } from './sealing-codec'
-import { readState } from './state-row'
 import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
-import type { StoredMessageRecord } from './stored-records'
 import { toStorageError } from './storage-error'
 import { readKeyCheck, unlockStore } from './unlock-store'
 import type { VectorResiduals } from './vector-block'
@@ -78,6 +78,7 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
       await assertSchemaNotNewer(name, source)
       await db.open()
       unlocked = await unlockStore(db, name, key)
+      if (unlocked && !unlocked.newRecord) await bindClearFields(db, unlocked.cipher)
       let created = false
       stateRebuilt = await db.transaction(
         'rw',
@@ -133,59 +134,45 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
    * Reads everything open needs (the vector blocks without their residuals: see `residuals`) in one transaction,
    * `onTexts` getting the messages and the lexical snapshot while the database still reads the vectors
    * (worker/store/read-contents.ts). Float32 blocks left by a store written before int8 are quantised (and stored so)
-   * here, where every block is read anyway.
+   * here, where every block is read anyway. A block that does not decode drops every stored vector, to be re-embedded
+   * (`droppedVectors`).
    */
   async readContents(
     onTexts?: (messages: MessageRecord[], lexical: LexicalSnapshot<Saved['lexical']> | undefined) => void,
   ): Promise<StoreContents<Saved>> {
     const { db, codec } = this
-    const contents = await this.run('read the database', () => readContents<Saved>(db, codec, onTexts))
+    const { damagedBlocks, ...contents } = await this.run('read the database', () =>
+      readContents<Saved>(db, codec, onTexts),
+    )
+    if (damagedBlocks.length > 0) {
+      const state = await this.run('drop the damaged vectors', () => dropVectors(db))
+      return { ...contents, state, blocks: [], coarseLists: undefined, droppedVectors: damagedBlocks }
+    }
     const blocks = await this.run('quantise the stored vectors', () => quantizeFloatBlocks(db, codec, contents.blocks))
-    return { ...contents, blocks }
+    return { ...contents, blocks, droppedVectors: [] }
   }
 
-  /** Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan). */
-  async residuals(): Promise<VectorResiduals[]> {
+  /**
+   * Every stored residual record: read after open, in the background (half the vector bytes, needed by no scan).
+   * Those that do not decode are left out and named in `damaged` (`"vector residuals <id>"`): their rows rank by their
+   * int8 codes alone, and the next write of their block stores it without them.
+   */
+  async residuals(): Promise<{ residuals: VectorResiduals[]; damaged: string[] }> {
     const { db, codec } = this
     return this.run('read the vector residuals', async () => {
       const records = await db.vectorResiduals.toArray()
-      return Promise.all(records.map((record) => decodeResiduals(codec, record)))
+      const decoded = await Promise.all(records.map((record) => codec.decodeResiduals(record)))
+      return {
+        residuals: decoded.filter((residuals) => residuals !== undefined),
+        damaged: decoded.flatMap((residuals, i) => (residuals ? [] : [`vector residuals ${records[i].blockId}`])),
+      }
     })
   }
 
   /** Stores messages and their sentences atomically; rejects the whole batch if any id already exists. */
   async addMessages(batch: readonly ValidMessage[]): Promise<{ messages: MessageRecord[]; sentences: Sentence[] }> {
     const { db, codec } = this
-    // Split and encoded before the transaction (WebCrypto cannot run inside one), numbered in it: seq and firstSid are
-    // in clear in every layout.
-    const unnumbered = batch.map((message) => toMessageRecord({ ...message, seq: 0 }, 0))
-    const encoded = await this.run('encrypt the messages', () => codec.encodeMessages(unnumbered))
-    return this.run('store the messages', () =>
-      db.transaction('rw', db.meta, db.messages, async () => {
-        const existing = await db.messages.bulkGet(batch.map((m) => m.id))
-        const taken = existing.find((m) => m !== undefined)
-        if (taken) {
-          throw new SiftError(
-            'DUPLICATE_ID',
-            `A message with id "${taken.id}" is already stored; give each message a unique id or omit it to get a generated one. Nothing from this batch was stored.`,
-          )
-        }
-        const state = await readState(db)
-        let { nextSeq, nextSid } = state
-        const messages: MessageRecord[] = []
-        const records: StoredMessageRecord[] = []
-        unnumbered.forEach((record, i) => {
-          const numbering = { seq: nextSeq++, firstSid: nextSid }
-          nextSid += sentenceCount(record)
-          messages.push({ ...record, ...numbering })
-          records.push({ ...encoded[i], ...numbering })
-        })
-        await db.messages.bulkAdd(records)
-        await db.meta.put({ ...state, nextSeq, nextSid })
-        const sentences = messages.flatMap(sentencesOf)
-        return { messages, sentences }
-      }),
-    )
+    return this.run('store the messages', () => addMessages(db, codec, batch))
   }
 
   /** The messages in Sift's layout, in `seq` order (the order of `add`): every one, or one conversation's. */
