@@ -1,7 +1,7 @@
 import type { WordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { EngineOptions } from '../../src/protocol'
-import { modelFilesMissingAtOpen, requestEmbeddingError } from './model-failure'
+import { modelFilesMissingAtOpen, modelNotLoaded, modelUnavailable, requestEmbeddingError } from './model-failure'
 import type {
   BuildContextOptions,
   Context,
@@ -175,15 +175,21 @@ export class Engine {
     const parsed = toContextRequest(request, options, this.limits.maxRequestChars)
     let queries: RankingQuery[] = parsed.queries.map((text) => ({ text }))
     let degraded: string | undefined
-    if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
+    const scope = this.catalog.scope(parsed.conversationId)
+    // Nothing to rank (a chat's first request): the request's vector would find nothing.
+    if ((parsed.strategy === 'dense' || parsed.strategy === 'hybrid') && scope.sids.length > 0) {
       const { embedder } = this
       try {
-        const vectors = await embedder.embed(
-          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId), this.tuning),
-          'query',
-        )
-        const dim = embedder.dim!
-        queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
+        const texts = denseQueryTexts(parsed.queries, scope, this.tuning)
+        // A chat must not wait for the model's download and load: until it is there, the words rank the request.
+        const vectors = this.strictRanking
+          ? await embedder.embed(texts, 'query')
+          : await embedder.embedIfLoaded(texts, 'query')
+        if (vectors === undefined) degraded = modelNotLoaded(embedder.failure)
+        else {
+          const dim = embedder.dim!
+          queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
+        }
       } catch (error) {
         if (await this.clearedAway(embedder)) return this.buildContext(request, options)
         // A chat must not lose its context because the model failed: the words still rank it.
@@ -192,7 +198,11 @@ export class Engine {
         degraded = failure.message
       }
     }
-    const wordNeighbours = parsed.strategy === 'hybrid' ? await this.wordNeighbours : undefined
+    // Stand-ins widen the hybrid ranking only: a request ranked by its words alone does not wait for them.
+    const wordNeighbours =
+      parsed.strategy === 'hybrid' && degraded === undefined && scope.sids.length > 0
+        ? await this.wordNeighbours
+        : undefined
     const queryMs = performance.now() - startedAt
     this.assertOpen()
     const { background } = this
@@ -211,6 +221,23 @@ export class Engine {
     )
     background.requestAnswered()
     return context
+  }
+
+  /**
+   * Resolves once the embedding model has loaded (at once if it has), starting a load if none is under way: from then
+   * on `hybrid` and `dense` rank by meaning. Rejects with `MODEL_UNAVAILABLE` when the load fails; the next call (or
+   * embedding) tries again.
+   */
+  async ready(): Promise<void> {
+    this.assertOpen()
+    const { embedder } = this
+    try {
+      await embedder.whenLoaded()
+    } catch (error) {
+      if (await this.clearedAway(embedder)) return this.ready()
+      if (error instanceof SiftError && error.code === 'MODEL_UNAVAILABLE') throw error
+      throw modelUnavailable(error, 'could not load', '')
+    }
   }
 
   /** Removes the selected messages from the store (one transaction) and from every index; resolves with how many were removed. */
@@ -243,7 +270,7 @@ export class Engine {
     let vector: Float32Array | undefined
     const { embedder } = this
     try {
-      vector = await embedTopic(embedder, request.topic)
+      vector = await embedTopic(embedder, request.topic, this.strictRanking)
     } catch (error) {
       if (await this.clearedAway(embedder)) return this.findForgettable(text, options)
       // As for a context: the words still find what to forget.
@@ -306,6 +333,7 @@ export class Engine {
       backend: this.embedder.backend,
       backendReason: this.embedder.backendReason,
       model: this.model,
+      modelState: this.embedder.state,
       denseIndex: background.vectors?.denseIndex ?? { kind: 'exact' },
     }
     const { lastFailure } = background
