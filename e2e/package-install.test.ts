@@ -17,7 +17,7 @@ import {
   startVite,
   type PackedPackage,
 } from './app-install'
-import { startFakeLlm, type ChatRequest, type FakeLlm } from './fake-llm'
+import { messageText, startFakeLlm, type ChatRequest, type FakeLlm } from './fake-llm'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const exampleDir = join(root, 'examples/chat')
@@ -246,10 +246,11 @@ function expectContextNotHistory({ requests, problems, workers, foreign }: ChatR
   const last = requests.at(-1)!
   const contextMessage = last.messages[1]
   expect(contextMessage.role).toBe('system')
-  expect(contextMessage.content).toContain('named her Biscuit')
+  const contextText = messageText(contextMessage)
+  expect(contextText).toContain('named her Biscuit')
   // The context message is the budgeted context plus its one-line heading.
-  const heading = contextMessage.content.indexOf('\n') + 1
-  expect(contextMessage.content.length - heading).toBeLessThanOrEqual(BUDGET)
+  const heading = contextText.indexOf('\n') + 1
+  expect(contextText.length - heading).toBeLessThanOrEqual(BUDGET)
   expect(last.messages.slice(2)).toHaveLength(RECENT_TURNS + 1)
   expect(last.messages.at(-1)).toEqual({ role: 'user', content: QUESTION })
   // Not the whole history: of the turns before the recent ones, most are left out, and everything sent after the
@@ -258,7 +259,7 @@ function expectContextNotHistory({ requests, problems, workers, foreign }: ChatR
   const older = HISTORY.slice(0, -RECENT_TURNS / 2)
   const sent = older.filter((turn) => body.includes(turn))
   expect(sent.length).toBeLessThan(older.length / 2)
-  const sentChars = last.messages.slice(1).reduce((sum, message) => sum + message.content.length, 0)
+  const sentChars = last.messages.slice(1).reduce((sum, message) => sum + messageText(message).length, 0)
   expect(sentChars).toBeLessThan(HISTORY.join(' ').length)
   console.log(
     `[chat] last request: ${sentChars} characters after the system prompt, for ${HISTORY.join(' ').length} characters of user turns alone; ${sent.length} of ${older.length} older turns in it`,
