@@ -4,15 +4,20 @@ import MagicString from 'magic-string'
 import ts from 'typescript'
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite'
 
+/** The package's entries, each `src/<entry>.ts` built to `dist/<entry>.js` with its `dist/<entry>.d.ts`. */
+const ENTRIES = ['index', 'node', 'vite', 'ai', 'react']
+
 /**
  * What the library build leaves to the app. Everything else (comlink, Dexie, fake-indexeddb, and in the model's worker
  * transformers.js with ONNX Runtime's JavaScript) is bundled: an app installs no runtime dependency but
  * onnxruntime-web, for its wasm files, and no bundler of the app has to resolve, pre-bundle or re-transform what
- * Sift's workers import. Left out: Node's built-ins, and transformers.js for the Node entry, whose Node build brings a
- * native ONNX Runtime (an optional peer dependency, so browser apps never install it).
+ * Sift's workers import. Left out: Node's built-ins; transformers.js for the Node entry, whose Node build brings a
+ * native ONNX Runtime; and the frameworks of the integration entries, the AI SDK (`sift-memory/ai`) and React
+ * (`sift-memory/react`), which must be the app's own copies. All are optional peer dependencies, so an app installs
+ * only those it uses.
  */
 function isExternal(id: string): boolean {
-  return id.startsWith('node:') || id === '@huggingface/transformers'
+  return id.startsWith('node:') || id === '@huggingface/transformers' || id === 'ai' || id === 'react'
 }
 
 /**
@@ -48,7 +53,7 @@ function publicDeclarations(): Plugin {
   }
 }
 
-/** The declarations reached from the entries (`src/index.ts`, `src/node.ts`, `src/vite.ts`), keyed by their path relative to `src/`. */
+/** The declarations reached from the entries (`src/index.ts`, `node.ts`, `vite.ts`, `ai.ts`, `react.ts`), keyed by their path relative to `src/`. */
 function publicDeclarationFiles(root: string): Map<string, string> {
   const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic: ts.Diagnostic) => failOn([diagnostic]) }
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, host)!
@@ -59,7 +64,7 @@ function publicDeclarationFiles(root: string): Map<string, string> {
   )
   failOn([...ts.getPreEmitDiagnostics(program), ...result.diagnostics])
   const reached = new Map<string, string>()
-  const pending = ['src/index.d.ts', 'src/node.d.ts', 'src/vite.d.ts']
+  const pending = ENTRIES.map((entry) => `src/${entry}.d.ts`)
   for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
     if (reached.has(path.slice('src/'.length))) continue
     const text = emitted.get(path)
@@ -214,8 +219,9 @@ export default defineConfig(({ mode }) => {
         target: 'es2022',
         minify: false,
         sourcemap: true,
-        // `vite`: the app's Vite plugin (Node), its own entry so the browser entry never imports Node's built-ins.
-        lib: { entry: { index: 'src/index.ts', node: 'src/node.ts', vite: 'src/vite.ts' }, formats: ['es'] },
+        // `vite`: the app's Vite plugin (Node), its own entry so the browser entry never imports Node's built-ins;
+        // `ai` and `react`: the integrations, their own entries so an app without the framework never loads them.
+        lib: { entry: Object.fromEntries(ENTRIES.map((entry) => [entry, `src/${entry}.ts`])), formats: ['es'] },
         // The declarations' type check is most of the build's time, by design: not worth a warning every build.
         rolldownOptions: { external: isExternal, checks: { bundlerTimings: false } },
       },

@@ -91,7 +91,19 @@ test('an app bundling the built library runs the engine and model workers from i
 
 test('the built declarations are the public API only, and an app importing them type-checks', async () => {
   const declarations = (await readdir(libDir, { recursive: true })).filter((path) => path.endsWith('.d.ts')).sort()
-  expect(declarations).toEqual(expect.arrayContaining(['index.d.ts', 'node.d.ts', 'types.d.ts', 'errors.d.ts']))
+  expect(declarations).toEqual(
+    expect.arrayContaining(['index.d.ts', 'node.d.ts', 'ai.d.ts', 'react.d.ts', 'types.d.ts', 'errors.d.ts']),
+  )
+  // The integrations' frameworks are the app's own: imported, never bundled.
+  for (const [entry, framework] of [
+    ['ai.js', 'ai'],
+    ['react.js', 'react'],
+  ]) {
+    const code = await readFile(join(libDir, entry), 'utf8')
+    expect(code, entry).toMatch(new RegExp(`from ['"]${framework}['"]`))
+  }
+  for (const entry of ['index.js', 'node.js'])
+    expect(await readFile(join(libDir, entry), 'utf8'), entry).not.toMatch(/from ['"](ai|react)['"]/)
   expect(declarations.filter((path) => path.split(/[\\/]/).includes('worker'))).toEqual([])
   for (const path of declarations) expect(await readFile(join(libDir, path), 'utf8'), path).not.toMatch(/worker\//)
   // The Node entry's internal `tuning` option (marked @internal) is not published either.
@@ -102,6 +114,9 @@ test('the built declarations are the public API only, and an app importing them 
     join(workDir, 'app.ts'),
     `import { createMemory, isSiftError, packBudget, renderContext, SiftError, splitSentences, type Context, type Memory, type SiftErrorCode } from 'sift-memory'
 import { createMemory as createNodeMemory, type NodeMemoryOptions } from 'sift-memory/node'
+import { recallTool, siftMemory, type SiftMemoryOptions } from 'sift-memory/ai'
+import { useMemory, type MemoryState } from 'sift-memory/react'
+import { chatPrompt, RECALL_TOOL, recall } from 'sift-memory'
 
 export async function answer(question: string): Promise<string> {
   const memory: Memory = await createMemory({ name: 'app', device: 'wasm' })
@@ -122,6 +137,12 @@ export const nodeMemory: Promise<Memory> = createNodeMemory(nodeOptions)
 export const sentences: string[] = splitSentences('One. Two.').map((sentence) => sentence.text)
 export const packed: string = packBudget([], { budget: 100 }).text
 export const rendered: string = renderContext([])
+const aiOptions: SiftMemoryOptions = { recentTurns: 4, budget: 2000 }
+export const withMemory = (memory: Memory) => ({ middleware: siftMemory(memory, aiOptions), tool: recallTool(memory) })
+export const useChatMemory = (): MemoryState => useMemory({ name: 'app', conversationId: 'chat' })
+export const toolName: 'recall' = RECALL_TOOL.name
+export const prompt = chatPrompt({ system: 'Be brief.', context: '', recent: [], request: 'Hi' }).system
+export const recalled = (memory: Memory) => recall(memory, { query: 'dog' }).then((result) => result.excerpts)
 `,
   )
   await writeFile(
@@ -138,10 +159,18 @@ export const rendered: string = renderContext([])
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
       types: [],
-      paths: { 'sift-memory': [join(libDir, 'index.d.ts')], 'sift-memory/node': [join(libDir, 'node.d.ts')] },
+      paths: {
+        'sift-memory': [join(libDir, 'index.d.ts')],
+        'sift-memory/node': [join(libDir, 'node.d.ts')],
+        'sift-memory/ai': [join(libDir, 'ai.d.ts')],
+        'sift-memory/react': [join(libDir, 'react.d.ts')],
+      },
     })
+    // Every declaration file is checked (skipLibCheck off), but only ours report: the AI SDK's and React's own
+    // declarations need types (Node's, json-schema's) that an app's TypeScript takes from its own setup.
     return ts
       .getPreEmitDiagnostics(program)
+      .filter((diagnostic) => !diagnostic.file?.fileName.includes('/node_modules/'))
       .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   }
   expect(diagnosticsOf('app.ts')).toEqual([])

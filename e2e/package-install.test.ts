@@ -17,10 +17,12 @@ import {
   startVite,
   type PackedPackage,
 } from './app-install'
-import { startFakeLlm, type ChatRequest, type FakeLlm } from './fake-llm'
+import { expectReactChat, reactChatThrough } from './react-example-run'
+import { messageText, startFakeLlm, type ChatRequest, type FakeLlm } from './fake-llm'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const exampleDir = join(root, 'examples/chat')
+const reactExampleDir = join(root, 'examples/react-ai-sdk')
 const MB = 1_000_000
 /** The context budget the test sets in the page: well under the history it builds, so the budget has to choose. */
 const BUDGET = 1000
@@ -70,18 +72,20 @@ const SHOWN_TURNS = 50
 let workDir: string
 let packed: PackedPackage
 let appDir: string
+let reactAppDir: string
 let llm: FakeLlm
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'sift-package-'))
   packed = pack(root, workDir)
   appDir = await installApp(exampleDir, packed.tarball, join(root, '.cache/npm-cache'))
+  reactAppDir = await installApp(reactExampleDir, packed.tarball, join(root, '.cache/npm-cache'))
   llm = await startFakeLlm()
 }, 600_000)
 
 afterAll(async () => {
   await llm?.close()
-  for (const dir of [appDir, workDir]) if (dir) await rm(dir, { recursive: true, force: true })
+  for (const dir of [appDir, reactAppDir, workDir]) if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 describe('the packed package', () => {
@@ -115,6 +119,9 @@ describe('the packed package', () => {
     for (const nodeOnly of ['onnxruntime-node', 'sharp', '@img/', '@huggingface/transformers', 'fake-indexeddb']) {
       expect(installed, `${nodeOnly} is installed into a browser app`).not.toContain(`node_modules/${nodeOnly}`)
     }
+    // Nor the integrations' frameworks, optional peer dependencies: an app without the AI SDK or React gets neither.
+    const packages = installed.split('\n').map((line) => line.replace(/^.*node_modules\//, ''))
+    for (const framework of ['ai', 'react', 'react-dom', '@ai-sdk/react']) expect(packages).not.toContain(framework)
     // protobufjs (of onnxruntime-web) has a postinstall that only reads package.json files; nothing else may run one.
     expect(await packagesWithInstallScripts(appDir)).toEqual(['protobufjs'])
     const bytes = async (name: string) => folderBytes(join(appDir, 'node_modules', name))
@@ -246,10 +253,11 @@ function expectContextNotHistory({ requests, problems, workers, foreign }: ChatR
   const last = requests.at(-1)!
   const contextMessage = last.messages[1]
   expect(contextMessage.role).toBe('system')
-  expect(contextMessage.content).toContain('named her Biscuit')
+  const contextText = messageText(contextMessage)
+  expect(contextText).toContain('named her Biscuit')
   // The context message is the budgeted context plus its one-line heading.
-  const heading = contextMessage.content.indexOf('\n') + 1
-  expect(contextMessage.content.length - heading).toBeLessThanOrEqual(BUDGET)
+  const heading = contextText.indexOf('\n') + 1
+  expect(contextText.length - heading).toBeLessThanOrEqual(BUDGET)
   expect(last.messages.slice(2)).toHaveLength(RECENT_TURNS + 1)
   expect(last.messages.at(-1)).toEqual({ role: 'user', content: QUESTION })
   // Not the whole history: of the turns before the recent ones, most are left out, and everything sent after the
@@ -258,7 +266,7 @@ function expectContextNotHistory({ requests, problems, workers, foreign }: ChatR
   const older = HISTORY.slice(0, -RECENT_TURNS / 2)
   const sent = older.filter((turn) => body.includes(turn))
   expect(sent.length).toBeLessThan(older.length / 2)
-  const sentChars = last.messages.slice(1).reduce((sum, message) => sum + message.content.length, 0)
+  const sentChars = last.messages.slice(1).reduce((sum, message) => sum + messageText(message).length, 0)
   expect(sentChars).toBeLessThan(HISTORY.join(' ').length)
   console.log(
     `[chat] last request: ${sentChars} characters after the system prompt, for ${HISTORY.join(' ').length} characters of user turns alone; ${sent.length} of ${older.length} older turns in it`,
@@ -302,6 +310,33 @@ describe('examples/chat, installed from the tarball', () => {
       expect(chat.transferred.has('/models/use-lite/onnx/model_quantized.onnx')).toBe(true)
       expect(chat.transferred.has('/ort/ort-wasm-simd-threaded.wasm')).toBe(true)
       expect(decoded).toBeLessThanOrEqual(25 * MB)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('examples/react-ai-sdk (React, useChat, sift-memory/ai and sift-memory/react), installed from the tarball', () => {
+  test('under vite dev, with the nonce CSP: the context instead of the history, finished replies stored, kept across a reload', async () => {
+    const server = await startVite(reactAppDir, [])
+    try {
+      expectReactChat(await reactChatThrough(server.url, llm))
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('under vite build + vite preview: the same', async () => {
+    run(
+      process.execPath,
+      [join(reactAppDir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      reactAppDir,
+    )
+    const server = await startVite(reactAppDir, ['preview'])
+    try {
+      const chat = await reactChatThrough(server.url, llm)
+      expectReactChat(chat)
+      console.log(`[react first visit] ${(chat.firstVisitBytes / MB).toFixed(1)} MB transferred`)
     } finally {
       await server.close()
     }

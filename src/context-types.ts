@@ -17,6 +17,14 @@ export interface BuildContextOptions {
    */
   recentTurns?: number
   /**
+   * Leave the latest N turns (messages) of the scope out of the context: the ones the app sends the LLM verbatim
+   * after it, so that no excerpt repeats them. The context is then built as if the scope ended before them
+   * (`recentTurns` pins the N turns before those; `head`, `tail` and `full` stop there too); `stats.historyChars` and
+   * `historySentences` still count the whole scope. The latest by `timestamp`, as for `recentTurns`; all of them when
+   * N exceeds the scope's turns (the context is then empty). Default 0.
+   */
+  excludeRecent?: number
+  /**
    * Extra queries, at most 32; candidates from each query are taken round-robin so no single query monopolises the
    * budget.
    */

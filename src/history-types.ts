@@ -49,6 +49,13 @@ export interface FindForgettableOptions {
   conversationId?: string
   /** Most messages to return, 1 to 100. Default 10: a short list a user can read and confirm. */
   limit?: number
+  /**
+   * The cut-off, 0 to 1: messages whose `score` is below it are not returned. Default 0.4: above what turns on other
+   * subjects score (a message sharing no word with the request, as close in meaning as unrelated turns of a chat
+   * come), below a reply that repeats one of its two key words or a rewording of the request (BENCHMARKS.md,
+   * "Forgetting"). 0 returns every ranked message, down to those that share no word with it.
+   */
+  minScore?: number
 }
 
 /** A sentence of a `ForgettableMatch` that matched the request. */
@@ -57,7 +64,7 @@ export interface ForgettableSentence {
   /** Offsets of `text` in the message's content. */
   start: number
   end: number
-  /** Its score in the ranking (fused reciprocal rank for hybrid, BM25 when ranked lexically). */
+  /** Its score in the ranking that found it (fused reciprocal rank for hybrid, BM25 when ranked lexically): it orders the message's sentences, and compares with nothing else. */
   score: number
   /** 1-based rank among the sentences sharing a word with the request; absent when it shares none. */
   lexicalRank?: number
@@ -73,7 +80,12 @@ export interface ForgettableMatch {
   timestamp: number
   /** The whole stored message, as `forget({ ids })` would remove it. */
   content: string
-  /** Its best sentence's score. */
+  /**
+   * How closely it matches the request, 0 to 1, comparable across requests and rankings: the larger of the share of
+   * the request's words (weighted by how rare they are in the history) the message holds, and its best sentence's
+   * similarity in meaning to the request (cosine; 0 without a vector). Matches come best first by it, none below
+   * `FindForgettableOptions.minScore`.
+   */
   score: number
   /** Its sentences that ranked, best first. */
   sentences: ForgettableSentence[]

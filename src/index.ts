@@ -12,6 +12,7 @@ import { failureDetail, moduleLoaded } from './worker-start'
 export * from './types'
 export { SiftError, isSiftError, type SiftErrorCode } from './errors'
 export * from './core/index'
+export { recall, type RecallOptions } from './recall'
 
 /**
  * A memory whose engine (store, embedder, indexes, context building) runs in a dedicated Web Worker. Should that

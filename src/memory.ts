@@ -74,6 +74,10 @@ export class WorkerMemory implements Memory {
     return this.call('indexed', (remote) => remote.indexed())
   }
 
+  ready(): Promise<void> {
+    return this.call('ready', (remote) => remote.ready())
+  }
+
   buildContext(request: string, options?: BuildContextOptions): Promise<Context> {
     return this.call('buildContext', (remote) => remote.buildContext(request, options))
   }

@@ -34,6 +34,7 @@ export type RelayedMethod = Exclude<keyof EngineApi, 'open' | 'close'>
 export const RELAYED_METHODS = [
   'add',
   'indexed',
+  'ready',
   'buildContext',
   'forget',
   'findForgettable',

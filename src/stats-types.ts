@@ -15,6 +15,13 @@ export interface MemoryStats {
   backendReason: string
   model: string
   /**
+   * Where the embedding model is: `'loading'` (its files downloading, or the model starting; `hybrid` and `dense`
+   * contexts are ranked lexically meanwhile, unless `strictRanking`), `'ready'` (loaded: `memory.ready()` has
+   * resolved), or `'unavailable'` (its latest load failed; `memory.ready()` rejects with why, and the next embedding
+   * tries again).
+   */
+  modelState: 'loading' | 'ready' | 'unavailable'
+  /**
    * How `dense` ranking finds its candidates: `exact` scans every vector; `coarse-lists` (from 20,000 vectors, once
    * trained in the background) scans only the `lists` nearest the request until it holds `probeShare` of the vectors,
    * a share calibrated on the data (sample rows as queries) for recall ≥ 0.99 of the exact top 50, when the lists were
@@ -38,8 +45,17 @@ export interface MemoryStats {
 
 /** The origin's storage as the browser reports it (`MemoryStats.storage`). */
 export interface StorageState {
-  /** Bytes the origin uses (every store of the origin, not only this memory), as `navigator.storage.estimate()` says. */
+  /**
+   * Bytes the origin uses, as `navigator.storage.estimate()` says: every store of the origin, not only this memory.
+   * That includes the copy of the model's files transformers.js keeps in Cache Storage (about the model's size, so a
+   * memory that is still empty already counts it) and any other database, cache or file of the app's; `indexedDB` and
+   * `caches` split it where the browser tells.
+   */
   usage: number
+  /** Of `usage`, the bytes in IndexedDB: this memory's database, and the origin's other databases (Chromium only). */
+  indexedDB?: number
+  /** Of `usage`, the bytes in Cache Storage: transformers.js's copy of the model's files, and the app's own caches (Chromium only). */
+  caches?: number
   /** Bytes the origin may use; past it writes fail with `QUOTA_EXCEEDED`. */
   quota: number
   /** Whether the browser keeps the origin's storage under storage pressure (`navigator.storage.persisted()`) rather than evicting it. */

@@ -154,10 +154,12 @@ export interface MemoryOptions {
    */
   maxRequestChars?: number
   /**
-   * What `buildContext` does with `hybrid` or `dense` when the model cannot embed the request (its files missing or
-   * corrupt, its worker gone). Default false: the context is ranked lexically instead, and `stats.ranking` and
-   * `stats.degraded` say so and why, so a chat never loses its context to the model. True: the call rejects with
-   * `MODEL_UNAVAILABLE`, for apps that would rather show the failure than send a context ranked another way.
+   * What `buildContext` (and `findForgettable`) do with `hybrid` or `dense` while the model has not loaded, or when it
+   * cannot embed the request (its files missing or corrupt, its worker gone). Default false: the request is ranked
+   * lexically at once instead of waiting for the model's download and load, and `stats.ranking` and `stats.degraded`
+   * say so and why, so a chat never waits for the model nor loses its context to it (`memory.ready()` says when it
+   * is there). True: the call waits for the model to load, and rejects with `MODEL_UNAVAILABLE` when it cannot embed,
+   * for apps that would rather wait or show the failure than send a context ranked another way.
    */
   strictRanking?: boolean
   /**
@@ -205,6 +207,13 @@ export interface Memory {
   add(message: MessageInput | MessageInput[]): Promise<string[]>
   /** Resolves when every stored sentence is embedded and indexed. */
   indexed(): Promise<void>
+  /**
+   * Resolves once the embedding model has loaded (at once if it has; `stats().modelState` is then `'ready'`). Until
+   * then `hybrid` and `dense` contexts are ranked by their words instead of waiting (`stats.ranking` `'lexical'`,
+   * `stats.degraded` says so), unless `strictRanking`. Rejects with `MODEL_UNAVAILABLE` when the model cannot load;
+   * the next call tries again. For an app that would rather wait, or show when the memory ranks by meaning.
+   */
+  ready(): Promise<void>
   buildContext(request: string, options?: BuildContextOptions): Promise<Context>
   /** Remove messages and everything derived from them. Resolves with the number of messages removed. */
   forget(selector: ForgetSelector): Promise<number>

@@ -79,23 +79,29 @@ describe('findForgettable', () => {
     await memory.add(history())
     await memory.indexed()
     const found = await memory.findForgettable("Please forget that I'm allergic to peanuts.")
-    expect(found).toHaveLength(10)
+    // Only what clears the cut-off: the message that says it, and the reply that repeats it; the unrelated turns
+    // ranked after them by meaning alone score below it.
+    expect(found.map((m) => m.messageId)).toEqual(['planted', 'echo'])
     expect(found[0]).toMatchObject({ messageId: 'planted', conversationId: 'even', role: 'user', content: PLANTED })
+    expect(found[0].score).toBe(1)
     expect(found[0].why).toMatch(/^shares 'allergic', 'peanuts'; dense rank 1$/)
     expect(found[0].sentences[0]).toEqual({
       text: PLANTED,
       start: 0,
       end: PLANTED.length,
-      score: found[0].score,
+      score: expect.any(Number),
       lexicalRank: 1,
       denseRank: 1,
     })
-    expect(found.every((m, i) => i === 0 || found[i - 1].score >= m.score)).toBe(true)
-    expect(found[1].messageId).toBe('echo')
-    // Worded otherwise, with no word in common: the dense ranking alone still finds it.
+    const everything = await memory.findForgettable("Please forget that I'm allergic to peanuts.", { minScore: 0 })
+    expect(everything).toHaveLength(10)
+    expect(everything.slice(0, 2)).toEqual(found)
+    expect(everything.every((m, i) => i === 0 || everything[i - 1].score >= m.score)).toBe(true)
+    expect(everything.slice(2).every((m) => m.score < 0.4 && m.why.startsWith('shares no word'))).toBe(true)
+    // Worded otherwise, with no word in common: the dense ranking alone still finds it, close enough in meaning.
     const paraphrased = await memory.findForgettable('Can you delete what I said about my nut allergy?', { limit: 3 })
-    expect(paraphrased).toHaveLength(3)
     expect(paraphrased[0].messageId).toBe('planted')
+    expect(paraphrased[0].score).toBeGreaterThanOrEqual(0.4)
     expect(paraphrased[0].why).toMatch(/^shares no word with the request; dense rank \d+$/)
     const oneConversation = await memory.findForgettable('forget that I am allergic to peanuts', {
       conversationId: 'odd',
@@ -145,6 +151,9 @@ describe('findForgettable', () => {
       ['x', { limit: 101 }],
       ['x', { limit: 1.5 }],
       ['x', { conversationId: 3 }],
+      ['x', { minScore: -0.1 }],
+      ['x', { minScore: 1.5 }],
+      ['x', { minScore: '0.5' }],
       ['x', []],
     ] as const) {
       expect(

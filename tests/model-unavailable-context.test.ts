@@ -28,6 +28,11 @@ describe('buildContext when the model cannot load', () => {
   it('ranks hybrid and dense requests lexically, with stats.ranking and stats.degraded saying so and why', async () => {
     const memory = await createMemory({ name: 'degraded', model: 'no-such-model', localModelPath: emptyModelFolder })
     await memory.add(history)
+    // Its load failed (and ready() says why): until then the context would say the model is still loading.
+    const failure = await rejectionOf(memory.ready())
+    expect(failure.code).toBe('MODEL_UNAVAILABLE')
+    expect(failure.message).toContain('no-such-model')
+    expect((await memory.stats()).modelState).toBe('unavailable')
     const lexical = await memory.buildContext('Who has a peanut allergy?', { strategy: 'lexical', budget: 200 })
     expect(lexical.stats.ranking).toBe('lexical')
     expect(lexical.stats).not.toHaveProperty('degraded')
@@ -73,6 +78,8 @@ describe('buildContext when the model cannot load', () => {
     const memory = await createMemory({ name: 'not-degraded' })
     await memory.add(history)
     await memory.indexed()
+    await memory.ready()
+    expect((await memory.stats()).modelState).toBe('ready')
     const context = await memory.buildContext('Who has a peanut allergy?', { strategy: 'hybrid', budget: 200 })
     expect(context.stats.ranking).toBe('hybrid')
     expect(context.stats).not.toHaveProperty('degraded')

@@ -13,3 +13,26 @@ export { renderContext, type RenderOptions } from './render-context'
 
 /** A sentence with its message, position and score: what `packBudget` and `renderContext` take. */
 export type { ScoredSentence } from './scored-sentence'
+
+/** A context as the messages of an OpenAI-compatible or Anthropic request, in the order prompt caching needs. */
+export {
+  chatPrompt,
+  toAnthropicPrompt,
+  toOpenAIMessages,
+  DEFAULT_EXCERPTS_HEADING,
+  type AnthropicPrompt,
+  type AnthropicSystemBlock,
+  type ChatPrompt,
+  type ChatPromptParts,
+  type ChatTurn,
+  type OpenAIChatMessage,
+} from './chat-prompt'
+
+/** The recall tool's definition (JSON Schema) and its result made from a context. */
+export {
+  RECALL_TOOL,
+  recallResult,
+  type RecallExcerpt,
+  type RecallInput,
+  type RecallResult,
+} from './recall-tool'

@@ -37,12 +37,18 @@ export function assembleContext(
   moment: ContextMoment,
   tuning: Tuning = DEFAULT_TUNING,
 ): Context {
-  const { strategy, budget, conversationId, recentTurns, adaptiveStop, followUpdates } = request
+  const { strategy, budget, conversationId, recentTurns, excludeRecent, adaptiveStop, followUpdates } = request
   const { catalog } = sources
   const ranking = moment.degraded === undefined ? strategy : 'lexical'
   const scope = catalog.scope(conversationId)
-  // scope.messages is in time order; a recentTurns beyond the scope's turns pins them all.
-  const recent = recentTurns === 0 ? [] : scope.messages.slice(-recentTurns)
+  // scope.messages is in time order: the turns the app sends verbatim are its last ones.
+  const kept =
+    excludeRecent === 0 ? scope.messages : scope.messages.slice(0, Math.max(0, scope.messages.length - excludeRecent))
+  const sentVerbatim = new Set(scope.messages.slice(kept.length).map((m) => m.id))
+  const notSent = (candidates: Iterable<ScoredSentence>) =>
+    sentVerbatim.size === 0 ? candidates : withoutMessages(candidates, sentVerbatim)
+  // A recentTurns beyond the scope's turns pins them all.
+  const recent = recentTurns === 0 ? [] : kept.slice(-recentTurns)
   const pinned = [
     ...positionalCandidates(
       catalog,
@@ -53,23 +59,20 @@ export function assembleContext(
   ]
   let packed: PackResult
   let cliff = false
+  const positional = sentVerbatim.size === 0 ? sidsInTimeOrder(scope) : kept.flatMap((message) => message.sids)
   if (strategy === 'full') {
-    const items = [...positionalCandidates(catalog, sidsInTimeOrder(scope), false, 'position')]
+    const items = [...positionalCandidates(catalog, positional, false, 'position')]
     const text = renderContext(items)
     packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
   } else {
     if (strategy === 'head' || strategy === 'tail') {
-      packed = packBudget(positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position'), {
+      packed = packBudget(positionalCandidates(catalog, positional, strategy === 'tail', 'position'), {
         budget,
         pinned,
       })
     } else {
-      const ranked = rankCandidates(
-        moment.degraded === undefined ? strategy : 'lexical',
-        queries,
-        conversationId,
-        sources,
-        tuning,
+      const ranked = notSent(
+        rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources, tuning),
       )
       // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
       // for later is still one the ranking put above the cliff.
@@ -86,7 +89,8 @@ export function assembleContext(
       const relevant = followUpdates
         ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
         : answered
-      packed = packBudget(relevant, { budget, pinned })
+      // Again after the stages: a neighbour or a later update may be a turn sent verbatim.
+      packed = packBudget(notSent(relevant), { budget, pinned })
       if (followUpdates) packed = withResolvedMarks(packed)
     }
   }
@@ -123,6 +127,14 @@ function withResolvedMarks(packed: PackResult): PackResult {
   if (items === packed.items) return packed
   const text = renderContext(items)
   return { ...packed, items: [...items], text, used: text.length }
+}
+
+/** `candidates` without the sentences of `messageIds`. */
+function* withoutMessages(
+  candidates: Iterable<ScoredSentence>,
+  messageIds: ReadonlySet<string>,
+): Generator<ScoredSentence> {
+  for (const candidate of candidates) if (!messageIds.has(candidate.messageId)) yield candidate
 }
 
 /**

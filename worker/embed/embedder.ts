@@ -25,6 +25,8 @@ export class Embedder {
   private loading: Promise<LoadedBackend> | undefined
   private checkingFiles: Promise<void> | undefined
   private loaded: LoadedBackend | undefined
+  /** Why the latest load failed, until one succeeds. */
+  private loadFailure: unknown
   private dimension: number | undefined
 
   constructor(private readonly options: EmbedderOptions) {
@@ -50,6 +52,26 @@ export class Embedder {
   /** Starts loading the model without waiting for it, so the first request does not pay for the load; a failure is reported by the next `embed`. */
   preload(): void {
     this.load().catch(() => undefined)
+  }
+
+  /**
+   * Where the model is: `ready` once it has loaded (an embedding then waits at most for the batch in flight),
+   * `unavailable` when its latest load failed (`failure` says why, and the next embedding tries again), `loading`
+   * otherwise.
+   */
+  get state(): 'loading' | 'ready' | 'unavailable' {
+    if (this.loaded) return 'ready'
+    return this.loading === undefined && this.loadFailure !== undefined ? 'unavailable' : 'loading'
+  }
+
+  /** Why the model's latest load failed; undefined once one succeeded. */
+  get failure(): unknown {
+    return this.loadFailure
+  }
+
+  /** Resolves once the model has loaded, starting the load if none is under way; rejects with the load's failure. */
+  async whenLoaded(): Promise<void> {
+    await this.load()
   }
 
   /**
@@ -109,6 +131,19 @@ export class Embedder {
     return this.runner.unknownShares([...texts])
   }
 
+  /**
+   * As `embed`, without waiting for the model to load: `undefined` while it is not loaded and some text is not in the
+   * cache (the load is started then, if none is under way).
+   */
+  async embedIfLoaded(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array | undefined> {
+    const { cache } = this.options
+    if (!this.loaded && !this.inputsOf(texts, kind).every((input) => cache?.get(input) !== undefined)) {
+      this.preload()
+      return undefined
+    }
+    return this.embed(texts, kind)
+  }
+
   /** Drops the cached vectors of `texts` embedded as `kind` (a forgotten sentence, a request that names what to forget). */
   async forgetCached(texts: readonly string[], kind: 'query' | 'document'): Promise<void> {
     if (texts.length > 0) await this.options.cache?.forget(this.inputsOf(texts, kind))
@@ -156,9 +191,13 @@ export class Embedder {
     this.loading ??= this.filesServed()
       .then(() => this.runner.load())
       .then(
-        (loaded) => (this.loaded = loaded),
+        (loaded) => {
+          this.loadFailure = undefined
+          return (this.loaded = loaded)
+        },
         (error: unknown) => {
           this.loading = undefined
+          this.loadFailure = error
           throw error
         },
       )

@@ -45,6 +45,9 @@ async function missingAnswer(url: string): Promise<string | undefined> {
   try {
     // A server that never answers must not keep createMemory waiting: it has said nothing about the file.
     response = await fetch(url, { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout(HEAD_TIMEOUT_MS) })
+    // The (empty) body read to its end: a response left unread is cancelled when it is collected, and the browser
+    // then lists the request as failed (net::ERR_ABORTED), which reads like a model that is not served.
+    await response.arrayBuffer()
   } catch {
     return undefined
   }

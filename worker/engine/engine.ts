@@ -1,7 +1,12 @@
 import type { WordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { EngineOptions } from '../../src/protocol'
-import { modelFilesMissingAtOpen, requestEmbeddingError } from './model-failure'
+import {
+  modelFilesMissingAtOpen,
+  modelNotLoaded as modelNotLoadedReason,
+  modelUnavailable,
+  requestEmbeddingError,
+} from './model-failure'
 import type {
   BuildContextOptions,
   Context,
@@ -174,8 +179,14 @@ export class Engine {
     const startedAt = performance.now()
     const parsed = toContextRequest(request, options, this.limits.maxRequestChars)
     const sources = { embedder: this.embedder, lexical: this.lexical, catalog: this.catalog }
-    const { queries, embeddingFailure } = await requestQueries(parsed, sources, this.tuning)
+    const { queries, embeddingFailure, modelNotLoaded } = await requestQueries(
+      parsed,
+      sources,
+      this.tuning,
+      this.strictRanking,
+    )
     let degraded: string | undefined
+    if (modelNotLoaded) degraded = modelNotLoadedReason(this.embedder.failure)
     if (embeddingFailure !== undefined) {
       if (await this.clearedAway(this.embedder)) return this.buildContext(request, options)
       // A chat must not lose its context because the model failed: the words still rank it.
@@ -183,7 +194,13 @@ export class Engine {
       if (this.strictRanking) throw failure
       degraded = failure.message
     }
-    const wordNeighbours = parsed.strategy === 'hybrid' ? await this.wordNeighbours : undefined
+    // Stand-ins widen the hybrid ranking only: a request ranked by its words alone does not wait for them.
+    const wordNeighbours =
+      parsed.strategy === 'hybrid' &&
+      degraded === undefined &&
+      this.catalog.scope(parsed.conversationId).sids.length > 0
+        ? await this.wordNeighbours
+        : undefined
     const queryMs = performance.now() - startedAt
     this.assertOpen()
     const { background } = this
@@ -202,6 +219,23 @@ export class Engine {
     )
     background.requestAnswered()
     return context
+  }
+
+  /**
+   * Resolves once the embedding model has loaded (at once if it has), starting a load if none is under way: from then
+   * on `hybrid` and `dense` rank by meaning. Rejects with `MODEL_UNAVAILABLE` when the load fails; the next call (or
+   * embedding) tries again.
+   */
+  async ready(): Promise<void> {
+    this.assertOpen()
+    const { embedder } = this
+    try {
+      await embedder.whenLoaded()
+    } catch (error) {
+      if (await this.clearedAway(embedder)) return this.ready()
+      if (error instanceof SiftError && error.code === 'MODEL_UNAVAILABLE') throw error
+      throw modelUnavailable(error, 'could not load', '')
+    }
   }
 
   /** Removes the selected messages from the store (one transaction) and from every index; resolves with how many were removed. */
@@ -234,7 +268,7 @@ export class Engine {
     let vector: Float32Array | undefined
     const { embedder } = this
     try {
-      vector = await embedTopic(embedder, request.topic)
+      vector = await embedTopic(embedder, request.topic, this.strictRanking)
     } catch (error) {
       if (await this.clearedAway(embedder)) return this.findForgettable(text, options)
       // As for a context: the words still find what to forget.
@@ -298,6 +332,7 @@ export class Engine {
       backend: this.embedder.backend,
       backendReason: this.embedder.backendReason,
       model: this.model,
+      modelState: this.embedder.state,
       denseIndex: background.vectors?.denseIndex ?? { kind: 'exact' },
     }
     const { lastFailure } = background

@@ -5,11 +5,13 @@ import { FusedRanking } from '../rank/fused-ranking'
 import { sentencePenalty, type RankingSources } from '../rank/rank-candidates'
 import { RANK_TUNING, type RankTuning } from '../rank/rank-tuning'
 import { listOf, type RankedList } from '../rank/ranked-list'
+import { termCoverage } from '../rank/term-coverage'
 import { type Language, words, wordQueryTerms } from '../text/text-analysis'
 
-/** A message's place in the ranking: its ranked sentences, best first. */
+/** A message's place in the ranking: its ranked sentences, best first, and how closely it matches. */
 export interface RankedMessage {
   messageId: string
+  /** `ForgettableMatch.score`: the larger of its words' coverage of the topic and its best sentence's similarity. */
   score: number
   sentences: ForgettableSentence[]
 }
@@ -18,11 +20,14 @@ export interface RankedMessage {
 const WHY_WORDS = 5
 
 /**
- * The messages whose sentences rank best for `request.topic`, best first, at most `request.limit`: BM25 fused by
- * reciprocal rank with the dense ranking, short sentences penalised, with equal weights (a context's per-hit lexical
- * weight, `lexicalWeight`, is tuned for questions, not for the statement a user asks to forget), or by BM25 alone
- * without `vector` or before any sentence has one. A message ranks by its best sentence; the sentences it
- * carries are those ranked before the list was full. The ranking's constants come from `tuning`.
+ * The messages whose sentences rank best for `request.topic`, at most `request.limit`: BM25 fused by reciprocal rank
+ * with the dense ranking, short sentences penalised, with equal weights (a context's per-hit lexical weight,
+ * `lexicalWeight`, is tuned for questions, not for the statement a user asks to forget), or by BM25 alone without
+ * `vector` or before any sentence has one. A message is found by its best sentence; the sentences it carries are
+ * those ranked before the list was full. Then each is scored on a scale that means the same for every request (the
+ * ranks and fused scores do not: they only order one request's hits), the larger of its turn's coverage of the
+ * topic's terms and its best similarity, and those below `request.minScore` are dropped; best first by that score.
+ * The ranking's constants come from `tuning`.
  */
 export function rankForgettable(
   request: ForgettableRequest,
@@ -33,11 +38,15 @@ export function rankForgettable(
 ): RankedMessage[] {
   const filter = { conversationId: request.conversationId }
   const lexical = sources.lexical.search(request.topic, filter, tuning.hybridLexicalDepth, tuning, language)
-  const dense =
-    vector && sources.vectors
-      ? new DenseRanking(sources.vectors.scan(vector, filter, sentencePenalty(sources, tuning)))
-      : undefined
+  const scores =
+    vector && sources.vectors ? sources.vectors.scan(vector, filter, sentencePenalty(sources, tuning)) : undefined
+  const dense = scores && new DenseRanking(scores)
   const ranking: RankedList = dense ? new FusedRanking(dense, lexical, undefined, tuning.rrfK) : listOf(lexical)
+  const coverage = termCoverage(sources.lexical, request.topic, language, filter, new Set())
+  const similarityOf = (sid: number) => {
+    const at = scores ? scores.positionOf(sid) : -1
+    return at < 0 ? 0 : Math.max(0, scores!.raw[at])
+  }
   const messages = new Map<string, RankedMessage>()
   for (let position = 0; ; position++) {
     const hit = ranking.at(position)
@@ -47,9 +56,11 @@ export function rankForgettable(
     let message = messages.get(found.messageId)
     if (!message) {
       if (messages.size === request.limit) break
-      message = { messageId: found.messageId, score: hit.score, sentences: [] }
+      // The coverage counts the words of the sentence's whole turn: the same for each of the message's sentences.
+      message = { messageId: found.messageId, score: coverage.coverageOf(hit.sid), sentences: [] }
       messages.set(found.messageId, message)
     }
+    message.score = Math.max(message.score, similarityOf(hit.sid))
     // The fused ranking says each hit's rank in both lists; BM25's own list is its order.
     const ranks = dense ? hit.ranks : { lexical: position + 1 }
     message.sentences.push({
@@ -61,7 +72,7 @@ export function rankForgettable(
       ...(ranks?.dense !== undefined && { denseRank: ranks.dense }),
     })
   }
-  return [...messages.values()]
+  return [...messages.values()].filter((message) => message.score >= request.minScore).sort((a, b) => b.score - a.score)
 }
 
 /** The match shown to the user: the stored message, its ranked sentences, and why it matched (words compared in `language`, the topic's). */

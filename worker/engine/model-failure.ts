@@ -10,6 +10,15 @@ export function requestEmbeddingError(error: unknown): SiftError {
   return modelUnavailable(error, 'could not embed the request', '')
 }
 
+/**
+ * Why a request was ranked by its words without waiting for the model, which has not loaded: its latest load failed
+ * (`failure`, as the `MODEL_UNAVAILABLE` error a strict call would reject with), or it is still loading.
+ */
+export function modelNotLoaded(failure: unknown): string {
+  if (failure !== undefined) return requestEmbeddingError(failure).message
+  return 'The embedding model is still loading, so the request was ranked by its words without waiting for it; memory.ready() resolves once it has loaded (strictRanking: true waits instead).'
+}
+
 /** `error` from the model as a `MODEL_UNAVAILABLE` error saying what it was `doing` and that the other strategies still work. */
 export function modelUnavailable(error: unknown, doing: string, then: string): SiftError {
   const detail = error instanceof Error ? error.message : String(error)

@@ -37,11 +37,16 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
       return response.arrayBuffer()
     },
     storage: async () => {
-      const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([
-        navigator.storage.estimate(),
-        navigator.storage.persisted(),
-      ])
-      return { usage, quota, persisted }
+      const [estimate, persisted] = await Promise.all([navigator.storage.estimate(), navigator.storage.persisted()])
+      const { usage = 0, quota = 0 } = estimate
+      // Chromium's breakdown of `usage`; other browsers give none.
+      const details = (estimate as { usageDetails?: { indexedDB?: number; caches?: number } }).usageDetails
+      return {
+        usage,
+        quota,
+        persisted,
+        ...(details && { indexedDB: details.indexedDB ?? 0, caches: details.caches ?? 0 }),
+      }
     },
     backends: async (device) => {
       if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }

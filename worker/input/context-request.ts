@@ -12,6 +12,7 @@ export interface ContextRequest {
   strategy: Strategy
   conversationId: string | undefined
   recentTurns: number
+  excludeRecent: number
   adaptiveStop: boolean
   followUpdates: boolean
 }
@@ -49,6 +50,7 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     strategy = 'hybrid',
     conversationId,
     recentTurns = 0,
+    excludeRecent = 0,
     queries = [],
     adaptiveStop = false,
     followUpdates = false,
@@ -61,6 +63,10 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
   if (typeof recentTurns !== 'number' || !Number.isInteger(recentTurns) || recentTurns < 0)
     invalid(`recentTurns must be an integer ≥ 0, got ${describe(recentTurns)}`)
+  if (typeof excludeRecent !== 'number' || !Number.isInteger(excludeRecent) || excludeRecent < 0)
+    invalid(
+      `excludeRecent must be an integer ≥ 0 (the latest turns the app sends verbatim), got ${describe(excludeRecent)}`,
+    )
   if (!Array.isArray(queries)) invalid(`queries must be an array of strings, got ${describe(queries)}`)
   if (queries.length > MAX_EXTRA_QUERIES)
     invalid(
@@ -83,6 +89,7 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     strategy: strategy as Strategy,
     conversationId,
     recentTurns,
+    excludeRecent,
     adaptiveStop,
     followUpdates,
   }

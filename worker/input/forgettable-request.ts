@@ -10,9 +10,15 @@ export interface ForgettableRequest {
   topic: string
   conversationId: string | undefined
   limit: number
+  minScore: number
 }
 
 export const DEFAULT_FORGETTABLE_LIMIT = 10
+/**
+ * Below this `ForgettableMatch.score` a message is not offered: it shares under a third of the topic's weighted words
+ * and its best sentence is no closer in meaning than unrelated sentences of a chat come (BENCHMARKS.md, "Forgetting").
+ */
+export const DEFAULT_FORGETTABLE_MIN_SCORE = 0.4
 /** A list for a person to read and confirm; more than this is a search, not a confirmation. */
 export const MAX_FORGETTABLE_LIMIT = 100
 
@@ -34,12 +40,18 @@ function forgettableRequest(text: unknown, options: unknown, maxRequestChars: nu
     )
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     invalid(`options must be an object like { limit: 10 }, got ${describe(options)}`)
-  const { conversationId, limit = DEFAULT_FORGETTABLE_LIMIT } = options as Record<string, unknown>
+  const {
+    conversationId,
+    limit = DEFAULT_FORGETTABLE_LIMIT,
+    minScore = DEFAULT_FORGETTABLE_MIN_SCORE,
+  } = options as Record<string, unknown>
   if (conversationId !== undefined && typeof conversationId !== 'string')
     invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_FORGETTABLE_LIMIT)
     invalid(`limit must be an integer from 1 to ${MAX_FORGETTABLE_LIMIT}, got ${describe(limit)}`)
-  return { topic: forgetRequestTopic(text), conversationId, limit }
+  if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1))
+    invalid(`minScore must be a number from 0 to 1, got ${describe(minScore)}`)
+  return { topic: forgetRequestTopic(text), conversationId, limit, minScore }
 }
 
 function invalid(message: string): never {

@@ -26,6 +26,7 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
       }),
     add: (message) => withSiftErrors('add', () => opened().add(message)),
     indexed: () => withSiftErrors('indexed', () => opened().indexed()),
+    ready: () => withSiftErrors('ready', () => opened().ready()),
     buildContext: (request, options) => withSiftErrors('buildContext', () => opened().buildContext(request, options)),
     forget: (selector) => withSiftErrors('forget', () => opened().forget(selector)),
     findForgettable: (text, options) =>

@@ -1,4 +1,4 @@
-import type { Memory } from 'sift-memory'
+import { chatPrompt, toOpenAIMessages, type ChatTurn, type Memory } from 'sift-memory'
 
 /** An OpenAI-compatible chat completions endpoint, e.g. `https://api.openai.com/v1/chat/completions`. */
 export interface ChatEndpoint {
@@ -7,10 +7,7 @@ export interface ChatEndpoint {
   apiKey?: string
 }
 
-export interface Turn {
-  role: 'user' | 'assistant'
-  content: string
-}
+export type Turn = ChatTurn
 
 const SYSTEM_PROMPT =
   'You are a helpful assistant. Excerpts from earlier in this conversation that bear on the latest message are ' +
@@ -28,20 +25,13 @@ export async function chatTurn(
   request: string,
   budget: number,
 ): Promise<string> {
-  // Built before the request is stored, so that it does not find the request itself.
-  const context = await memory.buildContext(request, { budget })
-  // Prompt caching: a provider reuses the longest prefix an earlier request shared. Only the system prompt is the
-  // same in every request, so it comes first and never changes; the context changes with every request, so it
-  // follows in a message of its own (inside the system prompt it would break the shared prefix every time); the
-  // recent turns and the request come last, where the model reads them as the conversation going on.
-  const messages = [
-    { role: 'system', content: SYSTEM_PROMPT },
-    ...(context.text
-      ? [{ role: 'system', content: `Excerpts from earlier in this conversation:\n${context.text}` }]
-      : []),
-    ...recent,
-    { role: 'user', content: request },
-  ]
+  // Built before the request is stored, so that it does not find the request itself; the recent turns, sent
+  // verbatim, are left out of it (`excludeRecent`), so that no excerpt repeats them.
+  const context = await memory.buildContext(request, { budget, excludeRecent: recent.length })
+  // Prompt caching: a provider reuses the longest prefix an earlier request shared. chatPrompt puts the system
+  // prompt, the same in every request, first; the excerpts, which change every time, in a system message of their
+  // own after it; the recent turns and the request last.
+  const messages = toOpenAIMessages(chatPrompt({ system: SYSTEM_PROMPT, context, recent, request }))
   const response = await fetch(endpoint.url, {
     method: 'POST',
     headers: {

@@ -11,10 +11,11 @@ export async function openNodeMemory(options: NodeMemoryOptions, packageRoot: UR
   const { indexedDB, IDBKeyRange, embeddingCacheDir, onProgress, ...engineOptions } = options
   const api = engineApi(() => nodeHost({ indexedDB, IDBKeyRange, embeddingCacheDir }, packageRoot))
   await api.open(engineOptions, onProgress)
-  const { add, indexed, buildContext, forget, findForgettable, messages, clear, changeKey, stats, close } = api
+  const { add, indexed, ready, buildContext, forget, findForgettable, messages, clear, changeKey, stats, close } = api
   return {
     add,
     indexed,
+    ready,
     buildContext,
     forget,
     findForgettable,

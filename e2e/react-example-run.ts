@@ -1,0 +1,134 @@
+// examples/react-ai-sdk in Chromium, as a user chats with it (useChat, Sift's AI SDK middleware, the fake LLM), and
+// the checks on what the LLM received and what was stored: package-install.test.ts runs it under `vite dev` and
+// `vite build` + `vite preview`.
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { launchChromium } from '../scripts/launch-chromium'
+import { messageText, type ChatRequest, type FakeLlm } from './fake-llm'
+
+/** User turns, one an exchange; the dog's name early, long before the turns the page sends verbatim. */
+export const REACT_HISTORY = [
+  'I moved to Leeds in March for a job at the university library.',
+  'We adopted a greyhound last spring and named her Biscuit after her colour.',
+  'On Saturdays I swim forty lengths at the leisure centre before breakfast.',
+  'My sister Ines is a paediatric nurse in Porto and visits every August.',
+  'I am learning the cello, and my teacher says my bowing arm is too stiff.',
+  'I cannot eat peanuts, so I always check the labels on cereal bars.',
+  'I bought a second-hand bicycle with a wicker basket for the commute.',
+  'My grandmother taught me to bake rye bread with caraway seeds.',
+  'The neighbours downstairs play the trombone late on Thursday evenings.',
+  'I would like to walk the Pennine Way one day, in stages over several summers.',
+]
+/** Shares no word with the turn that answers it. */
+const QUESTION = 'What do I call my pet?'
+/** The turns the page sends verbatim (examples/react-ai-sdk/src/App.tsx, RECENT_TURNS). */
+const RECENT_TURNS = 6
+
+export interface ReactChatRun {
+  requests: ChatRequest[]
+  problems: string[]
+  /** What the page showed before the reload and after it (role: text). */
+  shownBefore: string[]
+  shownAfter: string[]
+  /** Bytes transferred on the first visit (headers and bodies of the page's own origin), until the reload. */
+  firstVisitBytes: number
+}
+
+const storedCount = async (page: Page) => Number(await page.locator('#stored').textContent())
+
+/** Sends `text` and waits until the page is idle again (the reply finished, failed or stopped). */
+async function send(page: Page, text: string): Promise<void> {
+  await page.fill('#message', text)
+  await page.click('#send')
+  await page.locator('#send:not([disabled])').waitFor({ timeout: 60_000 })
+}
+
+/** Chats through REACT_HISTORY, a failed call, an aborted one and QUESTION with the example at `url`, then reloads. */
+export async function reactChatThrough(url: string, llm: FakeLlm): Promise<ReactChatRun> {
+  const browser = await launchChromium({ webgpu: false })
+  const firstRequest = llm.requests.length
+  const problems: string[] = []
+  try {
+    const context = await browser.newContext()
+    let firstVisitBytes = 0
+    let firstVisit = true
+    context.on('requestfinished', async (request) => {
+      if (!firstVisit || !request.url().startsWith(url)) return
+      const sizes = await request.sizes()
+      firstVisitBytes += sizes.responseBodySize + sizes.responseHeadersSize
+    })
+    const page = await context.newPage()
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error' || /Content Security Policy/i.test(message.text()))
+        problems.push(`console: ${message.text()}`)
+    })
+    page.on('worker', (worker) =>
+      worker.on('console', (message) => {
+        if (message.type() === 'error' || /Content Security Policy/i.test(message.text()))
+          problems.push(`worker console: ${message.text()}`)
+      }),
+    )
+    await page.goto(`${url}/`)
+    await page.locator('#chat-form').waitFor({ timeout: 60_000 })
+    await page.fill('#base-url', llm.baseURL)
+    await page.fill('#model', 'fake-model')
+    for (const text of REACT_HISTORY) await send(page, text)
+    const afterHistory = 2 * REACT_HISTORY.length
+    await expect.poll(() => storedCount(page)).toBe(afterHistory)
+
+    // A call that fails stores nothing, and neither does a reply stopped halfway; a slow reply is stored once it
+    // has finished, not while it streams.
+    await send(page, 'Please [fail] this time.')
+    await expect.poll(() => page.locator('#error').count()).toBe(1)
+    await page.fill('#message', 'Tell me slowly [slow] and I will stop you.')
+    await page.click('#send')
+    await page.locator('#turns li[data-role=assistant][data-done=no]', { hasText: 'Noted' }).waitFor()
+    expect(await storedCount(page)).toBe(afterHistory)
+    await page.click('#stop')
+    await page.locator('#send:not([disabled])').waitFor()
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(await storedCount(page)).toBe(afterHistory)
+
+    await page.locator('#status', { hasText: 'Model ready, all indexed' }).waitFor({ timeout: 120_000 })
+    await send(page, QUESTION)
+    await expect.poll(() => storedCount(page)).toBe(afterHistory + 2)
+    const shownBefore = await page.locator('#turns li').allTextContents()
+    firstVisit = false
+    await page.reload()
+    await page.locator('#turns li').first().waitFor({ timeout: 60_000 })
+    const shownAfter = await page.locator('#turns li').allTextContents()
+    return { requests: llm.requests.slice(firstRequest), problems, shownBefore, shownAfter, firstVisitBytes }
+  } finally {
+    await browser.close()
+  }
+}
+
+/** The checks on one run: what each request held, and what the reload showed. */
+export function expectReactChat({ requests, problems, shownBefore, shownAfter }: ReactChatRun): void {
+  // The one failure asked for: the fake LLM's 500s (the AI SDK retries twice) and useChat's report of it.
+  const asked = /status of 500 \(Internal Server Error\)|The fake LLM was asked to fail/
+  expect(problems.filter((problem) => !asked.test(problem))).toEqual([])
+  expect(problems.filter((problem) => asked.test(problem)).length).toBeGreaterThan(0)
+  for (const request of requests) {
+    const [system, ...rest] = request.messages
+    expect(system.role).toBe('system')
+    const excerpts = rest[0]?.role === 'system' ? messageText(rest.shift()!) : ''
+    // Never the whole history: the recent turns and the new message at most.
+    expect(rest.length).toBeLessThanOrEqual(RECENT_TURNS + 1)
+    // No excerpt repeats a turn the request sends verbatim.
+    for (const turn of rest) if (messageText(turn) !== '') expect(excerpts).not.toContain(messageText(turn))
+  }
+  const last = requests.at(-1)!
+  expect(messageText(last.messages.at(-1)!)).toBe(QUESTION)
+  // The early fact reaches the LLM though the question shares no word with it.
+  expect(messageText(last.messages[1])).toContain('named her Biscuit')
+  // ... through the context: the early turns are not among the turns sent verbatim, which are fewer than the history's.
+  const verbatim = last.messages.filter((message) => message.role !== 'system').map(messageText)
+  expect(verbatim).not.toContain(REACT_HISTORY[1])
+  expect(verbatim.filter((text) => REACT_HISTORY.includes(text)).length).toBeLessThan(REACT_HISTORY.length / 2)
+  // The reload shows what was stored: the finished exchanges, not the failed or stopped ones.
+  const finished = shownBefore.filter((text) => !/\[fail\]|\[slow\]|^Noted \(\d+\), word/.test(text))
+  expect(shownAfter).toEqual(finished)
+  expect(shownAfter).toHaveLength(2 * (REACT_HISTORY.length + 1))
+}

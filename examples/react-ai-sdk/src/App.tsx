@@ -1,0 +1,126 @@
+// The chat page: useChat (the AI SDK's React hook) talks to a ToolLoopAgent in the page (DirectChatTransport, no
+// server of ours), whose model is wrapped with Sift's middleware: each request carries the system prompt, the context
+// built from the whole stored history, the last few turns and the new message, never the whole history; each
+// finished reply is stored. useMemory (sift-memory/react) opens the memory and gives the stored chat after a reload.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { useChat } from '@ai-sdk/react'
+import { DirectChatTransport, type InferUITools, ToolLoopAgent, type UIMessage, wrapLanguageModel } from 'ai'
+import { type FormEvent, useMemo, useState } from 'react'
+import type { Memory } from 'sift-memory'
+import { recallTool, siftMemory } from 'sift-memory/ai'
+import { useMemory } from 'sift-memory/react'
+
+const SYSTEM = 'You are a helpful assistant. Use the excerpts from earlier in the conversation when they help.'
+/** The one conversation this page keeps. */
+const CONVERSATION = 'chat'
+/** Turns sent verbatim before the new message; older ones reach the model through the context. */
+const RECENT_TURNS = 6
+/** Stored messages shown again after a reload. */
+const SHOWN_MESSAGES = 50
+
+/** The chat's messages as useChat holds them: text, and the recall tool's calls. */
+type ChatMessage = UIMessage<unknown, never, InferUITools<{ recall: ReturnType<typeof recallTool> }>>
+
+interface Endpoint {
+  baseURL: string
+  model: string
+  apiKey: string
+}
+
+export function App() {
+  const { memory, messages, modelReady, progress, error } = useMemory({
+    name: 'react-chat',
+    conversationId: CONVERSATION,
+    limit: SHOWN_MESSAGES,
+  })
+  const [endpoint, setEndpoint] = useState<Endpoint>({
+    baseURL: 'http://localhost:11434/v1',
+    model: 'llama3.2',
+    apiKey: '',
+  })
+  const indexing = progress && progress.pending > 0 ? `${progress.pending} sentences to index` : 'all indexed'
+  const status = error
+    ? `Memory failed: ${error.message}`
+    : !memory || !messages
+      ? 'Opening memory…'
+      : `${modelReady ? 'Model ready' : 'Model loading (contexts ranked by words)'}, ${indexing}`
+  const change = (field: keyof Endpoint) => (event: { target: { value: string } }) =>
+    setEndpoint({ ...endpoint, [field]: event.target.value })
+  return (
+    <>
+      <h1>React chat with Sift memory</h1>
+      <p id="status" aria-live="polite">
+        {status}
+      </p>
+      <p>
+        Messages stored: <span id="stored">{messages?.length ?? 0}</span>
+      </p>
+      <form id="settings">
+        <label>
+          API base URL <input id="base-url" value={endpoint.baseURL} onChange={change('baseURL')} />
+        </label>
+        <label>
+          Model <input id="model" value={endpoint.model} onChange={change('model')} />
+        </label>
+        <label>
+          API key (kept in this tab only){' '}
+          <input id="api-key" type="password" value={endpoint.apiKey} onChange={change('apiKey')} />
+        </label>
+      </form>
+      {memory && messages && <Chat memory={memory} stored={messages} endpoint={endpoint} />}
+    </>
+  )
+}
+
+function Chat({ memory, stored, endpoint }: { memory: Memory; stored: ChatMessage[]; endpoint: Endpoint }) {
+  const transport = useMemo(() => {
+    const provider = createOpenAICompatible({ name: 'llm', baseURL: endpoint.baseURL, apiKey: endpoint.apiKey })
+    const model = wrapLanguageModel({
+      model: provider.chatModel(endpoint.model),
+      middleware: siftMemory(memory, { conversationId: CONVERSATION, recentTurns: RECENT_TURNS }),
+    })
+    const agent = new ToolLoopAgent({
+      model,
+      instructions: SYSTEM,
+      tools: { recall: recallTool(memory, { conversationId: CONVERSATION, excludeRecent: RECENT_TURNS }) },
+    })
+    return new DirectChatTransport({ agent })
+  }, [memory, endpoint])
+  // The stored chat is where useChat starts; from then on useChat keeps the thread and the middleware stores it.
+  const [initial] = useState(stored)
+  const { messages, sendMessage, status, stop, error } = useChat({ id: CONVERSATION, messages: initial, transport })
+  const [input, setInput] = useState('')
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (input.trim() === '') return
+    void sendMessage({ text: input })
+    setInput('')
+  }
+  const busy = status === 'submitted' || status === 'streaming'
+  return (
+    <main>
+      <ol id="turns" role="log" aria-label="Conversation">
+        {messages.map((message) => (
+          <li key={message.id} data-role={message.role} data-done={busy && message === messages.at(-1) ? 'no' : 'yes'}>
+            {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
+          </li>
+        ))}
+      </ol>
+      {error && (
+        <p id="error" className="error">
+          {error.message}
+        </p>
+      )}
+      <form id="chat-form" onSubmit={submit}>
+        <label htmlFor="message">Message</label>
+        <textarea id="message" rows={3} value={input} onChange={(event) => setInput(event.target.value)} />
+        <button id="send" type="submit" disabled={busy}>
+          Send
+        </button>
+        <button id="stop" type="button" disabled={!busy} onClick={() => stop()}>
+          Stop
+        </button>
+      </form>
+    </main>
+  )
+}
