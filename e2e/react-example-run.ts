@@ -4,21 +4,9 @@
 import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { launchChromium } from '../scripts/launch-chromium'
+import { CHAT_HISTORY } from './chat-history'
 import { messageText, type ChatRequest, type FakeLlm } from './fake-llm'
 
-/** User turns, one an exchange; the dog's name early, long before the turns the page sends verbatim. */
-export const REACT_HISTORY = [
-  'I moved to Leeds in March for a job at the university library.',
-  'We adopted a greyhound last spring and named her Biscuit after her colour.',
-  'On Saturdays I swim forty lengths at the leisure centre before breakfast.',
-  'My sister Ines is a paediatric nurse in Porto and visits every August.',
-  'I am learning the cello, and my teacher says my bowing arm is too stiff.',
-  'I cannot eat peanuts, so I always check the labels on cereal bars.',
-  'I bought a second-hand bicycle with a wicker basket for the commute.',
-  'My grandmother taught me to bake rye bread with caraway seeds.',
-  'The neighbours downstairs play the trombone late on Thursday evenings.',
-  'I would like to walk the Pennine Way one day, in stages over several summers.',
-]
 /** Shares no word with the turn that answers it. */
 const QUESTION = 'What do I call my pet?'
 /** The turns the page sends verbatim (examples/react-ai-sdk/src/App.tsx, RECENT_TURNS). */
@@ -43,7 +31,7 @@ async function send(page: Page, text: string): Promise<void> {
   await page.locator('#send:not([disabled])').waitFor({ timeout: 60_000 })
 }
 
-/** Chats through REACT_HISTORY, a failed call, an aborted one and QUESTION with the example at `url`, then reloads. */
+/** Chats through CHAT_HISTORY, a failed call, an aborted one and QUESTION with the example at `url`, then reloads. */
 export async function reactChatThrough(url: string, llm: FakeLlm): Promise<ReactChatRun> {
   const browser = await launchChromium({ webgpu: false })
   const firstRequest = llm.requests.length
@@ -73,8 +61,8 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
     await page.locator('#chat-form').waitFor({ timeout: 60_000 })
     await page.fill('#base-url', llm.baseURL)
     await page.fill('#model', 'fake-model')
-    for (const text of REACT_HISTORY) await send(page, text)
-    const afterHistory = 2 * REACT_HISTORY.length
+    for (const text of CHAT_HISTORY) await send(page, text)
+    const afterHistory = 2 * CHAT_HISTORY.length
     await expect.poll(() => storedCount(page)).toBe(afterHistory)
 
     // A call that fails stores nothing, and neither does a reply stopped halfway; a slow reply is stored once it
@@ -125,10 +113,10 @@ export function expectReactChat({ requests, problems, shownBefore, shownAfter }:
   expect(messageText(last.messages[1])).toContain('named her Biscuit')
   // ... through the context: the early turns are not among the turns sent verbatim, which are fewer than the history's.
   const verbatim = last.messages.filter((message) => message.role !== 'system').map(messageText)
-  expect(verbatim).not.toContain(REACT_HISTORY[1])
-  expect(verbatim.filter((text) => REACT_HISTORY.includes(text)).length).toBeLessThan(REACT_HISTORY.length / 2)
+  expect(verbatim).not.toContain(CHAT_HISTORY[1])
+  expect(verbatim.filter((text) => CHAT_HISTORY.includes(text)).length).toBeLessThan(CHAT_HISTORY.length / 2)
   // The reload shows what was stored: the finished exchanges, not the failed or stopped ones.
   const finished = shownBefore.filter((text) => !/\[fail\]|\[slow\]|^Noted \(\d+\), word/.test(text))
   expect(shownAfter).toEqual(finished)
-  expect(shownAfter).toHaveLength(2 * (REACT_HISTORY.length + 1))
+  expect(shownAfter).toHaveLength(2 * (CHAT_HISTORY.length + 1))
 }

@@ -5,27 +5,12 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from 'ai'
 import { IDBFactory } from 'fake-indexeddb'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { CHAT_HISTORY, DOG_TURN } from '../e2e/chat-history'
 import { messageText, startFakeLlm, type ChatRequest, type FakeLlm } from '../e2e/fake-llm'
 import { recallTool, siftMemory } from '../src/ai'
 import { createMemory, type Memory, type StoredMessage } from '../src/node'
 
 const SYSTEM = 'You are a helpful assistant.'
-const DOG = 'We adopted a greyhound last spring and named her Biscuit after her colour.'
-/** User turns of an earlier conversation, one a call; the dog's name early, long before the turns sent verbatim. */
-const HISTORY = [
-  'I moved to Leeds in March for a job at the university library.',
-  DOG,
-  'On Saturdays I swim forty lengths at the leisure centre before breakfast.',
-  'My sister Ines is a paediatric nurse in Porto and visits every August.',
-  'I am learning the cello, and my teacher says my bowing arm is too stiff.',
-  'I cannot eat peanuts, so I always check the labels on cereal bars.',
-  'I bought a second-hand bicycle with a wicker basket for the commute.',
-  'My grandmother taught me to bake rye bread with caraway seeds.',
-  'I keep tomato plants on the balcony, and the pigeons keep eating the seedlings.',
-  'For my birthday I would like a proper raincoat, because Leeds is wet.',
-  'The neighbours downstairs play the trombone late on Thursday evenings.',
-  'I would like to walk the Pennine Way one day, in stages over several summers.',
-]
 const RECENT = 4
 
 let llm: FakeLlm
@@ -52,7 +37,7 @@ async function setUp(options: Parameters<typeof siftMemory>[1] = {}) {
   const provider = createOpenAICompatible({ name: 'fake', baseURL: llm.baseURL })
   const model = wrapLanguageModel({
     model: provider.chatModel('fake-model'),
-    middleware: siftMemory(memory, { recentTurns: RECENT, budget: 600, ...options }),
+    middleware: siftMemory(memory, { recentTurns: RECENT, budget: 400, ...options }),
   })
   return { memory, model }
 }
@@ -62,10 +47,10 @@ function thread(history: readonly ModelMessage[], text: string): ModelMessage[] 
   return [...history, { role: 'user', content: text }]
 }
 
-/** Has the model answer every HISTORY turn, through the middleware, keeping the whole thread as a chat app does. */
+/** Has the model answer every CHAT_HISTORY turn, through the middleware, keeping the whole thread as a chat app does. */
 async function chatThrough(model: ReturnType<typeof wrapLanguageModel>, streamed: boolean): Promise<ModelMessage[]> {
   let history: ModelMessage[] = []
-  for (const text of HISTORY) {
+  for (const text of CHAT_HISTORY) {
     const messages = thread(history, text)
     const reply = streamed
       ? await streamText({ model, system: SYSTEM, messages }).text
@@ -173,7 +158,7 @@ describe('siftMemory, the AI SDK middleware', () => {
 
   it('stores in the conversation a call names, and builds its context from that conversation alone', async () => {
     const { model } = await setUp()
-    await generateText({ model, prompt: DOG, providerOptions: { sift: { conversationId: 'pets' } } })
+    await generateText({ model, prompt: DOG_TURN, providerOptions: { sift: { conversationId: 'pets' } } })
     await generateText({
       model,
       prompt: 'Our cat is called Pixel.',

@@ -94,6 +94,8 @@ async function written(
 }
 
 async function contexts(memory: Memory): Promise<string[]> {
+  // Ranked with the model, as every memory compared is: until it has loaded, hybrid and dense rank by words.
+  await memory.ready()
   const texts: string[] = []
   for (const request of REQUESTS)
     for (const strategy of ['hybrid', 'dense', 'lexical'] as const)

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory, type MessageInput } from '../src/node'
+import { inTimeOrder } from './time-order'
 
 const DAY = 86_400_000
 const START = Date.UTC(2024, 0, 1)
@@ -25,14 +26,6 @@ const message = fc.record({
 })
 
 type Added = MessageInput & { id: string; timestamp: number }
-
-/** The messages in the order the memory treats as chronological: by timestamp, ties by the order of add. */
-function inTimeOrder(added: readonly Added[]): Added[] {
-  return added
-    .map((m, i) => ({ m, i }))
-    .sort((a, b) => a.m.timestamp - b.m.timestamp || a.i - b.i)
-    .map(({ m }) => m)
-}
 
 describe('excludeRecent', () => {
   let memory: Memory

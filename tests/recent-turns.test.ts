@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory, type MessageInput } from '../src/node'
+import { inTimeOrder } from './time-order'
 
 const DAY = 86_400_000
 const START = Date.UTC(2024, 0, 1)
@@ -22,14 +23,6 @@ const message = fc.record({
     .map((s) => s.join(' ')),
   day: fc.integer({ min: 0, max: 4 }),
 })
-
-/** The messages in the order the memory must treat as chronological: by timestamp, ties by the order of add. */
-function inTimeOrder<T extends { timestamp: number }>(added: readonly T[]): T[] {
-  return added
-    .map((m, i) => ({ m, i }))
-    .sort((a, b) => a.m.timestamp - b.m.timestamp || a.i - b.i)
-    .map(({ m }) => m)
-}
 
 describe('recentTurns', () => {
   let memory: Memory
