@@ -1,9 +1,26 @@
 // The public types of `buildContext`: its options, and the context it returns.
 import type { Role, Backend, Strategy } from './types'
 
+/**
+ * The tokenizer a token budget counts with: one of OpenAI's encodings (`'o200k_base'`: GPT-4o and later;
+ * `'cl100k_base'`: GPT-4, GPT-3.5), or a Hugging Face `tokenizer.json` the app serves, given as a URL or a path
+ * resolved like the model's files (relative to `localModelPath`). Loaded by the engine the first time a budget
+ * names it, so an app that budgets in characters loads no tokenizer.
+ */
+export type TokenizerName = 'o200k_base' | 'cl100k_base' | (string & {})
+
+/** A budget in the LLM's tokens: `ctx.text` counted by `tokenizer` exactly as it is sent, never more than `tokens`. */
+export interface TokenBudget {
+  tokens: number
+  tokenizer: TokenizerName
+}
+
 export interface BuildContextOptions {
-  /** Character budget for `ctx.text` (labels and gap markers included). Default 8000. Never exceeded, except by `strategy: 'full'`. */
-  budget?: number
+  /**
+   * How large `ctx.text` may be: characters (labels and gap markers included; default 8000), or a `TokenBudget` in
+   * the LLM's tokens, counted on the very text returned. Never exceeded, except by `strategy: 'full'`.
+   */
+  budget?: number | TokenBudget
   /** Default `'hybrid'`. */
   strategy?: Strategy
   /**
@@ -97,11 +114,14 @@ export interface ItemRanks {
 export type StopReason = 'budget' | 'exhausted' | 'cliff'
 
 export interface ContextStats {
+  /** The character budget; for a token budget, the characters the packer was last given to reach it. */
   budget: number
   /** `text.length`. */
   used: number
   /** used / budget. */
   fill: number
+  /** Set for a token budget: the tokens `text` counts with its tokenizer, and the share of the budget they fill. */
+  tokens?: TokenStats
   /** Characters of all message contents in scope. */
   historyChars: number
   /** Sentences in scope. */
@@ -120,6 +140,16 @@ export interface ContextStats {
   /** Wall-clock milliseconds spent in buildContext, and the part spent embedding the request. */
   ms: number
   queryMs: number
+}
+
+/** What a token budget used (`ContextStats.tokens`). */
+export interface TokenStats {
+  budget: number
+  /** `text` counted by `tokenizer`, as the LLM will count it: never more than `budget` (except for `strategy: 'full'`). */
+  used: number
+  /** used / budget. */
+  fill: number
+  tokenizer: TokenizerName
 }
 
 export interface Context {

@@ -1,7 +1,7 @@
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import type { Backend, Context, ContextItem } from '../../src/types'
+import type { Backend, Context, ContextItem, ContextStats, TokenBudget } from '../../src/types'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
 import type { ContextRequest } from '../input/context-request'
 import { DEFAULT_TUNING, type Tuning } from '../input/tuning-option'
@@ -13,6 +13,9 @@ import { withLaterUpdates, withMarksResolved } from './later-updates'
 import { laterStatementsOf } from './later-statements'
 import { spreadOverPassages } from './passage-spread'
 import { untilRelevanceCliff } from './relevance-cliff'
+import type { CountTokens } from './token-counter'
+import { packToTokens } from './token-packing'
+import { replayable } from '../util/replayable'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -24,6 +27,8 @@ export interface ContextMoment {
   queryMs: number
   /** Why `hybrid`/`dense` is ranked lexically this time: the request could not be embedded. */
   degraded?: string
+  /** The tokenizer a token budget (`ContextRequest.tokenBudget`) counts with, loaded before the context is built. */
+  countTokens?: CountTokens
 }
 
 /**
@@ -37,7 +42,8 @@ export function assembleContext(
   moment: ContextMoment,
   tuning: Tuning = DEFAULT_TUNING,
 ): Context {
-  const { strategy, budget, conversationId, recentTurns, adaptiveStop, followUpdates } = request
+  const { strategy, conversationId, recentTurns, adaptiveStop, followUpdates } = request
+  let { budget } = request
   const { catalog } = sources
   const ranking = moment.degraded === undefined ? strategy : 'lexical'
   const scope = catalog.scope(conversationId)
@@ -53,16 +59,16 @@ export function assembleContext(
   ]
   let packed: PackResult
   let cliff = false
+  let tokens: ContextStats['tokens']
   if (strategy === 'full') {
     const items = [...positionalCandidates(catalog, sidsInTimeOrder(scope), false, 'position')]
     const text = renderContext(items)
     packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
+    if (request.tokenBudget) tokens = tokenStats(request.tokenBudget, moment.countTokens!(text))
   } else {
+    let candidates: Iterable<ScoredSentence>
     if (strategy === 'head' || strategy === 'tail') {
-      packed = packBudget(positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position'), {
-        budget,
-        pinned,
-      })
+      candidates = positionalCandidates(catalog, sidsInTimeOrder(scope), strategy === 'tail', 'position')
     } else {
       const ranked = rankCandidates(
         moment.degraded === undefined ? strategy : 'lexical',
@@ -83,12 +89,26 @@ export function assembleContext(
         replyLeadsFor(budget, tuning),
         tuning,
       )
-      const relevant = followUpdates
+      candidates = followUpdates
         ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
         : answered
-      packed = packBudget(relevant, { budget, pinned })
-      if (followUpdates) packed = withResolvedMarks(packed)
     }
+    const resolved = (result: PackResult) => (followUpdates ? withResolvedMarks(result) : result)
+    const packAt = (chars: number, minFill?: number) =>
+      resolved(packBudget(candidates, { budget: chars, pinned, minFill }))
+    if (request.tokenBudget) {
+      // Packed again at other sizes until the count fits: the candidates are made once and replayed.
+      candidates = replayable(candidates)
+      const packer = {
+        atChars: (chars: number) => packAt(chars, tuning.tokenPackFill),
+        withItems: (items: readonly ScoredSentence[]) => resolved(packBudget([], { budget: Infinity, pinned: items })),
+        candidates,
+      }
+      const packing = packToTokens(packer, moment.countTokens!, request.tokenBudget.tokens, budget, tuning)
+      packed = packing.packed
+      budget = packing.chars
+      tokens = tokenStats(request.tokenBudget, packing.tokens)
+    } else packed = packAt(budget)
   }
   return {
     text: packed.text,
@@ -97,6 +117,7 @@ export function assembleContext(
       budget,
       used: packed.used,
       fill: packed.used / budget,
+      ...(tokens && { tokens }),
       historyChars: scope.chars,
       historySentences: scope.sids.length,
       strategy,
@@ -110,6 +131,10 @@ export function assembleContext(
       queryMs: moment.queryMs,
     },
   }
+}
+
+function tokenStats(budget: TokenBudget, used: number): ContextStats['tokens'] {
+  return { budget: budget.tokens, used, fill: used / budget.tokens, tokenizer: budget.tokenizer }
 }
 
 /**

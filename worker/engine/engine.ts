@@ -36,9 +36,10 @@ import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
 import { toValidMessages, type ValidMessage } from '../input/message-input'
 import { toTuning, type Tuning } from '../input/tuning-option'
-import { denseQueryTexts, type RankingQuery } from '../rank/rank-candidates'
+import type { RankingQuery } from '../rank/rank-candidates'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
+import { embeddedQueries } from './embedded-queries'
 import { exportMessages, readImport } from './export-import'
 import { rankForgettable, toForgettableMatch } from './find-forgettable'
 import { embedTopic } from './forgettable-topic'
@@ -74,6 +75,7 @@ export class Engine {
   private catalog!: SentenceCatalog
   private lexical!: LexicalIndex
   private wordNeighbours!: Promise<WordNeighbours | undefined>
+  private tokenCounters!: OpenedParts['tokenCounters']
   private repairedAtOpen: OpenRepairs | undefined
   /** The memory's passphrase or key (`changeKey` replaces it), which `clear` creates the new database with. */
   private atRestKey: AtRestKey | undefined
@@ -178,12 +180,7 @@ export class Engine {
     if (parsed.strategy === 'dense' || parsed.strategy === 'hybrid') {
       const { embedder } = this
       try {
-        const vectors = await embedder.embed(
-          denseQueryTexts(parsed.queries, this.catalog.scope(parsed.conversationId), this.tuning),
-          'query',
-        )
-        const dim = embedder.dim!
-        queries = parsed.queries.map((text, i) => ({ text, vector: vectors.subarray(i * dim, (i + 1) * dim) }))
+        queries = await embeddedQueries(embedder, parsed, this.catalog, this.tuning)
       } catch (error) {
         if (await this.clearedAway(embedder)) return this.buildContext(request, options)
         // A chat must not lose its context because the model failed: the words still rank it.
@@ -193,6 +190,7 @@ export class Engine {
       }
     }
     const wordNeighbours = parsed.strategy === 'hybrid' ? await this.wordNeighbours : undefined
+    const countTokens = parsed.tokenBudget && (await this.tokenCounters.counter(parsed.tokenBudget.tokenizer))
     const queryMs = performance.now() - startedAt
     this.assertOpen()
     const { background } = this
@@ -206,6 +204,7 @@ export class Engine {
         startedAt,
         queryMs,
         degraded,
+        countTokens,
       },
       this.tuning,
     )
@@ -362,6 +361,7 @@ export class Engine {
     this.repairedAtOpen = parts.repairedAtOpen
     this.atRestKey = parts.atRestKey
     this.wordNeighbours = parts.wordNeighbours
+    this.tokenCounters = parts.tokenCounters
     this.background = new BackgroundIndexing({ ...parts, writes: this.writes, onProgress: this.onProgress })
     // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
     parts.store.onSuperseded = () => this.background.abandon()
