@@ -74,13 +74,13 @@ export interface ContextItem {
   end: number
   timestamp: number
   /**
-   * Why this sentence is in the context: retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
+   * Why this sentence is in the context: a sentence of a pinned message (`Memory.pin`), retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
    * the neighbour of a retrieved one (the answer to a retrieved question; for the best matches, the reply, the same
    * speaker's next turn and the turn a question before them was about; the question a short reply answers), or a
    * later statement by the same speaker on the same subject as a retrieved one (`'update'`: "we moved to Lisbon"
    * after "I moved to Porto").
    */
-  reason: 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
+  reason: 'pinned' | 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
   /**
    * Where the rankings put it (1 the best), for a `'relevant'` item of `lexical`, `dense` or `hybrid`: `lexical`
    * when it shares a word with the query that found it (BM25), `dense` when it has a vector (similarity). In
@@ -122,6 +122,8 @@ export interface ContextStats {
   fill: number
   /** Set for a token budget: the tokens `text` counts with its tokenizer, and the share of the budget they fill. */
   tokens?: TokenStats
+  /** Set when the scope has pinned messages: what their section took, and the pins that did not fit. */
+  pinned?: PinnedStats
   /** Characters of all message contents in scope. */
   historyChars: number
   /** Sentences in scope. */
@@ -140,6 +142,16 @@ export interface ContextStats {
   /** Wall-clock milliseconds spent in buildContext, and the part spent embedding the request. */
   ms: number
   queryMs: number
+}
+
+/** What the pinned messages took (`ContextStats.pinned`). */
+export interface PinnedStats {
+  /** The pinned messages in the context, whole or in part, in pin order. */
+  messages: string[]
+  /** Characters of the pinned section, its header and the break after it included. */
+  chars: number
+  /** Pinned messages left out, whole or in part, because the budget could not hold them: never dropped silently. */
+  left: string[]
 }
 
 /** What a token budget used (`ContextStats.tokens`). */

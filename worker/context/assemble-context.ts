@@ -15,6 +15,7 @@ import { spreadOverPassages } from './passage-spread'
 import { untilRelevanceCliff } from './relevance-cliff'
 import type { CountTokens } from './token-counter'
 import { packToTokens } from './token-packing'
+import { packWithPins, renderWithPins, type SectionedPack } from './pinned-section'
 import { replayable } from '../util/replayable'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
@@ -29,6 +30,8 @@ export interface ContextMoment {
   degraded?: string
   /** The tokenizer a token budget (`ContextRequest.tokenBudget`) counts with, loaded before the context is built. */
   countTokens?: CountTokens
+  /** The sentences of the scope's pinned messages (`Memory.pin`), in pin order: packed first, in a section of their own. */
+  pinnedSids?: readonly number[]
 }
 
 /**
@@ -94,14 +97,28 @@ export function assembleContext(
         : answered
     }
     const resolved = (result: PackResult) => (followUpdates ? withResolvedMarks(result) : result)
-    const packAt = (chars: number, minFill?: number) =>
-      resolved(packBudget(candidates, { budget: chars, pinned, minFill }))
+    const pins = [...positionalCandidates(catalog, moment.pinnedSids ?? [], false, 'pinned')]
+    const packAt = (chars: number, minFill?: number): PackResult =>
+      pins.length === 0
+        ? resolved(packBudget(candidates, { budget: chars, pinned, minFill }))
+        : packWithPins(pins, chars, (rest, leaveOut) =>
+            resolved(
+              packBudget(leavingOut(candidates, leaveOut), {
+                budget: rest,
+                pinned: pinned.filter((item) => !leaveOut.has(item.sid)),
+                minFill,
+              }),
+            ),
+          )
     if (request.tokenBudget) {
       // Packed again at other sizes until the count fits: the candidates are made once and replayed.
       candidates = replayable(candidates)
       const packer = {
         atChars: (chars: number) => packAt(chars, tuning.tokenPackFill),
-        withItems: (items: readonly ScoredSentence[]) => resolved(packBudget([], { budget: Infinity, pinned: items })),
+        withItems: (items: readonly ScoredSentence[]) =>
+          pins.length === 0
+            ? resolved(packBudget([], { budget: Infinity, pinned: items }))
+            : renderWithPins(pins, items),
         candidates,
       }
       const packing = packToTokens(packer, moment.countTokens!, request.tokenBudget.tokens, budget, tuning)
@@ -118,6 +135,7 @@ export function assembleContext(
       used: packed.used,
       fill: packed.used / budget,
       ...(tokens && { tokens }),
+      ...('pinned' in packed && { pinned: (packed as SectionedPack).pinned }),
       historyChars: scope.chars,
       historySentences: scope.sids.length,
       strategy,
@@ -146,6 +164,11 @@ function withResolvedMarks(packed: PackResult): PackResult {
   if (items === packed.items) return packed
   const text = renderContext(items)
   return { ...packed, items: [...items], text, used: text.length }
+}
+
+/** `candidates` without the sids of `leaveOut` (the pinned ones, already in their own section). */
+function* leavingOut(candidates: Iterable<ScoredSentence>, leaveOut: ReadonlySet<number>): Generator<ScoredSentence> {
+  for (const candidate of candidates) if (!leaveOut.has(candidate.sid)) yield candidate
 }
 
 /**

@@ -1,7 +1,7 @@
 import { SiftError } from '../../src/errors'
 import { sealingOf, type RecordCipher } from '../crypto/record-cipher'
 import type { MessageRecord } from './message-record'
-import type { RecordCodec } from './record-codec'
+import { pinnedIds, type RecordCodec } from './record-codec'
 import { isMessageRecord, isSealedMessageRecord } from './record-check'
 import { inTwoTransactions } from './rewrite'
 import {
@@ -22,7 +22,7 @@ interface MessageSecret {
 
 /**
  * An encrypted memory's codec: each record sealed with `cipher` in the layouts of worker/store/stored-records.ts, under
- * its context (`message:<id>`, `block:<blockId>`, `residuals:<blockId>`, `lexical`, `coarse-lists`).
+ * its context (`message:<id>`, `block:<blockId>`, `residuals:<blockId>`, `lexical`, `coarse-lists`, `pins`).
  */
 export function sealingCodec(cipher: RecordCipher): RecordCodec {
   return {
@@ -69,6 +69,9 @@ export function sealingCodec(cipher: RecordCipher): RecordCodec {
       const lists = record && isSealed(record) ? await cipher.openValue(record.sealed, 'coarse-lists') : undefined
       return typeof lists === 'object' && lists !== null ? { ...lists, key: 'vectors' } : undefined
     },
+    encodePins: async (messageIds) => ({ key: 'pins', sealed: await cipher.sealValue([...messageIds], 'pins') }),
+    decodePins: async (record) =>
+      record && isSealed(record) ? pinnedIds(await cipher.openValue(record.sealed, 'pins')) : [],
     rewrite: inTwoTransactions(sameSealing, changedMeanwhile),
     damaged: (what) =>
       new SiftError(

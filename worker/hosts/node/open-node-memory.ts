@@ -11,7 +11,21 @@ export async function openNodeMemory(options: NodeMemoryOptions, packageRoot: UR
   const { indexedDB, IDBKeyRange, embeddingCacheDir, onProgress, ...engineOptions } = options
   const api = engineApi(() => nodeHost({ indexedDB, IDBKeyRange, embeddingCacheDir }, packageRoot))
   await api.open(engineOptions, onProgress)
-  const { add, indexed, buildContext, forget, findForgettable, messages, clear, changeKey, stats, close } = api
+  const {
+    add,
+    indexed,
+    buildContext,
+    forget,
+    findForgettable,
+    messages,
+    pin,
+    unpin,
+    pins,
+    clear,
+    changeKey,
+    stats,
+    close,
+  } = api
   return {
     add,
     indexed,
@@ -19,6 +33,9 @@ export async function openNodeMemory(options: NodeMemoryOptions, packageRoot: UR
     forget,
     findForgettable,
     messages,
+    pin,
+    unpin,
+    pins,
     clear,
     export: api.export,
     import: api.import,
