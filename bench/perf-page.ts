@@ -12,6 +12,7 @@ import type {
   AutoBackendResult,
   ColdStartResult,
   ColdStartRun,
+  BudgetCostResult,
   ContextResult,
   ContextRun,
   EmbedThroughput,
@@ -263,6 +264,33 @@ const bench = {
       for (const q of queries) result.withQuery.push((await timedContext(remote, q.text, strategy)).run)
     await remote.embedQueriesWithModel(false)
     return result
+  },
+
+  /**
+   * What counting tokens costs: hybrid contexts (synthetic query vectors) with a character budget of 2,000 and token
+   * budgets of 500 (about its size in English) in each OpenAI encoding, taken in turn for every request, `repeats` passes,
+   * after one unmeasured pass that also loads the encodings.
+   */
+  async budgetCost(size: number, repeats: number): Promise<BudgetCostResult> {
+    const { remote } = await openSift()
+    await remote.embedQueriesWithModel(false)
+    const budgets = [
+      { label: '2000 characters', budget: 2000 },
+      { label: '500 tokens, o200k_base', budget: { tokens: 500, tokenizer: 'o200k_base' } },
+      { label: '500 tokens, cl100k_base', budget: { tokens: 500, tokenizer: 'cl100k_base' } },
+    ]
+    const runs = budgets.map(({ label }) => ({ budget: label, ms: [] as number[], fill: [] as number[] }))
+    for (let r = -1; r < repeats; r++) {
+      for (const q of queries) {
+        for (const [i, { budget }] of budgets.entries()) {
+          const { stats } = await remote.buildContext(q.text, { strategy: 'hybrid', budget })
+          if (r < 0) continue
+          runs[i].ms.push(stats.ms - stats.queryMs)
+          runs[i].fill.push(stats.tokens?.fill ?? stats.fill)
+        }
+      }
+    }
+    return { size, runs }
   },
 
   async closeSift(): Promise<void> {

@@ -81,6 +81,20 @@ export interface ContextResult {
   relevantItems: number[]
 }
 
+/** buildContext at one size with one budget: a character budget, or a token budget and its tokenizer. */
+export interface BudgetCostRun {
+  budget: string
+  /** `stats.ms − stats.queryMs` per request (hybrid, synthetic query vectors), and the fill of the budget's own unit. */
+  ms: number[]
+  fill: number[]
+}
+
+/** The same requests under a character budget and token budgets of about its size, taken in turn request by request. */
+export interface BudgetCostResult {
+  size: number
+  runs: BudgetCostRun[]
+}
+
 export interface ColdStartRun {
   /** `createMemory()` until it resolved (store read, indexes rebuilt). */
   openMs: number

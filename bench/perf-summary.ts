@@ -3,6 +3,7 @@ import { encryptionSummary } from './encryption-summary'
 import type {
   AutoBackendResult,
   ColdStartResult,
+  BudgetCostResult,
   ContextResult,
   EmbedThroughput,
   EncryptionCost,
@@ -22,6 +23,8 @@ export interface PerfRaw {
   ingest?: IngestResult
   loads: LoadResult[]
   contexts: ContextResult[]
+  /** buildContext under a character budget and token budgets, in turn (`budgetCost`). */
+  budgetCosts: BudgetCostResult[]
   footprints: (FootprintResult & { originUsageBaseline: number; diskBytes: number; diskBaseline: number })[]
   coldStarts: ColdStartResult[]
   peers: PeerResult[]

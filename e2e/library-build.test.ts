@@ -70,10 +70,23 @@ test('an app bundling the built library runs the engine and model workers from i
       await memory.indexed()
       const context = await memory.buildContext('Who serviced the boiler?', { strategy: 'dense' })
       const stats = await memory.stats()
-      await memory.close()
+      ;(window as unknown as { memory: typeof memory }).memory = memory
       return { text: context.text, backend: stats.backend }
     })
     expect(result.backend).toBe('wasm')
+    // A character budget loads no tokenizer; a token budget loads its own encoding's chunk, and only that one.
+    const tokenizerChunks = () => requests.filter((url) => /\/(o200k_base|cl100k_base|tokenizers)-[^/]*\.js$/.test(url))
+    expect(tokenizerChunks()).toEqual([])
+    const tokens = await page.evaluate(async () => {
+      const { memory } = window as unknown as { memory: import('../src/index').Memory }
+      const context = await memory.buildContext('Who serviced the boiler?', {
+        budget: { tokens: 40, tokenizer: 'o200k_base' },
+      })
+      await memory.close()
+      return context.stats.tokens
+    })
+    expect(tokens).toMatchObject({ budget: 40, tokenizer: 'o200k_base' })
+    expect(tokenizerChunks()).toEqual([expect.stringMatching(/\/o200k_base-[^/]*\.js$/)])
     expect(result.text).toContain('serviced by Anna')
     expect(
       requests.some((url) => /^worker:.*\/assets\/engine-worker-[^/]*\.js$/.test(url)),

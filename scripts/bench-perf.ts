@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { build } from 'vite'
 import type { BenchSetup } from '../bench/perf-page'
-import type { AutoBackendResult, EncryptionCost } from '../bench/perf-results'
+import type { AutoBackendResult, BudgetCostRun, EncryptionCost } from '../bench/perf-results'
 import { perfReport, type PerfRaw } from '../bench/perf-summary'
 import { perfTable } from '../bench/perf-table'
 import { SYNTHETIC_VECTOR_SOURCE } from '../bench/synthetic-vectors'
@@ -173,10 +173,19 @@ const raw: Partial<PerfRaw> = {
   embed: [],
   loads: [],
   contexts: [],
+  budgetCosts: [],
   footprints: [],
   coldStarts: [],
   peers: [],
   errors: [],
+}
+
+/** One budget's cost as a line: p50/p95 milliseconds inside the worker and the mean fill of its unit. */
+function budgetCostLine({ budget, ms, fill }: BudgetCostRun): string {
+  const sorted = [...ms].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+  const meanFill = fill.reduce((sum, f) => sum + f, 0) / Math.max(1, fill.length)
+  return `buildContext hybrid, ${budget}: ${at(0.5).toFixed(2)} ms p50 / ${at(0.95).toFixed(2)} ms p95, fill ${(100 * meanFill).toFixed(1)}% (min ${(100 * Math.min(...fill)).toFixed(1)}%)`
 }
 
 /** Runs one measurement; a failure is recorded and reported, and the run goes on with the next one. */
@@ -250,6 +259,11 @@ try {
           ),
         )
       }
+      const costs = await attempt(`budget cost ${size}`, () =>
+        page.evaluate(([n, r]) => window.siftBench.budgetCost(n, r), [size, repeats] as const),
+      )
+      keep(raw.budgetCosts!, costs)
+      for (const run of costs?.runs ?? []) say(`size ${size}: ${budgetCostLine(run)}`)
       await page.evaluate(() => window.siftBench.closeSift())
       const footprint = await page.evaluate((n) => window.siftBench.footprint(n), size)
       raw.footprints!.push({

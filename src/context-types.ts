@@ -1,9 +1,26 @@
 // The public types of `buildContext`: its options, and the context it returns.
 import type { Role, Backend, Strategy } from './types'
 
+/**
+ * The tokenizer a token budget counts with: one of OpenAI's encodings (`'o200k_base'`: GPT-4o and later;
+ * `'cl100k_base'`: GPT-4, GPT-3.5), or a Hugging Face `tokenizer.json` the app serves, given as a URL or a path
+ * resolved like the model's files (relative to `localModelPath`). Loaded by the engine the first time a budget
+ * names it, so an app that budgets in characters loads no tokenizer.
+ */
+export type TokenizerName = 'o200k_base' | 'cl100k_base' | (string & {})
+
+/** A budget in the LLM's tokens: `ctx.text` counted by `tokenizer` exactly as it is sent, never more than `tokens`. */
+export interface TokenBudget {
+  tokens: number
+  tokenizer: TokenizerName
+}
+
 export interface BuildContextOptions {
-  /** Character budget for `ctx.text` (labels and gap markers included). Default 8000. Never exceeded, except by `strategy: 'full'`. */
-  budget?: number
+  /**
+   * How large `ctx.text` may be: characters (labels and gap markers included; default 8000), or a `TokenBudget` in
+   * the LLM's tokens, counted on the very text returned. Never exceeded, except by `strategy: 'full'`.
+   */
+  budget?: number | TokenBudget
   /** Default `'hybrid'`. */
   strategy?: Strategy
   /**
@@ -65,13 +82,13 @@ export interface ContextItem {
   end: number
   timestamp: number
   /**
-   * Why this sentence is in the context: retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
+   * Why this sentence is in the context: a sentence of a pinned message (`Memory.pin`), retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
    * the neighbour of a retrieved one (the answer to a retrieved question; for the best matches, the reply, the same
    * speaker's next turn and the turn a question before them was about; the question a short reply answers), or a
    * later statement by the same speaker on the same subject as a retrieved one (`'update'`: "we moved to Lisbon"
    * after "I moved to Porto").
    */
-  reason: 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
+  reason: 'pinned' | 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
   /**
    * Where the rankings put it (1 the best), for a `'relevant'` item of `lexical`, `dense` or `hybrid`: `lexical`
    * when it shares a word with the query that found it (BM25), `dense` when it has a vector (similarity). In
@@ -105,11 +122,16 @@ export interface ItemRanks {
 export type StopReason = 'budget' | 'exhausted' | 'cliff'
 
 export interface ContextStats {
+  /** The character budget; for a token budget, the characters the packer was last given to reach it. */
   budget: number
   /** `text.length`. */
   used: number
   /** used / budget. */
   fill: number
+  /** Set for a token budget: the tokens `text` counts with its tokenizer, and the share of the budget they fill. */
+  tokens?: TokenStats
+  /** Set when the scope has pinned messages: what their section took, and the pins that did not fit. */
+  pinned?: PinnedStats
   /** Characters of all message contents in scope. */
   historyChars: number
   /** Sentences in scope. */
@@ -148,6 +170,26 @@ export interface DenseTrust {
   /** 0–1: what a sentence's dense reciprocal rank is multiplied by in the fusion. */
   weight: number
   reason: 'unknown-text' | 'other-language'
+}
+
+/** What the pinned messages took (`ContextStats.pinned`). */
+export interface PinnedStats {
+  /** The pinned messages in the context, whole or in part, in pin order. */
+  messages: string[]
+  /** Characters of the pinned section, its header and the break after it included. */
+  chars: number
+  /** Pinned messages left out, whole or in part, because the budget could not hold them: never dropped silently. */
+  left: string[]
+}
+
+/** What a token budget used (`ContextStats.tokens`). */
+export interface TokenStats {
+  budget: number
+  /** `text` counted by `tokenizer`, as the LLM will count it: never more than `budget` (except for `strategy: 'full'`). */
+  used: number
+  /** used / budget. */
+  fill: number
+  tokenizer: TokenizerName
 }
 
 export interface Context {

@@ -126,6 +126,11 @@ export interface SiftExport {
   /** When the export was made, as an ISO 8601 string (for people looking at the file). */
   exportedAt: string
   messages: ExportedMessage[]
+  /**
+   * The exported messages that are pinned (`Memory.pin`), in pin order; absent when none is. `import` pins them again.
+   * An optional field of version 1: a Sift from before pins imports the messages and leaves it.
+   */
+  pins?: string[]
 }
 
 /** A `SiftExport` encrypted with a passphrase (`ExportOptions.passphrase`); binary fields are base64. */

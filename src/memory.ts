@@ -18,6 +18,7 @@ import type {
   MessageInput,
   MessagePage,
   MessagesOptions,
+  Pin,
   SiftExport,
 } from './types'
 
@@ -100,6 +101,18 @@ export class WorkerMemory implements Memory {
 
   messages(options?: MessagesOptions): Promise<MessagePage> {
     return this.call('messages', (remote) => remote.messages(options))
+  }
+
+  pin(messageId: string): Promise<void> {
+    return this.call('pin', (remote) => remote.pin(messageId))
+  }
+
+  unpin(messageId: string): Promise<void> {
+    return this.call('unpin', (remote) => remote.unpin(messageId))
+  }
+
+  pins(conversationId?: string): Promise<Pin[]> {
+    return this.call('pins', (remote) => remote.pins(conversationId))
   }
 
   clear(): Promise<number> {

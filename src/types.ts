@@ -202,6 +202,12 @@ export interface MemoryOptions {
 /** A new key for an encrypted memory (`memory.changeKey`): a passphrase, or an AES-GCM `CryptoKey`, as in `MemoryOptions`. */
 export type KeyChange = { passphrase: string } | { key: CryptoKey }
 
+/** A pinned message (`Memory.pin`). */
+export interface Pin {
+  messageId: string
+  conversationId: string
+}
+
 export interface Memory {
   /** Store one or more messages. Resolves with their ids once they are durable; embedding follows in the background. */
   add(message: MessageInput | MessageInput[]): Promise<string[]>
@@ -225,6 +231,17 @@ export interface Memory {
   findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]>
   /** Pages through the stored messages in `seq` order without building a context. */
   messages(options?: MessagesOptions): Promise<MessagePage>
+  /**
+   * Pins a stored message: every context of its conversation (and every unscoped one) then holds it first, in a
+   * section of its own before the rest, inside the budget; a pin that does not fit is named in `stats.pinned.left`.
+   * Kept across reloads, in exports and encrypted with the memory; a `forget` of the message unpins it. Pinning it
+   * again changes nothing; an id that is not stored is refused with `INVALID_INPUT`.
+   */
+  pin(messageId: string): Promise<void>
+  /** Unpins a message; an id that is not pinned is refused with `INVALID_INPUT`. */
+  unpin(messageId: string): Promise<void>
+  /** The pinned messages, in the order they were pinned: every conversation's, or one's. */
+  pins(conversationId?: string): Promise<Pin[]>
   /**
    * Deletes the whole database (and, in Node, the memory's embedding cache file) and resolves with the number of
    * messages removed. The memory stays open, empty, with the same options.

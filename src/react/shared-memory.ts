@@ -94,6 +94,8 @@ function announcingChanges(memory: Memory, changed: () => void): Memory {
     forget: after(memory.forget.bind(memory)),
     import: after(memory.import.bind(memory)),
     clear: after(memory.clear.bind(memory)),
+    pin: after(memory.pin.bind(memory)),
+    unpin: after(memory.unpin.bind(memory)),
   }
 }
 
@@ -113,5 +115,8 @@ function bound(memory: Memory): Memory {
     changeKey: memory.changeKey.bind(memory),
     stats: memory.stats.bind(memory),
     close: memory.close.bind(memory),
+    pin: memory.pin.bind(memory),
+    unpin: memory.unpin.bind(memory),
+    pins: memory.pins.bind(memory),
   }
 }

@@ -1,7 +1,7 @@
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import type { Backend, Context, ContextItem, Strategy } from '../../src/types'
+import type { Backend, Context, ContextItem, ContextStats, Strategy, TokenBudget } from '../../src/types'
 import { countAbove, type CatalogScope } from '../index/sentence-catalog'
 import type { ContextRequest } from '../input/context-request'
 import { DEFAULT_TUNING, type Tuning } from '../input/tuning-option'
@@ -13,6 +13,10 @@ import { withLaterUpdates, withMarksResolved } from './later-updates'
 import { laterStatementsOf } from './later-statements'
 import { spreadOverPassages } from './passage-spread'
 import { untilRelevanceCliff } from './relevance-cliff'
+import type { CountTokens } from './token-counter'
+import { packToTokens } from './token-packing'
+import { packWithPins, renderWithPins, type SectionedPack } from './pinned-section'
+import { replayable } from '../util/replayable'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -24,6 +28,10 @@ export interface ContextMoment {
   queryMs: number
   /** Why `hybrid`/`dense` is ranked lexically this time: the request could not be embedded. */
   degraded?: string
+  /** The tokenizer a token budget (`ContextRequest.tokenBudget`) counts with, loaded before the context is built. */
+  countTokens?: CountTokens
+  /** The sentences of the scope's pinned messages (`Memory.pin`), in pin order: packed first, in a section of their own. */
+  pinnedSids?: readonly number[]
 }
 
 /**
@@ -37,7 +45,8 @@ export function assembleContext(
   moment: ContextMoment,
   tuning: Tuning = DEFAULT_TUNING,
 ): Context {
-  const { strategy, budget, conversationId, recentTurns, excludeRecent, adaptiveStop, followUpdates } = request
+  const { strategy, conversationId, recentTurns, excludeRecent, adaptiveStop, followUpdates } = request
+  let { budget } = request
   const { catalog } = sources
   const ranking = moment.degraded === undefined ? strategy : 'lexical'
   const scope = catalog.scope(conversationId)
@@ -60,16 +69,16 @@ export function assembleContext(
   let packed: PackResult
   let cliff = false
   const positional = sentVerbatim.size === 0 ? sidsInTimeOrder(scope) : kept.flatMap((message) => message.sids)
+  let tokens: ContextStats['tokens']
   if (strategy === 'full') {
     const items = [...positionalCandidates(catalog, positional, false, 'position')]
     const text = renderContext(items)
     packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
+    if (request.tokenBudget) tokens = tokenStats(request.tokenBudget, moment.countTokens!(text))
   } else {
+    let candidates: Iterable<ScoredSentence>
     if (strategy === 'head' || strategy === 'tail') {
-      packed = packBudget(positionalCandidates(catalog, positional, strategy === 'tail', 'position'), {
-        budget,
-        pinned,
-      })
+      candidates = positionalCandidates(catalog, positional, strategy === 'tail', 'position')
     } else {
       const ranked = notSent(
         rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources, tuning),
@@ -86,13 +95,43 @@ export function assembleContext(
         replyLeadsFor(budget, tuning),
         tuning,
       )
-      const relevant = followUpdates
-        ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
-        : answered
       // Again after the stages: a neighbour or a later update may be a turn sent verbatim.
-      packed = packBudget(notSent(relevant), { budget, pinned })
-      if (followUpdates) packed = withResolvedMarks(packed)
+      candidates = notSent(
+        followUpdates
+          ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
+          : answered,
+      )
     }
+    const resolved = (result: PackResult) => (followUpdates ? withResolvedMarks(result) : result)
+    const pins = [...positionalCandidates(catalog, moment.pinnedSids ?? [], false, 'pinned')]
+    const packAt = (chars: number, minFill?: number): PackResult =>
+      pins.length === 0
+        ? resolved(packBudget(candidates, { budget: chars, pinned, minFill }))
+        : packWithPins(pins, chars, (rest, leaveOut) =>
+            resolved(
+              packBudget(leavingOut(candidates, leaveOut), {
+                budget: rest,
+                pinned: pinned.filter((item) => !leaveOut.has(item.sid)),
+                minFill,
+              }),
+            ),
+          )
+    if (request.tokenBudget) {
+      // Packed again at other sizes until the count fits: the candidates are made once and replayed.
+      candidates = replayable(candidates)
+      const packer = {
+        atChars: (chars: number) => packAt(chars, tuning.tokenPackFill),
+        withItems: (items: readonly ScoredSentence[]) =>
+          pins.length === 0
+            ? resolved(packBudget([], { budget: Infinity, pinned: items }))
+            : renderWithPins(pins, items),
+        candidates,
+      }
+      const packing = packToTokens(packer, moment.countTokens!, request.tokenBudget.tokens, budget, tuning)
+      packed = packing.packed
+      budget = packing.chars
+      tokens = tokenStats(request.tokenBudget, packing.tokens)
+    } else packed = packAt(budget)
   }
   return {
     text: packed.text,
@@ -101,6 +140,8 @@ export function assembleContext(
       budget,
       used: packed.used,
       fill: packed.used / budget,
+      ...(tokens && { tokens }),
+      ...('pinned' in packed && { pinned: (packed as SectionedPack).pinned }),
       historyChars: scope.chars,
       historySentences: scope.sids.length,
       strategy,
@@ -116,6 +157,10 @@ export function assembleContext(
       ...(ranking === 'hybrid' && queries[0]?.denseTrust ? { denseTrust: queries[0].denseTrust } : {}),
     },
   }
+}
+
+function tokenStats(budget: TokenBudget, used: number): ContextStats['tokens'] {
+  return { budget: budget.tokens, used, fill: used / budget.tokens, tokenizer: budget.tokenizer }
 }
 
 /**
@@ -135,6 +180,11 @@ function* withoutMessages(
   messageIds: ReadonlySet<string>,
 ): Generator<ScoredSentence> {
   for (const candidate of candidates) if (!messageIds.has(candidate.messageId)) yield candidate
+}
+
+/** `candidates` without the sids of `leaveOut` (the pinned ones, already in their own section). */
+function* leavingOut(candidates: Iterable<ScoredSentence>, leaveOut: ReadonlySet<number>): Generator<ScoredSentence> {
+  for (const candidate of candidates) if (!leaveOut.has(candidate.sid)) yield candidate
 }
 
 /**

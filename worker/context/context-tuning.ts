@@ -100,6 +100,29 @@ export const CONTEXT_TUNING_TABLE = {
   requestNeighbours: { value: 100, range: 'count' },
   /** Later sentences sharing a looked-up candidate's words (its own BM25) also offered. Sentences. Tried: 20 only (same section). */
   lexicalNeighbours: { value: 20, range: 'count' },
+  /**
+   * A token budget packs characters and counts the text it made; this is the share of the characters it was given at
+   * which one packing stops, so that the count lands in a narrow band below the target. Share of the character budget.
+   * Tried: 0.97 only (BENCHMARKS.md, "Token budgets").
+   */
+  tokenPackFill: { value: 0.97, range: 'share' },
+  /**
+   * The share of a token budget the next packing aims at, from the characters per token the last one measured: close
+   * to 1 fills more, but more packings then go over and are made again. Share of the token budget. Tried: 0.985 only
+   * (same section).
+   */
+  tokenTarget: { value: 0.985, range: 'share' },
+  /**
+   * Packings a token budget may take to land between 90% and 100% of the budget; if none did, it keeps the fullest one
+   * within the budget (and shrinks until one is, if every one went over). Packings. Tried: 8 only (same section).
+   */
+  tokenRounds: { value: 8, range: 'count' },
+  /**
+   * Candidates a token budget still under 90% after its rounds looks at, one by one, for one that fits the tokens
+   * left (each counted with the whole text): a budget of a few lines, where the next line in order goes over. Candidates.
+   * Tried: 32 only (same section).
+   */
+  tokenTopUps: { value: 32, range: 'count' },
 } satisfies TuningTable
 
 /** The selection stages' tuning. */

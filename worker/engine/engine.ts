@@ -46,9 +46,11 @@ import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
 import { rankForgettable, toForgettableMatch } from './find-forgettable'
 import { embedTopic } from './forgettable-topic'
+import { memoryStats } from './memory-stats'
 import { messagePage } from './message-pages'
 import { openParts } from './open-parts'
 import { requestQueries } from './request-queries'
+import { Pins } from './pins'
 import { WriteQueue } from './write-queue'
 import type { AtRestKey } from '../crypto/at-rest-key'
 
@@ -79,11 +81,14 @@ export class Engine {
   private catalog!: SentenceCatalog
   private lexical!: LexicalIndex
   private wordNeighbours!: Promise<WordNeighbours | undefined>
+  private tokenCounters!: OpenedParts['tokenCounters']
   private repairedAtOpen: OpenRepairs | undefined
   /** The memory's passphrase or key (`changeKey` replaces it), which `clear` creates the new database with. */
   private atRestKey: AtRestKey | undefined
   /** The engine's background work: its vector index, its progress and its failures (read by diagnostics and tests). */
   background!: BackgroundIndexing
+  /** The pinned messages (`Memory.pin`, `unpin`, `pins`), which every context of their conversation holds first. */
+  pins!: Pins
   private readonly model: string
   private readonly strictRanking: boolean
   private readonly storage: EngineHost['storage']
@@ -161,6 +166,7 @@ export class Engine {
     const stored = await this.storeMessages(batch.messages, async () =>
       assertIdsFree(batch, await this.store.storedIds(batch.messages.map((m) => m.id))),
     )
+    await this.pins.imported(batch.pins)
     return { messages: stored.messages.length, sentences: stored.sentences.length }
   }
 
@@ -201,6 +207,8 @@ export class Engine {
       this.catalog.scope(parsed.conversationId).sids.length > 0
         ? await this.wordNeighbours
         : undefined
+    const countTokens = parsed.tokenBudget && (await this.tokenCounters.counter(parsed.tokenBudget.tokenizer))
+    const pinnedSids = await this.pins.sids(parsed.conversationId)
     const queryMs = performance.now() - startedAt
     this.assertOpen()
     const { background } = this
@@ -214,6 +222,8 @@ export class Engine {
         startedAt,
         queryMs,
         degraded,
+        countTokens,
+        pinnedSids,
       },
       this.tuning,
     )
@@ -249,6 +259,7 @@ export class Engine {
       const forgotten = await this.store.forget(parsed)
       const texts = forgotten.sids.map((sid) => this.catalog.get(sid)?.text).filter((text) => text !== undefined)
       this.catalog.remove(forgotten.messageIds)
+      await this.pins.forgotten(forgotten.messageIds)
       this.lexical.remove(forgotten.sids)
       this.background.forgotten(forgotten)
       // A cached vector is keyed by a hash of its text: left there, it would confirm a guessed text.
@@ -323,27 +334,8 @@ export class Engine {
 
   async stats(): Promise<MemoryStats> {
     this.assertOpen()
-    const { messageCount: messages, sentenceCount: sentences } = this.catalog
-    const { background } = this
-    const stats: MemoryStats = {
-      messages,
-      sentences,
-      pending: background.pending,
-      backend: this.embedder.backend,
-      backendReason: this.embedder.backendReason,
-      model: this.model,
-      modelState: this.embedder.state,
-      denseIndex: background.vectors?.denseIndex ?? { kind: 'exact' },
-    }
-    const { lastFailure } = background
-    const { repairedAtOpen } = this
-    const storage = await this.storage?.()
-    return {
-      ...stats,
-      ...(lastFailure && { lastFailure }),
-      ...(repairedAtOpen && { repairedAtOpen }),
-      ...(storage && { storage }),
-    }
+    const { catalog, background, embedder, model, repairedAtOpen, storage } = this
+    return memoryStats({ catalog, background, embedder, model, repairedAtOpen, storage })
   }
 
   /** Stops the backlog after the batch in flight, saves stale index copies, persists the embedding cache and closes the database. Later calls reject with `CLOSED`. */
@@ -389,6 +381,8 @@ export class Engine {
     this.repairedAtOpen = parts.repairedAtOpen
     this.atRestKey = parts.atRestKey
     this.wordNeighbours = parts.wordNeighbours
+    this.tokenCounters = parts.tokenCounters
+    this.pins = new Pins({ ...parts, writes: this.writes, assertOpen: () => this.assertOpen() })
     this.background = new BackgroundIndexing({ ...parts, writes: this.writes, onProgress: this.onProgress })
     // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
     parts.store.onSuperseded = () => this.background.abandon()

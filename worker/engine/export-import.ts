@@ -17,7 +17,9 @@ import type { EngineStore } from './open-parts'
  */
 export async function exportMessages(store: EngineStore, options: unknown): Promise<SiftExport | EncryptedSiftExport> {
   const { conversationId, passphrase } = toExportOptions(options)
-  const records = await store.messagesInSeqOrder(conversationId)
+  const [records, pinned] = await Promise.all([store.messagesInSeqOrder(conversationId), store.pinnedIds()])
+  const exported = new Set(records.map((record) => record.id))
+  const pins = pinned.filter((id) => exported.has(id))
   const plain: SiftExport = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -29,6 +31,7 @@ export async function exportMessages(store: EngineStore, options: unknown): Prom
       content,
       timestamp,
     })),
+    ...(pins.length > 0 && { pins }),
   }
   if (passphrase === undefined) return plain
   return {

@@ -13,6 +13,7 @@ import { SentenceCatalog } from '../index/sentence-catalog'
 import { toAtRestKey } from '../input/key-option'
 import type { SerializedLexicalIndex } from '../index/lexical/lexical-index'
 import type { SerializedCoarseLists } from '../index/vector/vector-index'
+import { TokenCounters } from '../context/token-counter'
 import { SiftStore, type IndexedDBSource, type StoreContents } from '../store/store'
 import type { VectorBlock } from '../store/vector-block'
 
@@ -55,6 +56,8 @@ export interface OpenedParts {
   atRestKey: AtRestKey | undefined
   /** The word-neighbour table `hybrid` takes stand-ins from, loading since open began; undefined when they cannot be read. */
   wordNeighbours: Promise<WordNeighbours | undefined>
+  /** The tokenizers token budgets count with, each loaded when a budget first names it. */
+  tokenCounters: TokenCounters
 }
 
 /**
@@ -131,6 +134,7 @@ export async function openParts(options: MemoryOptions, host: EngineHost): Promi
       storage: host.storage,
       atRestKey,
       wordNeighbours,
+      tokenCounters: new TokenCounters((path) => host.readModelFile(localModelPath, path)),
       repairedAtOpen: openRepairs(store.stateRebuilt, contents),
     }
   } catch (error) {

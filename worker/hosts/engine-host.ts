@@ -26,7 +26,7 @@ export interface EngineHost {
   openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
   /** Where the embedding model runs: the engine's own thread (Node) or a worker of its own (the browser). */
   startModel: StartModel
-  /** A file below `localModelPath` (`path` relative to it), e.g. the word-neighbour table; rejects when it cannot be read. */
+  /** A file below `localModelPath` (`path` relative to it; an absolute path or URL as it is), e.g. the word-neighbour table or a token budget's tokenizer.json; rejects when it cannot be read. */
   readModelFile(localModelPath: string, path: string): Promise<ArrayBuffer>
   /** The origin's storage usage, quota and persistence, where the host has them (the browser). */
   storage?(): Promise<StorageState>

@@ -122,6 +122,11 @@ export class SentenceCatalog {
     return this.sentences[sid]
   }
 
+  /** The stored message of `id`, if there is one. */
+  message(id: string): CatalogMessage | undefined {
+    return this.messages.get(id)
+  }
+
   /** The whole history, or one conversation's (empty if unknown). */
   scope(conversationId?: string): CatalogScope {
     if (conversationId === undefined) return this.all

@@ -1,5 +1,5 @@
 import { SiftError } from '../../src/errors'
-import type { Strategy } from '../../src/types'
+import type { Strategy, TokenBudget } from '../../src/types'
 import { DEFAULT_MAX_REQUEST_CHARS } from './input-limits'
 import { describe } from './message-input'
 import { readInput } from './readable-input'
@@ -8,7 +8,10 @@ import { readInput } from './readable-input'
 export interface ContextRequest {
   /** The request first, then the extra queries. */
   queries: string[]
+  /** Characters: the budget given, or for a token budget the characters to start packing from (`tokenBudget`). */
   budget: number
+  /** Set when the budget is in tokens: the text is then counted with `tokenizer` and kept within `tokens`. */
+  tokenBudget?: TokenBudget
   strategy: Strategy
   conversationId: string | undefined
   recentTurns: number
@@ -18,6 +21,13 @@ export interface ContextRequest {
 }
 
 export const DEFAULT_BUDGET = 8000
+/** The tokenizers Sift ships, by name; any other tokenizer is a Hugging Face `tokenizer.json` named by its URL or path. */
+export const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base'] as const
+/**
+ * Characters per token a token budget starts packing from: English runs near four with OpenAI's encodings; the
+ * packer then measures the text it made and corrects the guess (worker/context/token-packing.ts).
+ */
+const CHARS_PER_TOKEN_GUESS = 4
 /**
  * Extra queries one request may take. The character limit does not bound their count, and each query is embedded
  * and ranked on its own (a dense scan of every vector, BM25, fusion, stand-ins, later statements) while the engine
@@ -55,8 +65,9 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     adaptiveStop = false,
     followUpdates = false,
   } = options as Record<string, unknown>
-  if (typeof budget !== 'number' || !Number.isInteger(budget) || budget <= 0)
-    invalid(`budget must be a positive integer number of characters, got ${describe(budget)}`)
+  const tokenBudget = typeof budget === 'object' && budget !== null ? toTokenBudget(budget) : undefined
+  if (tokenBudget === undefined && (typeof budget !== 'number' || !Number.isInteger(budget) || budget <= 0))
+    invalid(`budget must be a positive integer number of characters or { tokens, tokenizer }, got ${describe(budget)}`)
   if (!STRATEGIES.includes(strategy as Strategy))
     invalid(`strategy must be one of ${STRATEGIES.join(', ')}, got ${describe(strategy)}`)
   if (conversationId !== undefined && typeof conversationId !== 'string')
@@ -85,7 +96,8 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
   }
   return {
     queries: [request, ...(queries as string[])],
-    budget,
+    budget: tokenBudget === undefined ? (budget as number) : tokenBudget.tokens * CHARS_PER_TOKEN_GUESS,
+    ...(tokenBudget && { tokenBudget }),
     strategy: strategy as Strategy,
     conversationId,
     recentTurns,
@@ -93,6 +105,23 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     adaptiveStop,
     followUpdates,
   }
+}
+
+function toTokenBudget(budget: object): TokenBudget {
+  if (Array.isArray(budget)) invalid(`budget must be a number or { tokens, tokenizer }, got ${describe(budget)}`)
+  const { tokens, tokenizer } = budget as Record<string, unknown>
+  if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens <= 0)
+    invalid(`budget.tokens must be a positive integer, got ${describe(tokens)}`)
+  if (typeof tokenizer !== 'string' || !isTokenizerName(tokenizer))
+    invalid(
+      `budget.tokenizer must be ${TOKENIZER_NAMES.map((name) => `'${name}'`).join(' or ')}, or the URL or path of a Hugging Face tokenizer.json, got ${describe(tokenizer)}`,
+    )
+  return { tokens, tokenizer }
+}
+
+/** A shipped encoding's name, or what can be a tokenizer.json's URL or path (a bare word is a misspelt encoding). */
+function isTokenizerName(tokenizer: string): boolean {
+  return (TOKENIZER_NAMES as readonly string[]).includes(tokenizer) || /[/\\]|\.json$/.test(tokenizer)
 }
 
 function invalid(message: string): never {

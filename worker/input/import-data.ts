@@ -20,6 +20,8 @@ export interface ImportBatch {
   messages: ValidMessage[]
   /** Path of the message array in what `import` was given: `messages[i]` is at `${at}[${i}]`. */
   at: string
+  /** An export's pinned message ids (`SiftExport.pins`), each the id of one of `messages`. */
+  pins: string[]
 }
 
 /** What `import` was given, read and checked: messages to store, or an encrypted export still to open. */
@@ -134,7 +136,20 @@ function assertExportHeader(file: Record<string, unknown>, at: string): void {
 function messagesOfExport(file: Record<string, unknown>, at: string, defaults: ImportDefaults): ImportBatch {
   if (!Array.isArray(file.messages))
     invalid(`${at}.messages must be an array of messages, got ${describe(file.messages)}`)
-  return toBatch(file.messages, `${at}.messages`, true, defaults)
+  const batch = toBatch(file.messages, `${at}.messages`, true, defaults)
+  return { ...batch, pins: pinsOfExport(file.pins, `${at}.pins`, new Set(batch.messages.map((m) => m.id))) }
+}
+
+/** An export's `pins`: absent, or the ids of messages in the file, each once. */
+function pinsOfExport(pins: unknown, at: string, ids: ReadonlySet<string>): string[] {
+  if (pins === undefined) return []
+  if (!Array.isArray(pins)) invalid(`${at} must be an array of message ids, got ${describe(pins)}`)
+  for (let i = 0; i < pins.length; i++) {
+    if (typeof pins[i] !== 'string' || !ids.has(pins[i]))
+      invalid(`${at}[${i}] must be the id of a message in the file, got ${describe(pins[i])}`)
+    if (pins.indexOf(pins[i]) !== i) invalid(`${at}[${i}] ${describe(pins[i])} is pinned twice`)
+  }
+  return pins as string[]
 }
 
 /** Every field a message of an export has: an export keeps ids, conversations and timestamps, so none may be missing. */
@@ -169,7 +184,7 @@ function toBatch(
       invalid(`${at}[${i}].id ${describe(id)} repeats the id of ${at}[${earlier}]; each message needs a unique id`)
     first.set(id, i)
   })
-  return { messages, at }
+  return { messages, at, pins: [] }
 }
 
 function toPassphraseBox(value: unknown, at: string): PassphraseBox {

@@ -32,6 +32,9 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     findForgettable: (text, options) =>
       withSiftErrors('findForgettable', () => opened().findForgettable(text, options)),
     messages: (options) => withSiftErrors('messages', () => opened().messages(options)),
+    pin: (messageId) => withSiftErrors('pin', () => opened().pins.pin(messageId)),
+    unpin: (messageId) => withSiftErrors('unpin', () => opened().pins.unpin(messageId)),
+    pins: (conversationId) => withSiftErrors('pins', () => opened().pins.list(conversationId)),
     clear: () => withSiftErrors('clear', () => opened().clear()),
     export: (options) => withSiftErrors('export', () => opened().export(options)),
     import: (data, options) => withSiftErrors('import', () => opened().import(data, options)),

@@ -10,6 +10,7 @@ import {
   type StoredCoarseLists,
   type StoredLexicalSnapshot,
   type StoredMessageRecord,
+  type StoredPinsRecord,
   type StoredResiduals,
   type StoredVectorBlock,
 } from './stored-records'
@@ -41,6 +42,9 @@ export interface RecordCodec {
   /** Takes the lists as the vector index serialised them (`CoarseListsRecord` without its key). */
   encodeCoarseLists(lists: object): Promise<StoredCoarseLists>
   decodeCoarseLists(record: StoredCoarseLists | undefined): Promise<CoarseListsRecord | undefined>
+  encodePins(messageIds: readonly string[]): Promise<StoredPinsRecord>
+  /** The pinned ids; none for a missing row, and for one that does not decode (a damaged row loses the pins, nothing else). */
+  decodePins(record: StoredPinsRecord | undefined): Promise<string[]>
   /** How an operation that rewrites what it read runs for these records. */
   rewrite: RewriteRunner
   /** The error for a vector record (`what`: "vector block 3") that does not decode. */
@@ -64,12 +68,19 @@ export const plainCodec: RecordCodec = {
   decodeLexicalSnapshot: async (record) => (record && !isSealed(record) ? record : undefined),
   encodeCoarseLists: async (lists) => ({ key: 'vectors', ...lists }),
   decodeCoarseLists: async (record) => (record && !isSealed(record) ? record : undefined),
+  encodePins: async (messageIds) => ({ key: 'pins', messageIds: [...messageIds] }),
+  decodePins: async (record) => (record && !isSealed(record) ? pinnedIds(record.messageIds) : []),
   rewrite: inOneTransaction,
   damaged: (what) =>
     new SiftError(
       'STORAGE_FAILED',
       `The ${what} of this memory is sealed, but the memory is not encrypted: it was altered or damaged. Nothing was changed; if this persists, delete the database (indexedDB.deleteDatabase with the memory's name) to start over.`,
     ),
+}
+
+/** `value` as a list of pinned ids, or none when it is not one (a damaged row). */
+export function pinnedIds(value: unknown): string[] {
+  return Array.isArray(value) && value.every((id) => typeof id === 'string') ? value : []
 }
 
 /**

@@ -12,6 +12,15 @@ export interface StoreState {
 }
 
 /**
+ * The `meta` row of pinned messages (`Memory.pin`): their ids, in the order they were pinned. A row of `meta` rather
+ * than a table of its own, so that pins need no schema change; sealed in an encrypted memory (`SealedPinsRecord`).
+ */
+export interface PinsRecord {
+  key: 'pins'
+  messageIds: string[]
+}
+
+/**
  * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
  * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.
  */

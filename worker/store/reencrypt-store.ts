@@ -10,6 +10,7 @@ import { readState } from './state-row'
 import type {
   MetaRecord,
   StoredCoarseLists,
+  StoredPinsRecord,
   StoredLexicalSnapshot,
   StoredResiduals,
   StoredVectorBlock,
@@ -30,7 +31,7 @@ export async function reencryptStore(
 ): Promise<void> {
   const tables = [db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists]
   const codec = sealingCodec(to.cipher)
-  const { before, messages, blocks, lexical, coarseLists } = await readAndEncode(db, tables, from, codec)
+  const { before, messages, blocks, lexical, coarseLists, pins } = await readAndEncode(db, tables, from, codec)
   await db.transaction('rw', tables, async () => {
     const [state, messageCount, blockCount] = await Promise.all([
       db.meta.get('state'),
@@ -45,6 +46,7 @@ export async function reencryptStore(
     await putBlockRecords(db, blocks)
     await (lexical ? db.lexicalSnapshots.put(lexical) : db.lexicalSnapshots.delete('lexical'))
     await (coarseLists ? db.coarseLists.put(coarseLists) : db.coarseLists.delete('vectors'))
+    await db.meta.put(pins)
     await db.meta.put(to.record)
     // Sealed under the current schema's contexts now, whatever schema the records were read in.
     await db.meta.put({ ...before.state, schemaVersion: SCHEMA_VERSION })
@@ -57,25 +59,27 @@ export async function reencryptStore(
  */
 async function readAndEncode(db: SiftDatabase, tables: Table[], from: RecordCodec, to: RecordCodec) {
   const raw = await db.transaction('r', tables, async () => {
-    const [state, messages, blocks, residuals, lexical, coarseLists] = await Promise.all([
+    const [state, messages, blocks, residuals, lexical, coarseLists, pins] = await Promise.all([
       readState(db),
       db.messages.toArray(),
       db.vectorBlocks.toArray(),
       db.vectorResiduals.toArray(),
       db.lexicalSnapshots.get('lexical'),
       db.coarseLists.get('vectors'),
+      db.meta.get('pins') as Promise<StoredPinsRecord | undefined>,
     ])
-    return { state, messages, blocks, residuals, lexical, coarseLists }
+    return { state, messages, blocks, residuals, lexical, coarseLists, pins }
   })
   const before = { state: raw.state, messages: raw.messages.length, blocks: raw.blocks.length }
   const decoded = await decodeAll(from, raw)
-  const [messages, blocks, lexical, coarseLists] = await Promise.all([
+  const [messages, blocks, lexical, coarseLists, pins] = await Promise.all([
     to.encodeMessages(decoded.messages),
     Promise.all(decoded.blocks.map((block) => to.encodeBlock(block))),
     decoded.lexical && to.encodeLexicalSnapshot(decoded.lexical),
     decoded.coarseLists && to.encodeCoarseLists(decoded.coarseLists),
+    to.encodePins(await from.decodePins(raw.pins)),
   ])
-  return { before, messages, blocks, lexical, coarseLists }
+  return { before, messages, blocks, lexical, coarseLists, pins }
 }
 
 /** The records `raw` holds, decoded with `from` (float32 blocks quantised on the way). */

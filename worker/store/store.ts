@@ -17,6 +17,7 @@ import { reencryptStore } from './reencrypt-store'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
 import { sealingCodec } from './sealing-codec'
 import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
+import type { StoredMessageRecord, StoredPinsRecord } from './stored-records'
 import { toStorageError } from './storage-error'
 import { readKeyCheck, unlockStore } from './unlock-store'
 import type { VectorResiduals } from './vector-block'
@@ -261,6 +262,18 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
       await db.delete()
       return count
     })
+  }
+
+  /** The pinned message ids, in the order they were pinned (`Memory.pin`). */
+  async pinnedIds(): Promise<string[]> {
+    const { db, codec } = this
+    return this.run('read the pins', async () => codec.decodePins((await db.meta.get('pins')) as StoredPinsRecord))
+  }
+
+  /** Replaces the pinned message ids (one record). */
+  async savePinnedIds(messageIds: readonly string[]): Promise<void> {
+    const { db, codec } = this
+    await this.run('save the pins', async () => db.meta.put(await codec.encodePins(messageIds)))
   }
 
   /** Replaces the saved coarse lists (one record). */

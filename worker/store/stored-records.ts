@@ -1,6 +1,6 @@
 import type { EncryptionRecord } from '../crypto/at-rest-key'
 import type { MessageRecord } from './message-record'
-import type { CoarseListsRecord, LexicalSnapshot, StoreState } from './records'
+import type { CoarseListsRecord, LexicalSnapshot, PinsRecord, StoreState } from './records'
 import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
 
 /**
@@ -49,6 +49,12 @@ export interface SealedCoarseLists {
   sealed: Uint8Array
 }
 
+/** The pinned message ids of an encrypted memory, sealed under `pins`: which messages a user keeps in view says what matters to them. */
+export interface SealedPinsRecord {
+  key: 'pins'
+  sealed: Uint8Array
+}
+
 /** A record of `messages`: `seq` and `firstSid` are in clear in both layouts (IndexedDB indexes them). */
 export type StoredMessageRecord = MessageRecord | SealedMessageRecord
 /** A record of `vectorBlocks`: a float32 block is one a store written before int8 left (never sealed). */
@@ -56,8 +62,9 @@ export type StoredVectorBlock = VectorBlock | FloatVectorBlock | SealedVectorBlo
 export type StoredResiduals = VectorResiduals | SealedResiduals
 export type StoredLexicalSnapshot = LexicalSnapshot | SealedLexicalSnapshot
 export type StoredCoarseLists = CoarseListsRecord | SealedCoarseLists
-/** A row of `meta`: the state row, and the key check of an encrypted memory. */
-export type MetaRecord = StoreState | EncryptionRecord
+export type StoredPinsRecord = PinsRecord | SealedPinsRecord
+/** A row of `meta`: the state row, the key check of an encrypted memory, and the pins. */
+export type MetaRecord = StoreState | EncryptionRecord | StoredPinsRecord
 
 /** Whether a stored record is in a sealed layout (whether it opens is only known by opening it). */
 export function isSealed<Stored extends object>(record: Stored): record is Extract<Stored, { sealed: Uint8Array }> {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { IDBFactory, IDBKeyRange as FakeIDBKeyRange } from 'fake-indexeddb'
 import type { NodeHostOptions } from '../../../src/node-options'
@@ -19,7 +19,7 @@ export function nodeHost(options: NodeHostOptions, packageRoot: URL): EngineHost
     backends: async () => ({ backends: ['cpu'], reason: 'Node: onnxruntime-node on the CPU' }),
     startModel: modelInThisThread,
     readModelFile: async (localModelPath, path) => {
-      const bytes = await readFile(join(localModelPath, path))
+      const bytes = await readFile(resolve(localModelPath, path))
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
     },
     openEmbeddingCache:

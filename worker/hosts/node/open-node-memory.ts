@@ -11,20 +11,7 @@ export async function openNodeMemory(options: NodeMemoryOptions, packageRoot: UR
   const { indexedDB, IDBKeyRange, embeddingCacheDir, onProgress, ...engineOptions } = options
   const api = engineApi(() => nodeHost({ indexedDB, IDBKeyRange, embeddingCacheDir }, packageRoot))
   await api.open(engineOptions, onProgress)
-  const { add, indexed, ready, buildContext, forget, findForgettable, messages, clear, changeKey, stats, close } = api
-  return {
-    add,
-    indexed,
-    ready,
-    buildContext,
-    forget,
-    findForgettable,
-    messages,
-    clear,
-    export: api.export,
-    import: api.import,
-    changeKey,
-    stats,
-    close,
-  }
+  // Every Memory method as the API has it; `open` stays behind, since the memory is open.
+  const { open: _opened, ...memory } = api
+  return memory
 }

@@ -1,0 +1,111 @@
+import { SiftError } from '../../src/errors'
+import type { Pin } from '../../src/types'
+import type { SentenceCatalog } from '../index/sentence-catalog'
+import { describe } from '../input/message-input'
+import type { EngineStore } from './open-parts'
+import type { WriteQueue } from './write-queue'
+
+/** What pins read and write: the store's pins row, the catalog that says which messages exist, the write queue. */
+export interface PinParts {
+  store: EngineStore
+  catalog: SentenceCatalog
+  writes: WriteQueue
+  /** Throws `CLOSED` (or the store's superseded error) once the memory cannot be used. */
+  assertOpen: () => void
+}
+
+/**
+ * The pinned messages (`Memory.pin`): every context of a pinned message's conversation holds it, first in priority.
+ * Kept in the store's `pins` row (sealed in an encrypted memory), read once and then held here; every change is written
+ * in the engine's write queue, so a pin never falls between a forget's commit and its unpinning.
+ */
+export class Pins {
+  private ids: Promise<string[]> | undefined
+
+  constructor(private readonly parts: PinParts) {}
+
+  /** Pins a stored message; pinning it again changes nothing. `INVALID_INPUT` for an id that is not stored. */
+  pin(messageId: unknown): Promise<void> {
+    const id = toMessageId('pin', messageId)
+    return this.change(async (ids) => {
+      if (!this.parts.catalog.message(id))
+        throw new SiftError('INVALID_INPUT', `pin: no message with id "${id}" is stored; pin a stored message's id.`)
+      return ids.includes(id) ? ids : [...ids, id]
+    })
+  }
+
+  /** Unpins a message; `INVALID_INPUT` for an id that is not pinned. */
+  unpin(messageId: unknown): Promise<void> {
+    const id = toMessageId('unpin', messageId)
+    return this.change(async (ids) => {
+      if (!ids.includes(id))
+        throw new SiftError('INVALID_INPUT', `unpin: the message "${id}" is not pinned; pins() lists the pinned ones.`)
+      return ids.filter((pinned) => pinned !== id)
+    })
+  }
+
+  /** An import stored messages whose export pinned `messageIds`: they are pinned after the pins there are. */
+  async imported(messageIds: readonly string[]): Promise<void> {
+    if (messageIds.length === 0) return
+    await this.change(async (ids) => [...ids, ...messageIds.filter((id) => !ids.includes(id))])
+  }
+
+  /** The pins, in the order they were pinned: every conversation's, or one's. */
+  async list(conversationId?: unknown): Promise<Pin[]> {
+    this.parts.assertOpen()
+    if (conversationId !== undefined && typeof conversationId !== 'string')
+      throw new SiftError(
+        'INVALID_INPUT',
+        `pins: conversationId must be a string when given, got ${describe(conversationId)}.`,
+      )
+    return (await this.pinned()).flatMap((messageId) => {
+      const message = this.parts.catalog.message(messageId)
+      if (!message || (conversationId !== undefined && message.conversationId !== conversationId)) return []
+      return [{ messageId, conversationId: message.conversationId }]
+    })
+  }
+
+  /** The sids of the pinned messages in `conversationId` (every conversation when undefined), in pin order. */
+  async sids(conversationId: string | undefined): Promise<number[]> {
+    return (await this.list(conversationId)).flatMap(({ messageId }) => this.parts.catalog.message(messageId)!.sids)
+  }
+
+  /**
+   * A forget removed `messageIds`: their pins go. Called inside the write queue by the forget itself, so it writes
+   * directly; the ids of messages that no longer exist are dropped from the row on the way.
+   */
+  async forgotten(messageIds: readonly string[]): Promise<void> {
+    const gone = new Set(messageIds)
+    const ids = await this.pinned()
+    if (!ids.some((id) => gone.has(id))) return
+    await this.save(ids.filter((id) => !gone.has(id)))
+  }
+
+  /** The ids as stored, read once. */
+  private pinned(): Promise<string[]> {
+    this.ids ??= this.parts.store.pinnedIds()
+    this.ids.catch(() => (this.ids = undefined))
+    return this.ids
+  }
+
+  private change(next: (ids: string[]) => Promise<string[]>): Promise<void> {
+    this.parts.assertOpen()
+    return this.parts.writes.run(async () => {
+      this.parts.assertOpen()
+      const ids = await this.pinned()
+      const changed = await next(ids)
+      if (changed !== ids) await this.save(changed)
+    })
+  }
+
+  private async save(ids: string[]): Promise<void> {
+    await this.parts.store.savePinnedIds(ids)
+    this.ids = Promise.resolve(ids)
+  }
+}
+
+function toMessageId(method: string, messageId: unknown): string {
+  if (typeof messageId !== 'string' || messageId === '')
+    throw new SiftError('INVALID_INPUT', `${method}: messageId must be a non-empty string, got ${describe(messageId)}.`)
+  return messageId
+}
