@@ -182,3 +182,56 @@ test('a tab joining the engine another tab opened must bring the same passphrase
   }, plainName)
   expect(codes).toBe('WRONG_KEY')
 })
+
+test('in Chromium, a deleted key check is refused with STORAGE_FAILED, and a changed seq is skipped while the backlog drains', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const outcome = await session.page.evaluate(async () => {
+    const history = ['My sister is allergic to peanuts.', 'The boiler knocks.', 'The plumber comes on Thursday.']
+    const raw = (name: string, store: string, change: (objects: IDBObjectStore) => void) =>
+      new Promise<void>((resolve, reject) => {
+        const request = indexedDB.open(name)
+        request.onsuccess = () => {
+          const transaction = request.result.transaction(store, 'readwrite')
+          change(transaction.objectStore(store))
+          transaction.oncomplete = () => {
+            request.result.close()
+            resolve()
+          }
+          transaction.onabort = () => reject(transaction.error)
+        }
+      })
+    const codeOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'opened',
+        (error: { code?: string }) => error.code,
+      )
+    const results: Record<string, unknown> = {}
+    for (const [name, passphrase] of [
+      ['e2e-key-check', 'a passphrase for the e2e test'],
+      ['e2e-seq', undefined],
+    ] as const) {
+      const memory = await window.sift.createMemory({ name, device: 'wasm', passphrase })
+      await memory.add(history.map((content, i) => ({ id: `m${i + 1}`, role: 'user', content })))
+      await memory.indexed()
+      await memory.close()
+    }
+    await raw('e2e-key-check', 'meta', (meta) => meta.delete('encryption'))
+    results.keyCheck = await codeOf(
+      window.sift.createMemory({ name: 'e2e-key-check', device: 'wasm', passphrase: 'a passphrase for the e2e test' }),
+    )
+    await raw('e2e-seq', 'messages', (messages) => {
+      const get = messages.get('m1')
+      get.onsuccess = () => messages.put({ ...get.result, seq: 99 })
+    })
+    const memory = await window.sift.createMemory({ name: 'e2e-seq', device: 'wasm' })
+    results.skipped = (await memory.stats()).repairedAtOpen?.skippedMessages
+    // Generous: a reopened worker loads the model again, slowly on a busy machine; the hang this catches never ends.
+    results.indexed = await Promise.race([
+      memory.indexed().then(() => 'resolved'),
+      new Promise((resolve) => setTimeout(() => resolve('pending after 150 s'), 150_000)),
+    ])
+    await memory.close()
+    return results
+  })
+  expect(outcome).toEqual({ keyCheck: 'STORAGE_FAILED', skipped: ['m1'], indexed: 'resolved' })
+})
