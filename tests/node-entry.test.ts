@@ -19,7 +19,21 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'sift-embedding-cache-'))
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }))
 
 /** The public API of both entries: everything else in src/core is internal. */
-const PUBLIC_VALUES = ['SiftError', 'createMemory', 'isSiftError', 'packBudget', 'renderContext', 'splitSentences']
+const PUBLIC_VALUES = [
+  'DEFAULT_EXCERPTS_HEADING',
+  'RECALL_TOOL',
+  'SiftError',
+  'chatPrompt',
+  'createMemory',
+  'isSiftError',
+  'packBudget',
+  'recall',
+  'recallResult',
+  'renderContext',
+  'splitSentences',
+  'toAnthropicPrompt',
+  'toOpenAIMessages',
+]
 
 /** A file where a folder is expected: Node's fs fails with ENOTDIR, an error no part of Sift maps to a code. */
 function fileNotFolder(): string {
