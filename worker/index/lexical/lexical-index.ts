@@ -15,6 +15,7 @@ import type { ScoredSid } from '../scored-sid'
 import { Bm25Index, type FieldTerms, type SerializedBm25 } from './bm25-index'
 import { LEXICAL_TUNING, type LexicalTuning } from './lexical-tuning'
 import { SentenceLanguages, type SerializedSentenceLanguages } from './sentence-languages'
+import { TurnBlend } from './turn-blend'
 
 /** The whole lexical index as typed arrays and strings, for structured-clone storage. */
 export interface SerializedLexicalIndex {
@@ -75,11 +76,7 @@ export class LexicalIndex {
   private languages = new SentenceLanguages()
   /** The terms of the words indexed, remembered until a forget. */
   private readonly memo = new TermMemo()
-  /** Search scratch, by sid: blended score, the search that set it, and the sids touched (reused across searches). */
-  private blended = new Float64Array(0)
-  private blendSerial = new Int32Array(0)
-  private blendOrder = new Int32Array(0)
-  private searchSerial = 0
+  private readonly blend = new TurnBlend()
   /** Counts `add` and `remove` calls: search results computed at one revision hold until the next. */
   private changes = 0
 
@@ -211,36 +208,16 @@ export class LexicalIndex {
     const terms = queryTerms(query, language)
     const own = this.sentences.match(terms, group, tuning)
     const turns = this.turns.match(terms, group, tuning)
-    const { turnShare } = tuning
-    let slots = this.turnOf.length
-    for (let i = 0; i < own.count; i++) slots = Math.max(slots, own.keys[i] + 1)
-    if (slots > this.blended.length) this.resizeBlend(slots)
-    const { blended, blendSerial, blendOrder } = this
-    const serial = ++this.searchSerial
-    let count = 0
-    for (let i = 0; i < own.count; i++) {
-      const sid = own.keys[i]
-      blendSerial[sid] = serial
-      blended[sid] = (1 - turnShare) * own.scores[i]
-      blendOrder[count++] = sid
-    }
-    for (let i = 0; i < turns.count; i++) {
-      const share = turnShare * turns.scores[i]
-      const key = turns.keys[i]
-      for (let at = this.turnStart[key], end = at + this.turnCount[key]; at < end; at++) {
-        const sid = this.members[at]
-        if (blendSerial[sid] === serial) blended[sid] += share
-        else if (this.sentences.has(sid)) {
-          blendSerial[sid] = serial
-          blended[sid] = share
-          blendOrder[count++] = sid
-        }
-      }
-    }
-    const order = bestFirst(blendOrder.subarray(0, count), blended, limit)
-    const hits: ScoredSid[] = new Array(order.length)
-    for (let i = 0; i < order.length; i++) hits[i] = { sid: order[i], score: blended[order[i]] }
-    return hits
+    const layout = { start: this.turnStart, count: this.turnCount, members: this.members }
+    return this.blend.blend(
+      own,
+      turns,
+      tuning.turnShare,
+      layout,
+      (sid) => this.sentences.has(sid),
+      this.turnOf.length,
+      limit,
+    )
   }
 
   /** Whether any sentence of `conversationId` is indexed; always true for all conversations (undefined). */
@@ -389,13 +366,6 @@ export class LexicalIndex {
     return this.turnOfMessage
   }
 
-  private resizeBlend(length: number): void {
-    const capacity = Math.max(length, 2 * this.blended.length)
-    this.blended = new Float64Array(capacity)
-    this.blendSerial = new Int32Array(capacity)
-    this.blendOrder = new Int32Array(capacity)
-  }
-
   /** Room in the sid-indexed arrays for sids below `length`. */
   private ensureSids(length: number): void {
     if (length <= this.turnOf.length) return
@@ -405,26 +375,4 @@ export class LexicalIndex {
     this.turnCount = grownArray(this.turnCount, capacity)
     this.contentTerms = grownArray(this.contentTerms, capacity)
   }
-}
-
-/**
- * The `limit` best of `sids` by `score` (ties: smaller sid first), sorted. Above the limit, the cut-off score comes
- * from a native numeric sort of the scores alone, so only the kept ones are sorted with a comparator.
- */
-function bestFirst(sids: Int32Array, score: ArrayLike<number>, limit: number): number[] {
-  const byScore = (a: number, b: number) => score[b] - score[a] || a - b
-  if (sids.length <= limit) return Array.from(sids).sort(byScore)
-  const scores = new Float64Array(sids.length)
-  for (let i = 0; i < sids.length; i++) scores[i] = score[sids[i]]
-  const cutoff = scores.sort()[sids.length - limit]
-  const kept: number[] = []
-  const atCutoff: number[] = []
-  for (let i = 0; i < sids.length; i++) {
-    const value = score[sids[i]]
-    if (value > cutoff) kept.push(sids[i])
-    else if (value === cutoff) atCutoff.push(sids[i])
-  }
-  atCutoff.sort((a, b) => a - b)
-  for (let i = 0; kept.length < limit && i < atCutoff.length; i++) kept.push(atCutoff[i])
-  return kept.sort(byScore)
 }
