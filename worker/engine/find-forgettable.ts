@@ -17,12 +17,17 @@ export interface RankedMessage {
 /** Shared words named in `why`: enough to recognise the topic, few enough to read at a glance. */
 const WHY_WORDS = 5
 
+/** The role whose messages a "forget that I …" request is about: the person asking. */
+const ASKING_ROLE = 'user'
+
 /**
  * The messages whose sentences rank best for `request.topic`, best first, at most `request.limit`: BM25 fused by
  * reciprocal rank with the dense ranking, short sentences penalised, with equal weights (a context's per-hit lexical
  * weight, `lexicalWeight`, is tuned for questions, not for the statement a user asks to forget), or by BM25 alone
- * without `vector` or before any sentence has one. A message ranks by its best sentence; the sentences it
- * carries are those ranked before the list was full. The ranking's constants come from `tuning`.
+ * without `vector` or before any sentence has one. A sentence of a message not by the user keeps
+ * `forgettableOtherRoleShare` of its score, so that the user's statement comes before the replies that repeat it. A
+ * message ranks by its best sentence; the sentences it carries are those ranked before the list was settled (no later
+ * hit could enter it). The ranking's constants come from `tuning`.
  */
 export function rankForgettable(
   request: ForgettableRequest,
@@ -41,26 +46,36 @@ export function rankForgettable(
   for (let position = 0; ; position++) {
     const hit = ranking.at(position)
     if (!hit) break
+    // Hits come best first and a share never exceeds 1: once `limit` messages score at least this hit, none can join.
+    if (messages.size >= request.limit && settledAbove(messages, request.limit, hit.score)) break
     const found = sources.catalog.get(hit.sid)
     if (!found) continue
+    const score = found.role === ASKING_ROLE ? hit.score : hit.score * tuning.forgettableOtherRoleShare
     let message = messages.get(found.messageId)
     if (!message) {
-      if (messages.size === request.limit) break
-      message = { messageId: found.messageId, score: hit.score, sentences: [] }
+      message = { messageId: found.messageId, score, sentences: [] }
       messages.set(found.messageId, message)
     }
+    message.score = Math.max(message.score, score)
     // The fused ranking says each hit's rank in both lists; BM25's own list is its order.
     const ranks = dense ? hit.ranks : { lexical: position + 1 }
     message.sentences.push({
       text: found.text,
       start: found.start,
       end: found.end,
-      score: hit.score,
+      score,
       ...(ranks?.lexical !== undefined && { lexicalRank: ranks.lexical }),
       ...(ranks?.dense !== undefined && { denseRank: ranks.dense }),
     })
   }
-  return [...messages.values()]
+  return [...messages.values()].sort((a, b) => b.score - a.score).slice(0, request.limit)
+}
+
+/** Whether at least `limit` of the messages score `score` or more. */
+function settledAbove(messages: ReadonlyMap<string, RankedMessage>, limit: number, score: number): boolean {
+  let above = 0
+  for (const message of messages.values()) if (message.score >= score && ++above >= limit) return true
+  return false
 }
 
 /** The match shown to the user: the stored message, its ranked sentences, and why it matched. */
