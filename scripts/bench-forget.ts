@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises'
-import type { ForgettableMatch, Memory } from '../src/types'
+import type { ForgetSentence, ForgettableMatch, Memory } from '../src/types'
 import { UsageError } from './context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
 
@@ -10,8 +10,8 @@ import { DEFAULT_EMBEDDING_CACHE_DIR } from './embedding-cache-dir'
  *
  * Ranking: the rank of the message holding the statement, and whether its first sentence is the statement.
  * Flow: the list shown is the matches' sentences; the simulated user confirms the ones that carry the request's value
- * (the person who asked knows what they meant), and the app forgets their whole messages (`forget({ ids })`), one
- * request after another. Then
+ * (the person who asked knows what they meant), and the app forgets those sentences (`forget({ sentences })`, the
+ * default) or their whole messages (`--forget message`, `forget({ ids })`), one request after another. Then
  * every probe's and every fact question's 2,000-character context is read: a retracted value in any of them is a
  * leak, a fact whose answer no longer is in its context (but was before the flow) or in its evidence is lost.
  */
@@ -47,34 +47,38 @@ interface SetConversation {
 interface Args {
   set: string
   conversations: Set<number> | undefined
-  forget: 'message' | 'none'
+  forget: 'sentence' | 'message' | 'none'
   limit: number
   budget: number
   json: string | undefined
   tuning: Record<string, number>
+  repeats: boolean
 }
 
 const USAGE =
-  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--forget message|none] [--limit N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
+  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--forget sentence|message|none] [--repeats on|off] [--limit N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
     set: 'bench/forget-flow/forget-set.json',
     conversations: undefined,
-    forget: 'message',
+    forget: 'sentence',
     limit: 10,
     budget: 2000,
     json: undefined,
     tuning: {},
+    repeats: true,
   }
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]]
     if (value === undefined) throw new UsageError(`${flag} needs a value\n${USAGE}`)
     if (flag === '--set') args.set = value
     else if (flag === '--json') args.json = value
+    else if (flag === '--repeats' && (value === 'on' || value === 'off')) args.repeats = value === 'on'
     else if (flag === '--limit') args.limit = Number(value)
     else if (flag === '--budget') args.budget = Number(value)
-    else if (flag === '--forget' && (value === 'message' || value === 'none')) args.forget = value
+    else if (flag === '--forget' && (value === 'sentence' || value === 'message' || value === 'none'))
+      args.forget = value
     else if (flag === '--conversations') args.conversations = numbers(value)
     else if (flag === '--tune' && value.includes('=')) args.tuning[value.split('=')[0]] = Number(value.split('=')[1])
     else throw new UsageError(`unknown option ${flag} ${value}\n${USAGE}`)
@@ -129,11 +133,12 @@ const emptyTally = (): Tally => ({
 })
 
 /** The sentences of the list the user confirms: those that carry the request's value. */
-function confirmed(matches: readonly ForgettableMatch[], value: string): { messageId: string; sentences: number }[] {
-  return matches.flatMap((match) => {
-    const chosen = match.sentences.filter((sentence) => holds(sentence.text, value))
-    return chosen.length > 0 ? [{ messageId: match.messageId, sentences: chosen.length }] : []
-  })
+function confirmed(matches: readonly ForgettableMatch[], value: string): ForgetSentence[] {
+  return matches.flatMap((match) =>
+    match.sentences
+      .filter((sentence) => holds(sentence.text, value))
+      .map(({ start, end }) => ({ messageId: match.messageId, start, end })),
+  )
 }
 
 async function runConversation(memory: Memory, conversation: SetConversation, args: Args, tally: Tally) {
@@ -155,8 +160,23 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
     if (rank === 1 && matches[0].sentences[0]?.text === request.statement.sentence) tally.sentenceFirst++
     else log(`${request.id}: statement at rank ${rank || '-'}: ${matches[0]?.sentences[0]?.text ?? '(nothing)'}`)
     const chosen = confirmed(matches, request.value)
+    if (args.repeats) {
+      // The second list the app shows: what repeats each confirmed sentence (an assistant's reply that echoes it
+      // shares its words, not the request's), ranked with the sentence itself as the request.
+      const texts = new Set(
+        matches.flatMap((m) => m.sentences.filter((s) => holds(s.text, request.value)).map((s) => s.text)),
+      )
+      for (const text of texts) {
+        const repeats = await memory.findForgettable(text, { limit: args.limit, conversationId })
+        for (const sentence of confirmed(repeats, request.value))
+          if (!chosen.some((c) => c.messageId === sentence.messageId && c.start === sentence.start))
+            chosen.push(sentence)
+      }
+    }
     if (args.forget === 'message' && chosen.length > 0) {
-      tally.messagesForgotten += await memory.forget({ ids: chosen.map((c) => c.messageId) })
+      tally.messagesForgotten += await memory.forget({ ids: [...new Set(chosen.map((c) => c.messageId))] })
+    } else if (args.forget === 'sentence' && chosen.length > 0) {
+      tally.sentencesForgotten += await memory.forget({ sentences: chosen })
     }
   }
   if (args.forget === 'none') return
@@ -167,6 +187,8 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
   const storedById = new Map(stored.map((m) => [m.id, m.content]))
   const leaks = (text: string) => values.some((value) => holds(text, value))
   for (const request of conversation.requests) {
+    const left = stored.filter((m) => holds(m.content, request.value)).map((m) => m.id)
+    if (left.length > 0) log(`${request.id}: "${request.value}" is still stored in ${left.join(', ')}`)
     const text = await contextOf(request.probe)
     tally.probes++
     tally.contexts++
