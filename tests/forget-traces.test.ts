@@ -54,6 +54,35 @@ async function storedSids(indexedDB: IDBFactory, name: string): Promise<number[]
   return blocks.flatMap((b) => Array.from(b.sids)).sort((a, b) => a - b)
 }
 
+/**
+ * A Node host whose real model is held back while it embeds the secret (`embedding` resolves then, `release` lets it
+ * go on), so that a forget lands mid-embedding.
+ */
+function secretHeldBack(indexedDB: IDBFactory, embeddingCacheDir: string) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let reached!: () => void
+  const embedding = new Promise<void>((resolve) => (reached = resolve))
+  const host: EngineHost = {
+    ...nodeHost({ indexedDB, embeddingCacheDir }, new URL('../', import.meta.url)),
+    startModel: (options) => {
+      const model = new TransformersModel(options)
+      return {
+        load: () => model.load(),
+        dispose: () => model.dispose(),
+        run: async (texts) => {
+          if (texts.includes(SECRET)) {
+            reached()
+            await released
+          }
+          return model.run(texts)
+        },
+      }
+    },
+  }
+  return { host, embedding, release }
+}
+
 describe('forget leaves nothing behind', () => {
   it('no record, lexical snapshot, vector row or cache file entry keeps the forgotten conversation, its words or its vector', async () => {
     const indexedDB = new IDBFactory()
@@ -100,28 +129,7 @@ describe('forget leaves nothing behind', () => {
 
   it('keeps no cached vector of a sentence forgotten while the model embedded it, nor of a findForgettable request', async () => {
     const embeddingCacheDir = mkdtempSync(join(root, 'cache-'))
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let reached!: () => void
-    const embedding = new Promise<void>((resolve) => (reached = resolve))
-    const host: EngineHost = {
-      ...nodeHost({ indexedDB: new IDBFactory(), embeddingCacheDir }, new URL('../', import.meta.url)),
-      // The real model, held back while it embeds the secret, so that the forget lands mid-embedding.
-      startModel: (options) => {
-        const model = new TransformersModel(options)
-        return {
-          load: () => model.load(),
-          dispose: () => model.dispose(),
-          run: async (texts) => {
-            if (texts.includes(SECRET)) {
-              reached()
-              await released
-            }
-            return model.run(texts)
-          },
-        }
-      },
-    }
+    const { host, embedding, release } = secretHeldBack(new IDBFactory(), embeddingCacheDir)
     const engine = await Engine.open({ name: 'traces-in-flight' }, host)
     await engine.add(kept)
     await engine.add({ role: 'user', content: SECRET, id: 'secret-message' })
@@ -213,27 +221,7 @@ describe('forget leaves nothing behind', () => {
   it('keeps no vector or cached vector of a sentence forgotten from its message while the model embedded it', async () => {
     const embeddingCacheDir = mkdtempSync(join(root, 'cache-'))
     const indexedDB = new IDBFactory()
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let reached!: () => void
-    const embedding = new Promise<void>((resolve) => (reached = resolve))
-    const host: EngineHost = {
-      ...nodeHost({ indexedDB, embeddingCacheDir }, new URL('../', import.meta.url)),
-      startModel: (options) => {
-        const model = new TransformersModel(options)
-        return {
-          load: () => model.load(),
-          dispose: () => model.dispose(),
-          run: async (texts) => {
-            if (texts.includes(SECRET)) {
-              reached()
-              await released
-            }
-            return model.run(texts)
-          },
-        }
-      },
-    }
+    const { host, embedding, release } = secretHeldBack(indexedDB, embeddingCacheDir)
     const engine = await Engine.open({ name: 'traces-sentence-in-flight' }, host)
     await engine.add(kept)
     const content = `Our gecko Fennimore sleeps on the radiator. ${SECRET}`
