@@ -1,4 +1,4 @@
-import type { ForgettableMatch, Memory } from '../src/types'
+import type { ForgetSentence, ForgettableMatch, Memory } from '../src/types'
 import { describeError, element, formatDay, make } from './dom'
 
 /** A match's content with the sentences that matched marked, as text nodes and `<mark>`s. */
@@ -15,9 +15,14 @@ function markedContent({ content, sentences }: ForgettableMatch): (string | HTML
   return parts
 }
 
+/** Sentences of a match offered to tick: its best ones, enough to find the one meant without reading a long list. */
+const SENTENCES_SHOWN = 3
+
 /**
- * "Ask to forget": the user writes what to forget in their own words, `findForgettable` lists the messages it
- * refers to (best first, each with why), the user ticks the ones to remove, and only then are they forgotten.
+ * "Ask to forget": the user writes what to forget in their own words (a whole chat message will do),
+ * `findForgettable` lists the messages it refers to (best first, each with why and its matching sentences), the user
+ * ticks the sentences to remove, and only then are they forgotten (`forget({ sentences })`): the rest of each message
+ * stays.
  */
 export function createForgetRequest(memory: Memory, forgotten: (count: number) => Promise<void>): void {
   const form = element<HTMLFormElement>('forget-form')
@@ -30,37 +35,44 @@ export function createForgetRequest(memory: Memory, forgotten: (count: number) =
       return
     }
     const list = make('ol', 'forget-list')
-    const boxes: [HTMLInputElement, ForgettableMatch][] = []
+    const boxes: [HTMLInputElement, ForgetSentence][] = []
     found.forEach((match, index) => {
-      const box = make('input')
-      box.type = 'checkbox'
-      box.checked = index === 0
-      box.id = `forget-match-${index}`
-      const label = make('label')
-      label.htmlFor = box.id
-      label.append(
-        make('span', 'turn-label', `${match.role} · ${formatDay(match.timestamp)} · ${match.why}`),
-        make('span', 'forget-content'),
-      )
-      const content = label.lastElementChild as HTMLElement
+      const content = make('span', 'forget-content')
       content.dir = 'auto'
       content.append(...markedContent(match))
+      const sentences = make('ul', 'forget-sentences')
+      match.sentences.slice(0, SENTENCES_SHOWN).forEach((sentence, rank) => {
+        const box = make('input')
+        box.type = 'checkbox'
+        box.checked = index === 0 && rank === 0
+        box.id = `forget-sentence-${index}-${rank}`
+        const label = make('label', 'forget-sentence-text', sentence.text)
+        label.htmlFor = box.id
+        label.dir = 'auto'
+        const item = make('li', 'forget-sentence')
+        item.append(box, label)
+        sentences.append(item)
+        boxes.push([box, { messageId: match.messageId, start: sentence.start, end: sentence.end }])
+      })
       const entry = make('li', 'forget-match')
-      entry.append(box, label)
+      entry.append(
+        make('span', 'turn-label', `${match.role} · ${formatDay(match.timestamp)} · ${match.why}`),
+        content,
+        sentences,
+      )
       list.append(entry)
-      boxes.push([box, match])
     })
-    const confirm = make('button', 'danger', 'Forget the ticked messages')
+    const confirm = make('button', 'danger', 'Forget the ticked sentences')
     confirm.type = 'button'
     confirm.id = 'forget-confirm'
     confirm.addEventListener('click', () => {
-      const ids = boxes.filter(([box]) => box.checked).map(([, match]) => match.messageId)
-      if (ids.length === 0) return
+      const ticked = boxes.filter(([box]) => box.checked).map(([, sentence]) => sentence)
+      if (ticked.length === 0) return
       confirm.disabled = true
       memory
-        .forget({ ids })
+        .forget({ sentences: ticked })
         .then(async (count) => {
-          matches.replaceChildren(make('p', 'hint', `Forgot ${count} message${count === 1 ? '' : 's'}.`))
+          matches.replaceChildren(make('p', 'hint', `Forgot ${count} sentence${count === 1 ? '' : 's'}.`))
           text.value = ''
           await forgotten(count)
         })
@@ -70,7 +82,7 @@ export function createForgetRequest(memory: Memory, forgotten: (count: number) =
         })
     })
     matches.replaceChildren(
-      make('p', 'hint', 'Tick what should go, then confirm. Nothing is removed before that.'),
+      make('p', 'hint', 'Tick the sentences that should go, then confirm. Nothing is removed before that.'),
       list,
       confirm,
     )

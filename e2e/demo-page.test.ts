@@ -194,22 +194,25 @@ test('load the sample, move the slider, follow a line, compare, chart, forget, r
   await passport.locator('.forget-turn').click()
   await passport.locator('.forget-turn').click()
   await page.waitForFunction(() => !document.getElementById('history')!.textContent!.includes('blue drawer'))
-  await page.fill('#forget-text', 'Forget that I am allergic to cashews')
+  // Asked inside a longer message; the best sentence is ticked, and only it goes: the rest of its message stays.
+  await page.fill('#forget-text', 'Lovely weather today. Forget that I am allergic to cashews. Any picnic ideas?')
   await page.click('#forget-find')
   await page.waitForSelector('#forget-matches .forget-match')
-  const match = (await page.locator('#forget-matches .forget-content').first().textContent())!
+  const match = (await page.locator('#forget-matches .forget-sentence-text').first().textContent())!
   expect(match).toMatch(/cashew/i)
+  expect(await page.locator('#forget-matches input[type=checkbox]:checked').count()).toBe(1)
   await page.click('#forget-confirm')
   await page.waitForFunction((match) => !document.getElementById('history')!.textContent!.includes(match), match)
-  expect(await page.textContent('#forget-matches')).toContain('Forgot 1 message.')
-  await waitIndexed(page, stored - 2)
+  expect(await page.textContent('#forget-matches')).toContain('Forgot 1 sentence.')
+  expect(await historyText(page)).toContain('I saw the allergist this week.')
+  await waitIndexed(page, stored - 1)
   await settled(page)
 
   // A reload keeps the history, what was forgotten stays forgotten, and the form comes back as it was.
   await page.reload()
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 })
   await settled(page)
-  expect(await page.locator('#history > li').count()).toBe(stored - 2)
+  expect(await page.locator('#history > li').count()).toBe(stored - 1)
   const after = await historyText(page)
   expect(after).not.toContain('blue drawer')
   expect(after).not.toContain(match)

@@ -113,17 +113,7 @@ test('a forget from one tab leaves no trace in any object store, vector or conte
   }
 
   // A reload: the memory reopens from what is stored, and the saved copies it writes hold nothing forgotten either.
-  await leader.reload()
-  await leader.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-  await leader.evaluate(async (name) => {
-    window.tabMemory = await window.sift.createMemory({ name, device: 'wasm' })
-  }, name)
-  await indexedWithRetry(leader)
-  await leader.evaluate(() =>
-    window.tabMemory.add({ role: 'user', content: 'One more everyday note, so the saved copies are written again.' }),
-  )
-  await indexedWithRetry(leader)
-  await leader.waitForTimeout(1500)
+  await reloadAndSave(leader, name)
   for (const page of [leader, follower]) {
     const texts = (await answersTo(page, probes)).join('\n').toLowerCase()
     for (const needle of needles) expect(texts).not.toContain(needle.toLowerCase())
@@ -132,6 +122,72 @@ test('a forget from one tab leaves no trace in any object store, vector or conte
   expect(reloaded.found).toEqual([])
   expect(reloaded.maxCosine).toBeLessThan(0.99)
 })
+
+test('a sentence forgotten from one tab leaves no trace in any object store or context, and the rest of its message stays found', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const name = 'e2e-forget-sentence-proof'
+  const secret = 'My therapist Dr Quillbrand prescribed Veltrazine for my panic attacks.'
+  const keptSentence = 'I take the early bus with my colleague Marisol.'
+  const mixed = { id: 'msg-mixed', conversationId: 'everyday', role: 'user', content: `${keptSentence} ${secret}` }
+  const secretNeedles = ['Quillbrand', 'Veltrazine', 'panic attacks']
+  const [leader, follower] = [await openPage(session.context, name), await openPage(session.context, name)]
+  await leader.evaluate(
+    (messages) => window.tabMemory.add(messages),
+    [...kept.slice(0, 130), mixed, ...kept.slice(130)],
+  )
+  await indexedWithRetry(follower)
+  await leader.waitForTimeout(1500)
+  const before = await scanDatabase(leader, name, [...secretNeedles, 'Marisol'])
+  for (const needle of [...secretNeedles, 'Marisol'])
+    expect(before.found.some((where) => where.endsWith(`: ${needle}`))).toBe(true)
+  expect(before.found.some((where) => where.startsWith('lexicalSnapshots'))).toBe(true)
+
+  // The flow as an app runs it: the whole message to findForgettable, the confirmed sentence to forget.
+  const removed = await follower.evaluate(async (secret) => {
+    const matches = await window.tabMemory.findForgettable(
+      'The bus was late again today. Please forget what I said about my therapist and the Veltrazine.',
+      { limit: 5 },
+    )
+    const sentence = matches[0].sentences.find((s) => s.text === secret)!
+    return window.tabMemory.forget({ sentences: [{ messageId: matches[0].messageId, ...sentence }] })
+  }, secret)
+  expect(removed).toBe(1)
+
+  const secretProbes = ['Who is my therapist and what did she prescribe?', 'Veltrazine panic attacks Quillbrand']
+  const check = async () => {
+    for (const page of [leader, follower]) {
+      const texts = (await answersTo(page, secretProbes)).join('\n').toLowerCase()
+      for (const needle of secretNeedles) expect(texts).not.toContain(needle.toLowerCase())
+      const found = await page.evaluate(
+        async () => (await window.tabMemory.buildContext('Who do I take the early bus with?', { budget: 2000 })).text,
+      )
+      expect(found).toContain(keptSentence)
+    }
+    const after = await scanDatabase(leader, name, [...secretNeedles, 'Marisol'])
+    expect(after.found.filter((where) => !where.endsWith(': Marisol'))).toEqual([])
+    expect(after.found.some((where) => where.startsWith('messages'))).toBe(true)
+    return after
+  }
+  expect((await check()).rowCount).toBe(before.rowCount - 1)
+
+  await reloadAndSave(leader, name)
+  await check()
+})
+
+/** A reload: the memory reopens from what is stored, and writes its saved copies again after one more message. */
+async function reloadAndSave(page: Page, name: string): Promise<void> {
+  await page.reload()
+  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+  await page.evaluate(async (name) => {
+    window.tabMemory = await window.sift.createMemory({ name, device: 'wasm' })
+  }, name)
+  await indexedWithRetry(page)
+  await page.evaluate(() =>
+    window.tabMemory.add({ role: 'user', content: 'One more everyday note, so the saved copies are written again.' }),
+  )
+  await indexedWithRetry(page)
+  await page.waitForTimeout(1500)
+}
 
 /** The decoded vectors of the secret conversation's sentences: their sids come from its message records, read raw. */
 async function vectorsOfConversation(

@@ -3,7 +3,8 @@ import type { Role, StoredMessage } from './types'
 
 /**
  * Which messages `forget` removes: one `id`, several `ids` (ids not stored are skipped), a whole `conversationId`, or
- * every message dated strictly `before` or strictly `after` a time (epoch milliseconds, an ISO 8601 string or a Date).
+ * every message dated strictly `before` or strictly `after` a time (epoch milliseconds, an ISO 8601 string or a Date);
+ * or, with `sentences`, only some sentences of stored messages (`ForgetSentence`), the rest of each message kept.
  */
 export type ForgetSelector =
   | { id: string }
@@ -11,6 +12,21 @@ export type ForgetSelector =
   | { conversationId: string }
   | { before: number | string | Date }
   | { after: number | string | Date }
+  | { sentences: ForgetSentence[] }
+
+/**
+ * One sentence of a stored message for `forget({ sentences })`, by its offsets in the message's content, as
+ * `findForgettable` gives them (`ForgettableMatch.messageId`, `ForgettableSentence.start` / `end`). It is removed from
+ * the stored text and from every index, and the message's other sentences stay as they were; a message left with no
+ * sentence is removed whole. The offsets must be those of one of the message's sentences as stored now (a message
+ * whose sentences were removed since has new offsets: ask `findForgettable` again), else the whole call is refused
+ * with `INVALID_INPUT` and nothing is removed; a message no longer stored is skipped.
+ */
+export interface ForgetSentence {
+  messageId: string
+  start: number
+  end: number
+}
 
 /**
  * What `memory.messages` lists: one page of the stored messages in `seq` order (the order they were added), oldest

@@ -221,12 +221,16 @@ export interface Memory {
    */
   ready(): Promise<void>
   buildContext(request: string, options?: BuildContextOptions): Promise<Context>
-  /** Remove messages and everything derived from them. Resolves with the number of messages removed. */
+  /**
+   * Remove messages and everything derived from them. Resolves with the number of messages removed; with
+   * `{ sentences }`, with the number of sentences removed (the messages keep their other sentences).
+   */
   forget(selector: ForgetSelector): Promise<number>
   /**
    * The stored messages a user's "forget that I …" request refers to, ranked like a `hybrid` context (lexically when
    * the model cannot embed the request), best first, each with the sentences that matched and why. Show them, let the
-   * user confirm, then pass their ids to `forget({ ids })`.
+   * user confirm, then pass the confirmed sentences to `forget({ sentences })` (or whole messages' ids to
+   * `forget({ ids })`).
    */
   findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]>
   /** Pages through the stored messages in `seq` order without building a context. */

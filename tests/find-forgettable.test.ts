@@ -122,6 +122,21 @@ describe('findForgettable', () => {
     await reopened.close()
   })
 
+  it('finds the request inside a longer message: the news and questions around it do not outrank the statement', async () => {
+    const memory = await createMemory({ name: 'forgettable-inside', indexedDB: new IDBFactory() })
+    await memory.add(history())
+    await memory.indexed()
+    for (const message of [
+      "My long run this week went well. Please forget that I'm allergic to peanuts — it was a mix-up. Can you suggest a quick dinner recipe with lentils?",
+      'The plumber fixed the boiler on Thursday. I am no longer allergic to peanuts, so that is out of date. Any tips for my flight to Montreal?',
+    ]) {
+      const found = await memory.findForgettable(message, { limit: 3 })
+      expect(found[0].messageId, message).toBe('planted')
+      expect(found[0].sentences[0].text).toBe(PLANTED)
+    }
+    await memory.close()
+  })
+
   it('ranks by words alone when the model cannot embed the request, and rejects instead with strictRanking', async () => {
     const localModelPath = fileURLToPath(new URL('./fixtures/', import.meta.url))
     const memory = await createMemory({ name: 'forgettable-lexical', indexedDB: new IDBFactory(), localModelPath })

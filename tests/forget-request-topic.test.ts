@@ -19,6 +19,19 @@ describe('forgetRequestTopic', () => {
   })
 
   it.each([
+    [
+      "Great day at work. Please forget that I said I'm allergic to kiwi — it's my nephew who is. Any cake recipes?",
+      "I'm allergic to kiwi",
+    ],
+    ['We moved last week. I no longer live in Porto, so that is out of date. What should I pack?', 'I live in Porto'],
+    ['Things with Sam ended. I would rather you did not keep his name.', 'Things with Sam ended. his name'],
+    ["Can you delete what I said about my salary? It's private.", 'my salary'],
+    ["The trip was fine. That thing about my visa isn't true anymore, forget it.", 'The trip was fine. my visa'],
+  ])('finds the request inside %j: %j', (message, topic) => {
+    expect(forgetRequestTopic(message)).toBe(topic)
+  })
+
+  it.each([
     ["I'm allergic to peanuts", 'a plain statement'],
     ['Forgetting things is normal', 'a word that only starts like the request'],
     ['So I went to the market', 'an opening filler without a request'],

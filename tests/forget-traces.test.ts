@@ -54,6 +54,35 @@ async function storedSids(indexedDB: IDBFactory, name: string): Promise<number[]
   return blocks.flatMap((b) => Array.from(b.sids)).sort((a, b) => a - b)
 }
 
+/**
+ * A Node host whose real model is held back while it embeds the secret (`embedding` resolves then, `release` lets it
+ * go on), so that a forget lands mid-embedding.
+ */
+function secretHeldBack(indexedDB: IDBFactory, embeddingCacheDir: string) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let reached!: () => void
+  const embedding = new Promise<void>((resolve) => (reached = resolve))
+  const host: EngineHost = {
+    ...nodeHost({ indexedDB, embeddingCacheDir }, new URL('../', import.meta.url)),
+    startModel: (options) => {
+      const model = new TransformersModel(options)
+      return {
+        load: () => model.load(),
+        dispose: () => model.dispose(),
+        run: async (texts) => {
+          if (texts.includes(SECRET)) {
+            reached()
+            await released
+          }
+          return model.run(texts)
+        },
+      }
+    },
+  }
+  return { host, embedding, release }
+}
+
 describe('forget leaves nothing behind', () => {
   it('no record, lexical snapshot, vector row or cache file entry keeps the forgotten conversation, its words or its vector', async () => {
     const indexedDB = new IDBFactory()
@@ -100,28 +129,7 @@ describe('forget leaves nothing behind', () => {
 
   it('keeps no cached vector of a sentence forgotten while the model embedded it, nor of a findForgettable request', async () => {
     const embeddingCacheDir = mkdtempSync(join(root, 'cache-'))
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let reached!: () => void
-    const embedding = new Promise<void>((resolve) => (reached = resolve))
-    const host: EngineHost = {
-      ...nodeHost({ indexedDB: new IDBFactory(), embeddingCacheDir }, new URL('../', import.meta.url)),
-      // The real model, held back while it embeds the secret, so that the forget lands mid-embedding.
-      startModel: (options) => {
-        const model = new TransformersModel(options)
-        return {
-          load: () => model.load(),
-          dispose: () => model.dispose(),
-          run: async (texts) => {
-            if (texts.includes(SECRET)) {
-              reached()
-              await released
-            }
-            return model.run(texts)
-          },
-        }
-      },
-    }
+    const { host, embedding, release } = secretHeldBack(new IDBFactory(), embeddingCacheDir)
     const engine = await Engine.open({ name: 'traces-in-flight' }, host)
     await engine.add(kept)
     await engine.add({ role: 'user', content: SECRET, id: 'secret-message' })
@@ -139,5 +147,95 @@ describe('forget leaves nothing behind', () => {
     expect(cache.includes(cacheKey('my sister moved to Lisbon'))).toBe(false)
     expect(cache.includes(cacheKey('Please forget that my sister moved to Lisbon'))).toBe(false)
     expect(cache.includes(cacheKey(kept[0].content))).toBe(true)
+  })
+
+  it('forget({ sentences }) leaves none of the sentence in any record, snapshot, vector row or cache entry, and keeps the rest of its message', async () => {
+    const indexedDB = new IDBFactory()
+    const embeddingCacheDir = mkdtempSync(join(root, 'cache-'))
+    const options = { name: 'traces-sentence', indexedDB, embeddingCacheDir }
+    const KEPT_BEFORE = 'My sister Ottilie runs a bakery in Valparaiso.'
+    const KEPT_AFTER = 'Our gecko Fennimore sleeps on the radiator.'
+    const content = `${KEPT_BEFORE} ${SECRET} ${KEPT_AFTER}`
+    const memory = await createMemory(options)
+    await memory.add([...kept, ...filler])
+    await memory.add({ role: 'user', content, id: 'mixed', conversationId: 'kept-conversation' })
+    await memory.indexed()
+    await memory.close()
+    const before = await dumpRaw(indexedDB, 'traces-sentence')
+    for (const trace of ['zanzibar', 'quayside', 'Valparaiso']) expect(holds(before, trace), trace).toBe(true)
+    const [cacheName] = readdirSync(embeddingCacheDir)
+    const cacheBefore = readFileSync(join(embeddingCacheDir, cacheName))
+    const secretVector = cacheBefore.subarray(
+      cacheBefore.indexOf(cacheKey(SECRET)) + 32,
+      cacheBefore.indexOf(cacheKey(SECRET)) + 32 + 512 * 4,
+    )
+    const sidsBefore = await storedSids(indexedDB, 'traces-sentence')
+
+    const reopened = await createMemory(options)
+    const [match] = await reopened.findForgettable('I went shopping today. Please forget my zanzibar itinerary.', {
+      limit: 1,
+    })
+    expect(match.messageId).toBe('mixed')
+    const sentence = match.sentences.find((s) => s.text === SECRET)!
+    expect(
+      await reopened.forget({ sentences: [{ messageId: 'mixed', start: sentence.start, end: sentence.end }] }),
+    ).toBe(1)
+    const [stored] = (await reopened.messages({ conversationId: 'kept-conversation', newestFirst: true, limit: 1 }))
+      .messages
+    expect(stored.content).toBe(`${KEPT_BEFORE} ${KEPT_AFTER}`)
+    // The rest of the message is still found, by its words and by its meaning.
+    for (const strategy of ['lexical', 'dense', 'hybrid'] as const) {
+      const ctx = await reopened.buildContext('Where does my sister run her bakery?', { strategy, budget: 400 })
+      expect(ctx.text, strategy).toContain(KEPT_BEFORE)
+      expect(ctx.text, strategy).not.toMatch(/zanzibar|quayside|itinerary/i)
+      const item = ctx.items.find((i) => i.text === KEPT_BEFORE)!
+      expect(stored.content.slice(item.start, item.end)).toBe(KEPT_BEFORE)
+    }
+    expect((await reopened.buildContext('gecko radiator', { strategy: 'lexical' })).text).toContain(KEPT_AFTER)
+    await reopened.indexed()
+    await reopened.close()
+
+    const after = await dumpRaw(indexedDB, 'traces-sentence')
+    for (const trace of ['zanzibar', 'itinerary', 'quayside']) expect(holds(after, trace), trace).toBe(false)
+    for (const trace of ['Valparaiso', 'Fennimore']) expect(holds(after, trace), trace).toBe(true)
+    const sidsAfter = await storedSids(indexedDB, 'traces-sentence')
+    expect(sidsBefore.filter((sid) => !sidsAfter.includes(sid))).toHaveLength(1)
+    expect(sidsAfter).toHaveLength(sidsBefore.length - 1)
+    const cacheAfter = readFileSync(join(embeddingCacheDir, cacheName))
+    expect(cacheAfter.includes(cacheKey(SECRET))).toBe(false)
+    expect(cacheAfter.includes(secretVector)).toBe(false)
+    expect(cacheAfter.includes(cacheKey(KEPT_BEFORE))).toBe(true)
+
+    // Open again from the store alone: the lexical index is rebuilt without the sentence, the others keep their vectors.
+    const third = await createMemory(options)
+    expect((await third.buildContext('zanzibar quayside itinerary', { strategy: 'lexical' })).text).not.toMatch(
+      /zanzibar/i,
+    )
+    expect((await third.buildContext('Where does my sister run her bakery?', { strategy: 'dense' })).text).toContain(
+      KEPT_BEFORE,
+    )
+    expect((await third.stats()).pending).toBe(0)
+    await third.close()
+  })
+
+  it('keeps no vector or cached vector of a sentence forgotten from its message while the model embedded it', async () => {
+    const embeddingCacheDir = mkdtempSync(join(root, 'cache-'))
+    const indexedDB = new IDBFactory()
+    const { host, embedding, release } = secretHeldBack(indexedDB, embeddingCacheDir)
+    const engine = await Engine.open({ name: 'traces-sentence-in-flight' }, host)
+    await engine.add(kept)
+    const content = `Our gecko Fennimore sleeps on the radiator. ${SECRET}`
+    await engine.add({ role: 'user', content, id: 'mixed' })
+    await embedding
+    const start = content.indexOf(SECRET)
+    expect(await engine.forget({ sentences: [{ messageId: 'mixed', start, end: start + SECRET.length }] })).toBe(1)
+    release()
+    await engine.indexed()
+    await engine.close()
+    const sids = await storedSids(indexedDB, 'traces-sentence-in-flight')
+    expect(sids).toHaveLength(kept.length + 1)
+    const cache = readFileSync(join(embeddingCacheDir, readdirSync(embeddingCacheDir)[0]))
+    expect(cache.includes(cacheKey(SECRET))).toBe(false)
+    expect(cache.includes(cacheKey('Our gecko Fennimore sleeps on the radiator.'))).toBe(true)
   })
 })

@@ -140,13 +140,13 @@ export class BackgroundIndexing {
   }
 
   /**
-   * After the store forgot messages (inside the write queue): drops their vectors. The store deleted the saved
+   * After the store forgot messages or sentences (inside the write queue): drops their vectors. The store deleted the saved
    * copies with them (they hold the forgotten words and vectors), so both are rewritten once writes are quiet.
    * Call `restoreSavedLists` before the store's forget, so the saved lists are re-centred like the others.
    */
-  forgotten({ messageIds, sids }: ForgetResult): void {
+  forgotten({ messageIds, sids, redacted }: ForgetResult): void {
     this.vectorIndex?.remove(sids)
-    if (messageIds.length === 0) return
+    if (messageIds.length === 0 && redacted.length === 0) return
     this.saves.lexicalForgotten()
     this.coarseLists?.forgotten()
     this.saves.schedule()

@@ -1,6 +1,7 @@
 import type { Sentence } from '../../src/types'
 import type { Embedder } from '../embed/embedder'
 import { countAbove, type SentenceCatalog } from '../index/sentence-catalog'
+import { keptRows } from '../store/block-records'
 import type { FailureRecord } from './background-failure'
 import { backgroundTimer } from './background-timer'
 import { BACKLOG_CHUNK, GATHER_BELOW, GATHER_MS, RETRY_FIRST_MS, RETRY_MAX_MS } from './background-tuning'
@@ -137,12 +138,15 @@ export class BacklogDrain {
         await writes.run(async () => {
           if (stopped()) return
           const through = batch[batch.length - 1].sid
-          const kept = await store.appendVectors(
+          // A sentence removed from its message while it was embedded is no longer in the catalog, though its message
+          // still is: the store cannot tell (a sealed record's spans are sealed), so its row is left out here.
+          const current = keptRows(
             batch.map((s) => s.sid),
             vectors,
             dim,
-            through,
+            batch.map((s) => this.options.catalog.get(s.sid) !== undefined),
           )
+          const kept = await store.appendVectors(current.sids, current.vectors, dim, through)
           this.options.vectorsStored(kept, dim)
           this.embeddedThroughSid = Math.max(this.embeddedThroughSid, through)
           // Sentences forgotten while they were embedded: their forget could not drop from the cache what was not in it yet.

@@ -45,6 +45,7 @@ import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
 import { rankForgettable, toForgettableMatch } from './find-forgettable'
+import { followForget } from './follow-forget'
 import { embedTopic } from './forgettable-topic'
 import { memoryStats } from './memory-stats'
 import { messagePage } from './message-pages'
@@ -248,23 +249,20 @@ export class Engine {
     }
   }
 
-  /** Removes the selected messages from the store (one transaction) and from every index; resolves with how many were removed. */
+  /** Removes the selected messages or sentences from the store (one transaction) and from every index; resolves with how many were removed. */
   async forget(selector: ForgetSelector): Promise<number> {
     this.assertOpen()
     const parsed = toForgetSelector(selector)
     return this.writes.run(async () => {
       this.assertOpen()
+      const { catalog, lexical, background, embedder } = this
       // Lists still waiting to be restored are restored first, then re-centred like any others.
-      this.background.restoreSavedLists()
+      background.restoreSavedLists()
       const forgotten = await this.store.forget(parsed)
-      const texts = forgotten.sids.map((sid) => this.catalog.get(sid)?.text).filter((text) => text !== undefined)
-      this.catalog.remove(forgotten.messageIds)
+      await followForget(forgotten, { catalog, lexical, background, embedder })
+      // A pinned message forgotten whole is unpinned.
       await this.pins.forgotten(forgotten.messageIds)
-      this.lexical.remove(forgotten.sids)
-      this.background.forgotten(forgotten)
-      // A cached vector is keyed by a hash of its text: left there, it would confirm a guessed text.
-      await this.embedder.forgetCached(texts, 'document')
-      return forgotten.messageIds.length
+      return 'sentences' in parsed ? forgotten.sids.length : forgotten.messageIds.length
     })
   }
 

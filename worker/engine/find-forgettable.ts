@@ -13,21 +13,27 @@ export interface RankedMessage {
   messageId: string
   /** `ForgettableMatch.score`: the larger of its words' coverage of the topic and its best sentence's similarity. */
   score: number
+  /** Its place in this request's ranking: its best sentence's fused score, an other role's share of it taken. */
+  rankScore: number
   sentences: ForgettableSentence[]
 }
 
 /** Shared words named in `why`: enough to recognise the topic, few enough to read at a glance. */
 const WHY_WORDS = 5
 
+/** The role whose messages a "forget that I …" request is about: the person asking. */
+const ASKING_ROLE = 'user'
+
 /**
- * The messages whose sentences rank best for `request.topic`, at most `request.limit`: BM25 fused by reciprocal rank
- * with the dense ranking, short sentences penalised, with equal weights (a context's per-hit lexical weight,
- * `lexicalWeight`, is tuned for questions, not for the statement a user asks to forget), or by BM25 alone without
- * `vector` or before any sentence has one. A message is found by its best sentence; the sentences it carries are
- * those ranked before the list was full. Then each is scored on a scale that means the same for every request (the
- * ranks and fused scores do not: they only order one request's hits), the larger of its turn's coverage of the
- * topic's terms and its best similarity, and those below `request.minScore` are dropped; best first by that score.
- * The ranking's constants come from `tuning`.
+ * The messages whose sentences rank best for `request.topic`, best first, at most `request.limit`: BM25 fused by
+ * reciprocal rank with the dense ranking, short sentences penalised, with equal weights (a context's per-hit lexical
+ * weight, `lexicalWeight`, is tuned for questions, not for the statement a user asks to forget), or by BM25 alone
+ * without `vector` or before any sentence has one. A sentence of a message not by the user keeps
+ * `forgettableOtherRoleShare` of its score, so that the user's statement comes before the replies that repeat it. A
+ * message ranks by its best sentence; the sentences it carries are those ranked before the list was settled (no later
+ * hit could enter it). Each is also scored on a scale that means the same for every request (the ranks and fused
+ * scores do not: they only order one request's hits), the larger of its turn's coverage of the topic's terms and its
+ * best similarity, and those below `request.minScore` are dropped. The ranking's constants come from `tuning`.
  */
 export function rankForgettable(
   request: ForgettableRequest,
@@ -51,28 +57,41 @@ export function rankForgettable(
   for (let position = 0; ; position++) {
     const hit = ranking.at(position)
     if (!hit) break
+    // Hits come best first and a share never exceeds 1: once `limit` messages score at least this hit, none can join.
+    if (messages.size >= request.limit && settledAbove(messages, request.limit, hit.score)) break
     const found = sources.catalog.get(hit.sid)
     if (!found) continue
+    const score = found.role === ASKING_ROLE ? hit.score : hit.score * tuning.forgettableOtherRoleShare
     let message = messages.get(found.messageId)
     if (!message) {
-      if (messages.size === request.limit) break
       // The coverage counts the words of the sentence's whole turn: the same for each of the message's sentences.
-      message = { messageId: found.messageId, score: coverage.coverageOf(hit.sid), sentences: [] }
+      message = { messageId: found.messageId, score: coverage.coverageOf(hit.sid), rankScore: score, sentences: [] }
       messages.set(found.messageId, message)
     }
     message.score = Math.max(message.score, similarityOf(hit.sid))
+    message.rankScore = Math.max(message.rankScore, score)
     // The fused ranking says each hit's rank in both lists; BM25's own list is its order.
     const ranks = dense ? hit.ranks : { lexical: position + 1 }
     message.sentences.push({
       text: found.text,
       start: found.start,
       end: found.end,
-      score: hit.score,
+      score,
       ...(ranks?.lexical !== undefined && { lexicalRank: ranks.lexical }),
       ...(ranks?.dense !== undefined && { denseRank: ranks.dense }),
     })
   }
-  return [...messages.values()].filter((message) => message.score >= request.minScore).sort((a, b) => b.score - a.score)
+  return [...messages.values()]
+    .sort((a, b) => b.rankScore - a.rankScore)
+    .slice(0, request.limit)
+    .filter((message) => message.score >= request.minScore)
+}
+
+/** Whether at least `limit` of the messages rank at `score` or above. */
+function settledAbove(messages: ReadonlyMap<string, RankedMessage>, limit: number, score: number): boolean {
+  let above = 0
+  for (const message of messages.values()) if (message.rankScore >= score && ++above >= limit) return true
+  return false
 }
 
 /** The match shown to the user: the stored message, its ranked sentences, and why it matched (words compared in `language`, the topic's). */

@@ -118,6 +118,34 @@ export class SentenceCatalog {
     }
   }
 
+  /**
+   * Messages that lost some of their sentences (`forget({ sentences })`), as stored now: the removed sentences go, the
+   * others keep their sids with their new offsets, and the message its place in time order.
+   */
+  replace(messages: readonly MessageRecord[]): void {
+    for (const message of messages) {
+      const entry = this.messages.get(message.id)
+      if (!entry) continue
+      const sentences = sentencesOf(message)
+      const kept = new Set(sentences.map((s) => s.sid))
+      const gone = new Set(entry.sids.filter((sid) => !kept.has(sid)))
+      for (const sid of gone) {
+        if (this.sentences[sid] === undefined) continue
+        this.sentences[sid] = undefined
+        this.messageOfSid[sid] = undefined
+        this.sentenceTotal--
+      }
+      for (const sentence of sentences) this.sentences[sentence.sid] = sentence
+      const shrunk = entry.chars - message.content.length
+      entry.chars = message.content.length
+      entry.sids = sentences.map((s) => s.sid)
+      for (const scope of [this.all, this.conversation(message.conversationId)]) {
+        scope.chars -= shrunk
+        scope.sids = scope.sids.filter((sid) => !gone.has(sid))
+      }
+    }
+  }
+
   get(sid: number): Sentence | undefined {
     return this.sentences[sid]
   }

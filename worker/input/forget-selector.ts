@@ -1,13 +1,14 @@
 import { SiftError } from '../../src/errors'
-import type { ForgetSelector } from '../../src/types'
+import type { ForgetSelector, ForgetSentence } from '../../src/types'
 import { DATE_EXPECTED, describe, toEpochMs } from './message-input'
 import { readInput } from './readable-input'
 
-const KEYS = ['id', 'ids', 'conversationId', 'before', 'after']
+const KEYS = ['id', 'ids', 'conversationId', 'before', 'after', 'sentences']
 
 /**
- * Validates a `forget` selector: exactly one of `id`, `ids`, `conversationId`, `before`, `after`; dates become epoch
- * milliseconds, and `ids` loses its repeats.
+ * Validates a `forget` selector: exactly one of `id`, `ids`, `conversationId`, `before`, `after`, `sentences`; dates
+ * become epoch milliseconds, and `ids` and `sentences` lose their repeats. Whether each sentence's offsets are a stored
+ * sentence's is checked by the store, against the message as it reads it.
  */
 export function toForgetSelector(selector: unknown): ForgetSelector {
   return readInput('forget', () => forgetSelector(selector))
@@ -20,7 +21,7 @@ function forgetSelector(selector: unknown): ForgetSelector {
       : []
   if (given.length !== 1 || !KEYS.includes(given[0])) {
     invalid(
-      `pass exactly one of { id }, { ids }, { conversationId }, { before } or { after }, got ${given.length ? `{ ${given.join(', ')} }` : describe(selector)}`,
+      `pass exactly one of { id }, { ids }, { conversationId }, { before }, { after } or { sentences }, got ${given.length ? `{ ${given.join(', ')} }` : describe(selector)}`,
     )
   }
   const [key] = given
@@ -29,6 +30,7 @@ function forgetSelector(selector: unknown): ForgetSelector {
     return { before: toEpochMs(value) ?? invalid(`before ${DATE_EXPECTED}, got ${describe(value)}`) }
   if (key === 'after') return { after: toEpochMs(value) ?? invalid(`after ${DATE_EXPECTED}, got ${describe(value)}`) }
   if (key === 'ids') return { ids: toIds(value) }
+  if (key === 'sentences') return { sentences: toSentences(value) }
   if (typeof value !== 'string' || value === '') invalid(`${key} must be a non-empty string, got ${describe(value)}`)
   return key === 'id' ? { id: value } : { conversationId: value }
 }
@@ -42,6 +44,35 @@ function toIds(value: unknown): string[] {
     if (typeof id !== 'string' || id === '') invalid(`ids[${i}] must be a non-empty string, got ${describe(id)}`)
   }
   return [...new Set(value as string[])]
+}
+
+/** `{ messageId, start, end }` each, offsets whole numbers with `start < end`; an empty list removes nothing. */
+function toSentences(value: unknown): ForgetSentence[] {
+  if (!Array.isArray(value))
+    invalid(
+      `sentences must be an array of { messageId, start, end } (as findForgettable gives them), got ${describe(value)}`,
+    )
+  const seen = new Map<string, ForgetSentence>()
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i]
+    if (typeof item !== 'object' || item === null)
+      invalid(`sentences[${i}] must be { messageId, start, end }, got ${describe(item)}`)
+    const { messageId, start, end } = item as Record<string, unknown>
+    if (typeof messageId !== 'string' || messageId === '')
+      invalid(`sentences[${i}].messageId must be a non-empty string, got ${describe(messageId)}`)
+    if (
+      !Number.isSafeInteger(start) ||
+      !Number.isSafeInteger(end) ||
+      (start as number) < 0 ||
+      (end as number) <= (start as number)
+    )
+      invalid(
+        `sentences[${i}] must have whole-number offsets with 0 ≤ start < end, got start ${describe(start)}, end ${describe(end)}`,
+      )
+    const sentence = { messageId, start: start as number, end: end as number }
+    seen.set(`${messageId}\u0000${start}\u0000${end}`, sentence)
+  }
+  return [...seen.values()]
 }
 
 function invalid(message: string): never {

@@ -88,6 +88,14 @@ export const RANK_TUNING_TABLE = {
    * the word's idf. Tried: 0.5, 1, and stand-ins counted as words of their own (same row and paragraph).
    */
   standInCredit: { value: 0.5, range: 'share' },
+  /**
+   * In a "forget that I …" ranking (`rankForgettable`), the share of its score a sentence keeps when its message is
+   * not the user's: a request to forget names what the user said, and the assistant's replies that repeat it share
+   * its words as much, so without it the echo often ranks above the statement. They stay in the list, after it. 1
+   * ranks every role alike. A share of the fused score. Tried: 1, 0.75, 0.5 on the forget set's conversations 1–3
+   * (BENCHMARKS.md, "Finding the forget request inside a message").
+   */
+  forgettableOtherRoleShare: { value: 0.5, range: 'share' },
 } satisfies TuningTable
 
 /** The ranking's tuning: what `rankCandidates`, the lexical index and the ranking's signals read. */

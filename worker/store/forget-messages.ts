@@ -1,5 +1,6 @@
 import type { ForgetSelector } from '../../src/types'
 import { decodeWhole, deleteBlocks, putBlockRecords, residualRecords, touchedBlocks } from './block-records'
+import type { MessageRecord } from './message-record'
 import type { RecordCodec } from './record-codec'
 import { messageSids } from './record-check'
 import { sameWrites } from './rewrite'
@@ -8,9 +9,16 @@ import { removeFromBlock } from './vector-block'
 
 /** What a forget removed, so the in-memory indexes can follow. */
 export interface ForgetResult {
+  /** The messages removed whole. */
   messageIds: string[]
+  /** Every sentence removed: those of the messages removed whole, and those removed from `redacted`. */
   sids: number[]
+  /** The messages that lost some of their sentences (`forget({ sentences })`), as they are stored now. */
+  redacted: MessageRecord[]
 }
+
+/** The selectors that pick whole messages. */
+export type MessageSelector = Exclude<ForgetSelector, { sentences: unknown }>
 
 /**
  * `SiftStore.forget`: the selected messages' sids and the vector blocks holding them are read, the blocks decoded,
@@ -18,7 +26,7 @@ export interface ForgetResult {
  * sids or those blocks changed. The lexical snapshot and the coarse lists are deleted in that write too: they hold the
  * forgotten words and means over the forgotten vectors.
  */
-export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: ForgetSelector): Promise<ForgetResult> {
+export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: MessageSelector): Promise<ForgetResult> {
   return codec.rewrite(db, {
     what: 'forget the messages',
     tables: [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists],
@@ -48,19 +56,19 @@ export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: F
         now.sids.every((sid, i) => sid === before.sids[i]) &&
         sameWrites(sameWrite, before.touched, now.touched)),
     async write({ messageIds, sids }, { rewritten, emptied }) {
-      if (messageIds.length === 0) return { messageIds, sids }
+      if (messageIds.length === 0) return { messageIds, sids, redacted: [] }
       await db.messages.bulkDelete(messageIds)
       await db.lexicalSnapshots.delete('lexical')
       // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
       await db.coarseLists.delete('vectors')
       await putBlockRecords(db, rewritten)
       await deleteBlocks(db, emptied)
-      return { messageIds, sids }
+      return { messageIds, sids, redacted: [] }
     },
   })
 }
 
-async function selectMessageIds(db: SiftDatabase, selector: ForgetSelector): Promise<string[]> {
+async function selectMessageIds(db: SiftDatabase, selector: MessageSelector): Promise<string[]> {
   if ('id' in selector) return (await db.messages.get(selector.id)) ? [selector.id] : []
   if ('ids' in selector) {
     const keys = await db.messages

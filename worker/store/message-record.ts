@@ -8,7 +8,7 @@ import type { Sentence, StoredMessage } from '../../src/types'
 export interface MessageRecord extends StoredMessage {
   /** Sid of the first sentence; the message's sentences are `firstSid … firstSid + spans.length / 2 - 1`. */
   firstSid: number
-  /** Flat `[start, end, start, end, …]` offsets of its sentences in `content`. */
+  /** Flat `[start, end, start, end, …]` offsets of its sentences in `content`; an empty span is a removed sentence's place. */
   spans: number[]
 }
 
@@ -21,19 +21,23 @@ export function sentenceCount(record: MessageRecord): number {
   return record.spans.length / 2
 }
 
-/** The message's sentences, in order. */
+/**
+ * The message's sentences, in order. An empty span is the place of a removed sentence (`withoutSentences`): it keeps
+ * its sid from being used again and is no sentence, so `index` counts the sentences left.
+ */
 export function sentencesOf(record: MessageRecord): Sentence[] {
   const { id: messageId, conversationId, seq, role, timestamp, content, firstSid, spans } = record
   const sentences: Sentence[] = []
-  for (let index = 0; index < spans.length / 2; index++) {
-    const start = spans[2 * index]
-    const end = spans[2 * index + 1]
+  for (let slot = 0; slot < spans.length / 2; slot++) {
+    const start = spans[2 * slot]
+    const end = spans[2 * slot + 1]
+    if (start === end) continue
     sentences.push({
-      sid: firstSid + index,
+      sid: firstSid + slot,
       messageId,
       conversationId,
       seq,
-      index,
+      index: sentences.length,
       role,
       timestamp,
       text: content.slice(start, end),

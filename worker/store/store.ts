@@ -7,6 +7,7 @@ import { bindClearFields } from './bind-clear-fields'
 import { appendVectors } from './append-vectors'
 import { clearVectors, dropVectors } from './block-records'
 import { forgetMessages, type ForgetResult } from './forget-messages'
+import { forgetSentences } from './forget-sentences'
 import { assertSchemaNotNewer } from './installed-schema'
 import type { MessageRecord } from './message-record'
 import { quantizeFloatBlocks, readContents, type StoreContents } from './read-contents'
@@ -220,9 +221,14 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     return this.run('store the embeddings', () => appendVectors(db, codec, sids, vectors, dim, through))
   }
 
-  /** Removes the selected messages, their sentences and their vectors in one transaction. */
+  /**
+   * Removes the selected messages, their sentences and their vectors in one transaction; with `{ sentences }`, those
+   * sentences and their vectors, the rest of their messages kept (worker/store/forget-sentences.ts).
+   */
   async forget(selector: ForgetSelector): Promise<ForgetResult> {
     const { db, codec } = this
+    if ('sentences' in selector)
+      return this.run('forget the sentences', () => forgetSentences(db, codec, selector.sentences))
     return this.run('forget the messages', () => forgetMessages(db, codec, selector))
   }
 
