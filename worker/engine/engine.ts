@@ -1,12 +1,7 @@
 import type { WordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { EngineOptions } from '../../src/protocol'
-import {
-  modelFilesMissingAtOpen,
-  modelNotLoaded as modelNotLoadedReason,
-  modelUnavailable,
-  requestEmbeddingError,
-} from './model-failure'
+import { modelFilesMissingAtOpen, modelUnavailable, requestEmbeddingError } from './model-failure'
 import type {
   BuildContextOptions,
   Context,
@@ -26,7 +21,6 @@ import type {
   OpenRepairs,
   SiftExport,
 } from '../../src/types'
-import { assembleContext } from '../context/assemble-context'
 import type { Embedder } from '../embed/embedder'
 import type { EmbeddingCache } from '../embed/embedding-cache'
 import type { EngineHost } from '../hosts/engine-host'
@@ -50,7 +44,7 @@ import { embedTopic } from './forgettable-topic'
 import { memoryStats } from './memory-stats'
 import { messagePage } from './message-pages'
 import { openParts } from './open-parts'
-import { requestQueries } from './request-queries'
+import { requestContext } from './request-context'
 import { Pins } from './pins'
 import { WriteQueue } from './write-queue'
 import type { AtRestKey } from '../crypto/at-rest-key'
@@ -185,51 +179,13 @@ export class Engine {
     this.assertOpen()
     const startedAt = performance.now()
     const parsed = toContextRequest(request, options, this.limits.maxRequestChars)
-    const sources = { embedder: this.embedder, lexical: this.lexical, catalog: this.catalog }
-    const { queries, embeddingFailure, modelNotLoaded } = await requestQueries(
-      parsed,
-      sources,
-      this.tuning,
-      this.strictRanking,
-    )
-    let degraded: string | undefined
-    if (modelNotLoaded) degraded = modelNotLoadedReason(this.embedder.failure)
-    if (embeddingFailure !== undefined) {
-      if (await this.clearedAway(this.embedder)) return this.buildContext(request, options)
-      // A chat must not lose its context because the model failed: the words still rank it.
-      const failure = requestEmbeddingError(embeddingFailure)
-      if (this.strictRanking) throw failure
-      degraded = failure.message
-    }
-    // Stand-ins widen the hybrid ranking only: a request ranked by its words alone does not wait for them.
-    const wordNeighbours =
-      parsed.strategy === 'hybrid' &&
-      degraded === undefined &&
-      this.catalog.scope(parsed.conversationId).sids.length > 0
-        ? await this.wordNeighbours
-        : undefined
-    const countTokens = parsed.tokenBudget && (await this.tokenCounters.counter(parsed.tokenBudget.tokenizer))
-    const pinnedSids = await this.pins.sids(parsed.conversationId)
-    const queryMs = performance.now() - startedAt
-    this.assertOpen()
-    const { background } = this
-    const context = assembleContext(
-      parsed,
-      queries,
-      { catalog: this.catalog, vectors: background.vectors, lexical: this.lexical, wordNeighbours },
-      {
-        backend: this.embedder.backend,
-        embeddedThrough: background.embeddedThrough,
-        startedAt,
-        queryMs,
-        degraded,
-        countTokens,
-        pinnedSids,
-      },
-      this.tuning,
-    )
-    background.requestAnswered()
-    return context
+    const { embedder, lexical, catalog, background, wordNeighbours, tokenCounters, pins, tuning, strictRanking } = this
+    const parts = { embedder, lexical, catalog, background, wordNeighbours, tokenCounters, pins, tuning, strictRanking }
+    const context = await requestContext(parsed, startedAt, parts, {
+      assertOpen: () => this.assertOpen(),
+      clearedAway: (used) => this.clearedAway(used),
+    })
+    return context ?? this.buildContext(request, options)
   }
 
   /**
