@@ -1,4 +1,4 @@
-import { isLocomoHistory, locomoSamples, parseHistory, qualifiedConversation } from '../scripts/locomo-format'
+import { isLocomoHistory, locomoSamples, parseHistory, qualifiedConversation } from '../tools/locomo/locomo-format'
 import type { MessageInput } from '../src/types'
 
 /** One conversation found in a file, ready for `memory.import` (ids, conversation and timestamps decided here). */
@@ -61,7 +61,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A LoCoMo file's conversations as the recall benchmark reads them (scripts/locomo-format.ts: speakers as roles,
+ * A LoCoMo file's conversations as the recall benchmark reads them (tools/locomo/locomo-format.ts: speakers as roles,
  * captions appended, session dates plus a second per turn), with each dia_id qualified by its sample
  * (`conv-26/D1:3`) since the demo's memory can hold several conversations; named after the sample and its speakers.
  */

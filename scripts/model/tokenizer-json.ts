@@ -13,7 +13,7 @@
 // - Seven pieces (`:`, `://`, `▁:`, `▁:)`, `▁:(`, `):`, `▁:-)`) have a null score in vocab.json; the reference
 //   adds null as 0, so they get score 0 here.
 //
-// Known divergences (tests/model-conversion.test.ts lists them): the reference Viterbi treats a running
+// Known divergences (tests/embed/model-conversion.test.ts lists them): the reference Viterbi treats a running
 // score of exactly 0 as "unset", so a text that starts with one of the zero-score pieces above (`:)` …) is
 // split differently; and on exact score ties (runs of one repeated character, `aaaaaaaaaa`) the reference
 // keeps the later split, transformers.js the earlier. Neither can be expressed in a Unigram tokenizer.json.

@@ -11,7 +11,7 @@
 // StridedSlice, Pack, Prod, Tensordot reshapes, 1×1 Conv2D on an expanded axis) collapse into MatMul and
 // Reshape; everything else (layer norm as mean/sub/square/mean/add/rsqrt/mul/add, timing signal as Sin/Cos
 // of position × inverse timescale, softmax attention, ReLU FFN, tanh head, l2_normalize with its 1e-12
-// floor) is the same arithmetic. Parity with TF.js is checked in tests/model-conversion.test.ts.
+// floor) is the same arithmetic. Parity with TF.js is checked in tests/embed/model-conversion.test.ts.
 import { type TfjsGraph, type TfjsTensor, requireTensor } from './tfjs-graph.js'
 import { type GraphIo, OnnxGraphBuilder } from './onnx-writer.js'
 
@@ -183,8 +183,8 @@ export function buildUseLiteOnnx(
   ])
   const squaredNorm = b.op('ReduceSum', [b.op('Mul', [head, head]), b.ints([-1])], { keepdims: 1 })
   const floor = b.floats([scalar(tensor('module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y'))], [])
-  const normalised = b.op('Div', [head, b.op('Sqrt', [b.op('Max', [squaredNorm, floor])])])
-  b.output(normalised, 'last_hidden_state')
+  const normalized = b.op('Div', [head, b.op('Sqrt', [b.op('Max', [squaredNorm, floor])])])
+  b.output(normalized, 'last_hidden_state')
 
   return b.encode(
     inputs,

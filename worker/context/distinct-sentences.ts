@@ -1,12 +1,12 @@
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import { EMPTY_HASH, NOT_ASCII_HASH, normalisedHash, normaliseSentence } from '../text/text-analysis'
+import { EMPTY_HASH, NOT_ASCII_HASH, normalizedHash, normalizeSentence } from '../text/text-analysis'
 
 /**
- * Passes ranked candidates through, holding back any whose normalised text (`normaliseSentence`) equals that of an
+ * Passes ranked candidates through, holding back any whose normalised text (`normalizeSentence`) equals that of an
  * earlier one until every distinct candidate was offered: chit-chat repeats ("Thanks!", "Wow, that's great!")
  * would otherwise spend the budget several times on one line. The first (best-ranked) copy keeps its place;
  * repeats come last, so a budget large enough for everything still gets everything. Sentences with no letters or
- * digits are never held back. Texts are compared by hash first (`normalisedHash`); the normalised strings only
+ * digits are never held back. Texts are compared by hash first (`normalizedHash`); the normalised strings only
  * when hashes meet, so a collision never holds a sentence back.
  */
 export function* distinctSentences(ranked: Iterable<ScoredSentence>): Generator<ScoredSentence> {
@@ -14,18 +14,18 @@ export function* distinctSentences(ranked: Iterable<ScoredSentence>): Generator<
   const repeats: ScoredSentence[] = []
   for (const candidate of ranked) {
     const { text } = candidate
-    let key: number | string = normalisedHash(text)
+    let key: number | string = normalizedHash(text)
     if (key === NOT_ASCII_HASH) {
-      const normalised = normaliseSentence(text)
+      const normalized = normalizeSentence(text)
       // A normalised form that is ASCII ("that’s" → "that s") must meet the ASCII texts' hashes.
-      key = normalised === '' ? EMPTY_HASH : NON_ASCII_CHAR.test(normalised) ? normalised : normalisedHash(normalised)
+      key = normalized === '' ? EMPTY_HASH : NON_ASCII_CHAR.test(normalized) ? normalized : normalizedHash(normalized)
     }
     if (key !== EMPTY_HASH) {
       const earlier = offered.get(key)
       if (earlier === undefined) offered.set(key, [text])
       else {
-        const normalised = normaliseSentence(text)
-        if (earlier.some((other) => normaliseSentence(other) === normalised)) {
+        const normalized = normalizeSentence(text)
+        if (earlier.some((other) => normalizeSentence(other) === normalized)) {
           repeats.push(candidate)
           continue
         }

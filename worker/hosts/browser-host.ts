@@ -22,7 +22,7 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     localModelPath: '/models/',
     wasmPaths: new URL(options.wasmPaths ?? '/ort/', self.location.href).href,
     // Half the cores, at most 4: the worker's own JS (tokenizer, IndexedDB) and the page need the rest; on a busy
-    // two-core machine two threads embedded slower than one (scripts/bench-embed-browser.ts). More than one needs
+    // two-core machine two threads embedded slower than one (bench/embed/embed-browser.ts). More than one needs
     // cross-origin isolation (SharedArrayBuffer).
     wasmThreads: self.crossOriginIsolated
       ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2)))

@@ -33,7 +33,7 @@ const CHARS_PER_TOKEN_GUESS = 4
  * and ranked on its own (a dense scan of every vector, BM25, fusion, stand-ins, later statements) while the engine
  * answers nothing else: thousands of one-letter queries would hold it for minutes. 32 is well beyond the handful
  * a chat's request needs, and keeps the costliest request allowed near the cost of the longest one
- * (tests/query-count.test.ts).
+ * (tests/input/query-count.test.ts).
  */
 export const MAX_EXTRA_QUERIES = 32
 const STRATEGIES: readonly Strategy[] = ['hybrid', 'dense', 'lexical', 'head', 'tail', 'full']

@@ -56,7 +56,7 @@ export interface RecordCodec {
  * cannot open) fails to decode. Nothing here waits on more than the microtask queue, so a rewrite runs in one
  * transaction: it reads the blocks once instead of twice (BENCHMARKS.md, "One store algorithm for plain and encrypted
  * memories", has what two would cost), and two engines writing to one plain database are serialised instead of
- * refused, as before the codec (a worker replaced while its engine still finishes a write: tests/worker-memory.test.ts).
+ * refused, as before the codec (a worker replaced while its engine still finishes a write: tests/api/worker-memory.test.ts).
  */
 export const plainCodec: RecordCodec = {
   encodeMessages: async (records) => records,

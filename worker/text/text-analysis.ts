@@ -15,8 +15,8 @@ export {
   EMPTY_HASH,
   hasWord,
   NOT_ASCII_HASH,
-  normalisedHash,
-  normaliseSentence,
+  normalizedHash,
+  normalizeSentence,
   withoutWords,
   words,
 } from './word-segmentation'

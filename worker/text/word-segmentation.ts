@@ -77,21 +77,21 @@ export function hasWord(text: string): boolean {
  * `text`'s words joined by single spaces (`words(text).join(' ')`): "Wow, that's great!" → "wow that s great", what
  * de-duplication compares.
  */
-export function normaliseSentence(text: string): string {
+export function normalizeSentence(text: string): string {
   return words(text).join(' ')
 }
 
-/** `normalisedHash` of a text whose normalised form is empty. */
+/** `normalizedHash` of a text whose normalised form is empty. */
 export const EMPTY_HASH = -1
-/** `normalisedHash` of a text with a character beyond ASCII: only `normaliseSentence` knows its normalised form. */
+/** `normalizedHash` of a text with a character beyond ASCII: only `normalizeSentence` knows its normalised form. */
 export const NOT_ASCII_HASH = -2
 
 /**
- * A 32-bit FNV-1a hash of `normaliseSentence(text)` for ASCII text, computed in one pass without building that
+ * A 32-bit FNV-1a hash of `normalizeSentence(text)` for ASCII text, computed in one pass without building that
  * string; `EMPTY_HASH` or `NOT_ASCII_HASH` otherwise. For ASCII, a word's characters are [a-z0-9] after lowercasing,
  * and every other run is one space, trimmed.
  */
-export function normalisedHash(text: string): number {
+export function normalizedHash(text: string): number {
   let hash = 0x811c9dc5
   let gap = false
   let found = false

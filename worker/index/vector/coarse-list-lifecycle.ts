@@ -12,7 +12,7 @@ import {
   TRAIN_ITERATIONS,
 } from './coarse-list-tuning'
 import { CoarseLists, MAX_LISTS } from './coarse-lists'
-import { normaliseRows } from './normalise-rows'
+import { normalizeRows } from './normalise-rows'
 import { distinctRows, trainCentroids } from './train-centroids'
 import type { RowRemoval, VectorRows } from './vector-rows'
 import { probeRows, searchRows, type ProbedScores } from './vector-scoring'
@@ -246,7 +246,7 @@ export class CoarseListLifecycle {
       rows.rowVector(row, vector)
       for (let d = 0, at = list * dim; d < dim; d++) sums[at + d] += vector[d]
     }
-    normaliseRows(sums, lists.count, dim)
+    normalizeRows(sums, lists.count, dim)
     const centred = new CoarseLists(sums, dim)
     for (let row = 0; row < rows.count; row++) {
       const list = lists.listOfRow(row)

@@ -8,7 +8,7 @@ export const RETRAIN_GROWTH = 2
 
 /**
  * Training: about `LISTS_PER_ROOT × √rows` lists, `SAMPLE_PER_LIST` sample rows per list, `TRAIN_ITERATIONS` Lloyd
- * iterations, chosen by a sweep on synthetic vectors (bench/probe-recall.ts, BENCHMARKS.md): with fewer samples and
+ * iterations, chosen by a sweep on synthetic vectors (bench/vectors/probe-recall.ts, BENCHMARKS.md): with fewer samples and
  * iterations a probe had to scan several times more rows and still found less of the exact top-50.
  */
 export const LISTS_PER_ROOT = 2
@@ -24,7 +24,7 @@ export const FILE_ROWS_PER_SLICE = 256
  * promises, measured on rows, which are harder queries than requests; above it recall barely grows with the share,
  * so a higher target would make the chosen share swing from one training to the next. The mean is swayed by a few
  * rows in sparse neighbourhoods, hence this many queries: fewer chose different shares on the same data from run to
- * run; more cost background CPU at every training (BENCHMARKS.md, bench/probe-recall.ts). Real sentence vectors
+ * run; more cost background CPU at every training (BENCHMARKS.md, bench/vectors/probe-recall.ts). Real sentence vectors
  * cluster less than synthetic ones and need a larger share; a fixed share would be too slow for one or miss for the
  * other.
  */

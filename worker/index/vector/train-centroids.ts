@@ -1,5 +1,5 @@
 import { CoarseLists } from './coarse-lists'
-import { normaliseRows } from './normalise-rows'
+import { normalizeRows } from './normalise-rows'
 
 /** Sample rows assigned between two yields of `trainCentroids`: a few milliseconds of work. */
 const ROWS_PER_SLICE = 256
@@ -26,7 +26,7 @@ export function* trainCentroids(
   distinctRows(rows, count, random).forEach((row, list) =>
     centroids.set(sample.subarray(row * dim, (row + 1) * dim), list * dim),
   )
-  normaliseRows(centroids, count, dim)
+  normalizeRows(centroids, count, dim)
   for (let iteration = 0; iteration < iterations; iteration++) {
     const lists = new CoarseLists(centroids, dim)
     const sums = new Float64Array(count * dim)
@@ -47,7 +47,7 @@ export function* trainCentroids(
         for (let d = 0; d < dim; d++) centroids[list * dim + d] = sums[list * dim + d]
       }
     }
-    normaliseRows(centroids, count, dim)
+    normalizeRows(centroids, count, dim)
   }
   return centroids
 }

@@ -210,7 +210,7 @@ export class VectorRows {
   }
 
   /** The penalty of the row's sentence: asked of `penaltyOf` the first time only, so it must depend on the sentence alone. */
-  memoisedPenalty(row: number, penaltyOf: (sid: number) => number): number {
+  memoizedPenalty(row: number, penaltyOf: (sid: number) => number): number {
     let penalty = this.penalties[row]
     if (Number.isNaN(penalty)) this.penalties[row] = penalty = penaltyOf(this.sids[row])
     return penalty

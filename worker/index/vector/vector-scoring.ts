@@ -15,7 +15,7 @@ export interface ScoredRows {
    * from codes plus residuals (`exactDots`), exact to about 10⁻⁵.
    */
   raw: Float64Array
-  /** `raw` lowered by the row's penalty (`penalisedScore`). */
+  /** `raw` lowered by the row's penalty (`penalizedScore`). */
   score: Float64Array
 }
 
@@ -33,7 +33,7 @@ export type ProbedScores = ScoredRows
  * the penalty makes a short sentence less similar, never more dissimilar than an unrelated one (similarities ≤ 0
  * stay as they are).
  */
-export function penalisedScore(similarity: number, penalty: number): number {
+export function penalizedScore(similarity: number, penalty: number): number {
   return similarity > 0 ? Math.max(0, similarity - penalty) : similarity
 }
 
@@ -51,7 +51,7 @@ export const RESCORE_ROOM = Math.max(RESCORED_ROWS, PROBED_RESCORED)
 
 /**
  * Scores every row in scope against `query`: one integer SIMD scan (int8 rows × int16 query), then each row's score
- * is its similarity lowered by its penalty (`penalisedScore`, the rule of `penaliseShortSentences`). `penaltyOf`
+ * is its similarity lowered by its penalty (`penalizedScore`, the rule of `penalizeShortSentences`). `penaltyOf`
  * must depend on the sentence only. The `RESCORED_ROWS` best by raw similarity are then re-scored exactly
  * (`rescoreBest`).
  */
@@ -84,10 +84,10 @@ export function scanRows(
       positions![row] = -1
       continue
     }
-    const penalty = penaltyOf ? rows.memoisedPenalty(row, penaltyOf) : 0
+    const penalty = penaltyOf ? rows.memoizedPenalty(row, penaltyOf) : 0
     const raw = dots[row] * scales[row] * queryScale
     out.raw[i] = raw
-    out.score[i] = penalisedScore(raw, penalty)
+    out.score[i] = penalizedScore(raw, penalty)
     if (!whole) {
       out.sids[i] = sids[row]
       rowAt![i] = row
@@ -162,9 +162,9 @@ export function probeRows(
   const keptSids = new Float64Array(kept.length)
   for (let i = 0; i < kept.length; i++) {
     const row = keptRows[i]
-    const penalty = penaltyOf ? rows.memoisedPenalty(row, penaltyOf) : 0
+    const penalty = penaltyOf ? rows.memoizedPenalty(row, penaltyOf) : 0
     keptSids[i] = sids[row]
-    score[i] = penalisedScore(raw[i], penalty)
+    score[i] = penalizedScore(raw[i], penalty)
   }
   const order: number[] = []
   for (let i = 0; i < kept.length; i++) order.push(i)
@@ -207,9 +207,9 @@ function rescoreBest(
   for (let e = 0; e < entries.length; e++) {
     const i = entries[e]
     const raw = exact[e]
-    const penalty = penaltyOf ? rows.memoisedPenalty(rowOfEntry(i), penaltyOf) : 0
+    const penalty = penaltyOf ? rows.memoizedPenalty(rowOfEntry(i), penaltyOf) : 0
     out.raw[i] = raw
-    out.score[i] = penalisedScore(raw, penalty)
+    out.score[i] = penalizedScore(raw, penalty)
   }
 }
 

@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises'
+import { UsageError, parseOptions, parsePositiveInteger } from '../../tools/context-cli/context-args'
+
+export const BENCH_RECALL_USAGE =
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--tune NAME=VALUE | --tune FILE.json]...'
+
+/** A tuning value from the command line: `true`, `false` or a number. */
+export type TuningValue = number | boolean
+
+/** One `--tune`: a name and its value, or a JSON file of names and values. */
+export type TuneSource = { name: string; value: TuningValue } | { file: string }
+
+export const DEFAULT_BUDGETS = [2000, 8000]
+export const DEFAULT_STRATEGIES = ['head', 'tail', 'lexical', 'dense', 'hybrid']
+
+/** What `npm run bench:recall` was asked to do. */
+export interface BenchRecallArgs {
+  data: string
+  budgets: number[]
+  /** Passed to the engine as they are: it rejects names it does not know. */
+  strategies: string[]
+  json?: string
+  misses?: string
+  limitConversations?: number
+  /** Questions per conversation (the first N answerable ones): for quick runs, not for reported numbers. */
+  limitQuestions?: number
+  cache?: string
+  /** LoCoMo image turns: append the photo's caption (default) or drop it; see `tools/locomo/locomo-format.ts`. */
+  images: 'caption' | 'omit'
+  /** Build every context with `adaptiveStop: true` (stop at a relevance cliff). */
+  adaptiveStop: boolean
+  /** Build every context with `followUpdates: true`. */
+  followUpdates: boolean
+  /** A question set asked instead of LoCoMo's questions (`bench/recall/recall-questions.ts`), e.g. the paraphrase set. */
+  questions?: string
+  /**
+   * The engine's retrieval constants to replace, in the order given (a later one wins): `--tune NAME=VALUE` or
+   * `--tune FILE.json`, passed to the Node entry's internal `tuning` option, which rejects unknown names and values.
+   */
+  tune?: TuneSource[]
+}
+
+function commaList(option: string, value: string): string[] {
+  const items = value.split(',').map((item) => item.trim())
+  if (items.some((item) => item === ''))
+    throw new UsageError(`--${option} must be a comma-separated list without empty items, got ${JSON.stringify(value)}`)
+  return [...new Set(items)]
+}
+
+export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
+  const values = parseOptions(argv, {
+    data: { type: 'string' },
+    budgets: { type: 'string' },
+    strategies: { type: 'string' },
+    json: { type: 'string' },
+    misses: { type: 'string' },
+    'limit-conversations': { type: 'string' },
+    'limit-questions': { type: 'string' },
+    cache: { type: 'string' },
+    images: { type: 'string', default: 'caption' },
+    'adaptive-stop': { type: 'boolean', default: false },
+    'follow-updates': { type: 'boolean', default: false },
+    questions: { type: 'string' },
+    tune: { type: 'string', multiple: true },
+  })
+  if (!values.data) throw new UsageError('--data FILE is required')
+  const images = values.images ?? 'caption'
+  if (images !== 'caption' && images !== 'omit')
+    throw new UsageError(`--images must be caption or omit, got ${JSON.stringify(images)}`)
+  const limit = (option: 'limit-conversations' | 'limit-questions') => {
+    const value = values[option]
+    return value === undefined ? undefined : parsePositiveInteger(option, value)
+  }
+  return {
+    data: values.data,
+    budgets:
+      values.budgets === undefined
+        ? DEFAULT_BUDGETS
+        : commaList('budgets', values.budgets).map((budget) => parsePositiveInteger('budgets', budget)),
+    strategies: values.strategies === undefined ? DEFAULT_STRATEGIES : commaList('strategies', values.strategies),
+    json: values.json,
+    misses: values.misses,
+    limitConversations: limit('limit-conversations'),
+    limitQuestions: limit('limit-questions'),
+    cache: values.cache,
+    images,
+    adaptiveStop: values['adaptive-stop'] ?? false,
+    followUpdates: values['follow-updates'] ?? false,
+    ...(values.questions === undefined ? {} : { questions: values.questions }),
+    ...(values.tune === undefined ? {} : { tune: values.tune.map(tuneSource) }),
+  }
+}
+
+/** `NAME=VALUE` (a number, `true` or `false`), or else the path of a JSON file. */
+function tuneSource(argument: string): TuneSource {
+  const equals = argument.indexOf('=')
+  if (equals < 0) return { file: argument }
+  const name = argument.slice(0, equals).trim()
+  const text = argument.slice(equals + 1).trim()
+  const value = text === 'true' ? true : text === 'false' ? false : text === '' ? Number.NaN : Number(text)
+  if (name === '' || Number.isNaN(value))
+    throw new UsageError(
+      `--tune takes NAME=VALUE with a number, true or false, or a JSON file; got ${JSON.stringify(argument)}`,
+    )
+  return { name, value }
+}
+
+/** The tuning the `--tune` options give together: each file's names and values, then each NAME=VALUE, in order. */
+export async function readTuning(sources: readonly TuneSource[]): Promise<Record<string, TuningValue>> {
+  const tuning: Record<string, TuningValue> = {}
+  for (const source of sources) {
+    if ('name' in source) {
+      tuning[source.name] = source.value
+      continue
+    }
+    let data: unknown
+    try {
+      data = JSON.parse(await readFile(source.file, 'utf8'))
+    } catch (error) {
+      throw new UsageError(`cannot read --tune ${source.file}: ${(error as Error).message}`)
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      throw new UsageError(`--tune ${source.file} must hold a JSON object of tuning names and values`)
+    for (const [name, value] of Object.entries(data)) {
+      if (typeof value !== 'number' && typeof value !== 'boolean')
+        throw new UsageError(`--tune ${source.file}: ${name} must be a number, true or false`)
+      tuning[name] = value
+    }
+  }
+  return tuning
+}

@@ -1,0 +1,209 @@
+// sift-memory/ai with the real AI SDK (`generateText`, `streamText`, `wrapLanguageModel`) and its real
+// OpenAI-compatible provider, over HTTP to the fake LLM (e2e/fake-llm.ts), against a real memory (Node entry): what
+// the LLM receives, and what is stored when a call succeeds, fails, is aborted or is retried.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from 'ai'
+import { IDBFactory } from 'fake-indexeddb'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { CHAT_HISTORY, DOG_TURN } from '../../e2e/chat-history'
+import { messageText, startFakeLlm, type ChatRequest, type FakeLlm } from '../../e2e/fake-llm'
+import { recallTool, siftMemory } from '../../src/ai'
+import { createMemory, type Memory, type StoredMessage } from '../../src/node'
+
+const SYSTEM = 'You are a helpful assistant.'
+const RECENT = 4
+
+let llm: FakeLlm
+let memory: Memory
+let run = 0
+const warnings: unknown[] = []
+
+beforeAll(async () => {
+  llm = await startFakeLlm()
+  vi.spyOn(console, 'warn').mockImplementation((...args) => warnings.push(args))
+})
+afterAll(async () => {
+  await llm?.close()
+  vi.restoreAllMocks()
+})
+afterEach(async () => {
+  await memory?.close()
+})
+
+/** A fresh memory, the model loaded, and a model wrapped with the middleware over the fake LLM. */
+async function setUp(options: Parameters<typeof siftMemory>[1] = {}) {
+  memory = await createMemory({ name: `ai-${run++}`, indexedDB: new IDBFactory() })
+  await memory.ready()
+  const provider = createOpenAICompatible({ name: 'fake', baseURL: llm.baseURL })
+  const model = wrapLanguageModel({
+    model: provider.chatModel('fake-model'),
+    middleware: siftMemory(memory, { recentTurns: RECENT, budget: 400, ...options }),
+  })
+  return { memory, model }
+}
+
+/** The chat as `useChat` sends it: every turn so far, then the new message. */
+function thread(history: readonly ModelMessage[], text: string): ModelMessage[] {
+  return [...history, { role: 'user', content: text }]
+}
+
+/** Has the model answer every CHAT_HISTORY turn, through the middleware, keeping the whole thread as a chat app does. */
+async function chatThrough(model: ReturnType<typeof wrapLanguageModel>, streamed: boolean): Promise<ModelMessage[]> {
+  let history: ModelMessage[] = []
+  for (const text of CHAT_HISTORY) {
+    const messages = thread(history, text)
+    const reply = streamed
+      ? await streamText({ model, system: SYSTEM, messages }).text
+      : (await generateText({ model, system: SYSTEM, messages })).text
+    history = [...messages, { role: 'assistant', content: reply }]
+  }
+  return history
+}
+
+async function stored(): Promise<StoredMessage[]> {
+  return (await memory.messages({ limit: 1000 })).messages
+}
+
+const lastRequest = (): ChatRequest => llm.requests.at(-1)!
+
+describe('siftMemory, the AI SDK middleware', () => {
+  it.each([false, true])(
+    'sends the system prompt, the context and the last turns, never the whole history, and stores each finished exchange (streamed: %s)',
+    async (streamed) => {
+      const { model } = await setUp()
+      const history = await chatThrough(model, streamed)
+      await memory.indexed()
+      expect((await stored()).map((m) => [m.role, m.content])).toEqual(history.map((m) => [m.role, m.content]))
+
+      const question = 'What do I call my pet?'
+      const asked = llm.requests.length
+      const reply = streamed
+        ? await streamText({ model, system: SYSTEM, messages: thread(history, question) }).text
+        : (await generateText({ model, system: SYSTEM, messages: thread(history, question) })).text
+      expect(llm.requests).toHaveLength(asked + 1)
+      const [system, excerpts, ...turns] = lastRequest().messages
+      expect(system).toEqual({ role: 'system', content: SYSTEM })
+      expect(excerpts.role).toBe('system')
+      expect(messageText(excerpts)).toMatch(/^Excerpts from earlier in this conversation:\n/)
+      // The fact said early reaches the LLM though the question shares no word with it.
+      expect(messageText(excerpts)).toContain('named her Biscuit')
+      // The last RECENT turns verbatim, then the question; nothing older.
+      expect(turns.map((m) => [m.role, messageText(m)])).toEqual(
+        [...history.slice(-RECENT), { role: 'user', content: question }].map((m) => [m.role, m.content]),
+      )
+      // No excerpt repeats a turn sent verbatim.
+      for (const turn of history.slice(-RECENT)) expect(messageText(excerpts)).not.toContain(String(turn.content))
+      const sentChars = lastRequest().messages.reduce((sum, m) => sum + messageText(m).length, 0)
+      const historyChars = history.reduce((sum, m) => sum + String(m.content).length, 0)
+      expect(sentChars).toBeLessThan(historyChars)
+      expect((await stored()).slice(-2).map((m) => [m.role, m.content])).toEqual([
+        ['user', question],
+        ['assistant', reply],
+      ])
+      // The system prompt went as `system`: the AI SDK has nothing to warn about.
+      expect(warnings).toEqual([])
+    },
+  )
+
+  it('stores nothing when the call fails, when the stream breaks off, carries an error or is aborted', async () => {
+    const { model } = await setUp()
+    await generateText({ model, system: SYSTEM, prompt: 'First things first.' })
+    const before = await stored()
+    expect(before).toHaveLength(2)
+
+    await expect(generateText({ model, prompt: 'Please [fail] now.', maxRetries: 0 })).rejects.toThrow()
+    const failedStream = streamText({ model, prompt: 'Please [fail] now, streamed.', maxRetries: 0, onError: () => {} })
+    await expect(failedStream.text).rejects.toThrow()
+
+    const dropped = streamText({ model, prompt: 'This one will [drop].', onError: () => {} })
+    await expect(dropped.text).rejects.toThrow()
+    // An error the provider reads in the stream: the stream goes on to its end, with the error in it.
+    const errors: unknown[] = []
+    const broken = streamText({ model, prompt: 'This one has an [error].', onError: (e) => void errors.push(e) })
+    await broken.consumeStream()
+    expect(errors).toHaveLength(1)
+
+    const abort = new AbortController()
+    const slow = streamText({ model, prompt: 'Tell me slowly [slow].', abortSignal: abort.signal, onError: () => {} })
+    const words: string[] = []
+    for await (const word of slow.textStream) {
+      words.push(word)
+      if (words.length === 2) abort.abort()
+    }
+    expect(words.length).toBeLessThan(10)
+    expect(await stored()).toEqual(before)
+  })
+
+  it('stores a retried exchange once, keeping the latest reply, under ids derived from the conversation', async () => {
+    const { model } = await setUp()
+    const messages = thread([], 'My locker code is 4471.')
+    const first = await generateText({ model, system: SYSTEM, messages })
+    const again = await generateText({ model, system: SYSTEM, messages })
+    expect(again.text).not.toBe(first.text)
+    const after = await stored()
+    expect(after.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'My locker code is 4471.'],
+      ['assistant', again.text],
+    ])
+    expect(after[0].id).toMatch(/^sift-ai-[0-9a-f]{32}$/)
+    expect(after[1].id).toBe(`${after[0].id}-reply`)
+    // The same words later in the conversation are another exchange.
+    await generateText({
+      model,
+      system: SYSTEM,
+      messages: thread([...messages, { role: 'assistant', content: again.text }], 'My locker code is 4471.'),
+    })
+    expect(await stored()).toHaveLength(4)
+  })
+
+  it('stores in the conversation a call names, and builds its context from that conversation alone', async () => {
+    const { model } = await setUp()
+    await generateText({ model, prompt: DOG_TURN, providerOptions: { sift: { conversationId: 'pets' } } })
+    await generateText({
+      model,
+      prompt: 'Our cat is called Pixel.',
+      providerOptions: { sift: { conversationId: 'cats' } },
+    })
+    await memory.indexed()
+    await generateText({
+      model,
+      prompt: 'What is the name of my dog?',
+      providerOptions: { sift: { conversationId: 'cats' } },
+    })
+    const excerpts = lastRequest().messages.find((m) => m.role === 'system')
+    expect(excerpts && messageText(excerpts)).toContain('Pixel')
+    expect(JSON.stringify(lastRequest())).not.toContain('Biscuit')
+    // The middleware's own option does not reach the provider.
+    expect(JSON.stringify(lastRequest())).not.toContain('conversationId')
+    expect((await memory.messages({ conversationId: 'pets' })).messages).toHaveLength(2)
+    expect((await memory.messages({ conversationId: 'cats' })).messages).toHaveLength(4)
+  })
+
+  it('with the recall tool: the model asks once it knows the question, gets dated excerpts, and the exchange is stored once', async () => {
+    const { model } = await setUp()
+    const history = await chatThrough(model, false)
+    await memory.indexed()
+    const count = (await stored()).length
+    const question = 'Remind me of my pet [recall: what the user named the greyhound]'
+    const result = await generateText({
+      model,
+      system: SYSTEM,
+      messages: thread(history, question),
+      tools: { recall: recallTool(memory, { excludeRecent: RECENT }) },
+      stopWhen: stepCountIs(2),
+    })
+    const [call, answer] = llm.requests.slice(-2)
+    expect(call.tools?.map((tool) => tool.function.name)).toEqual(['recall'])
+    const toolResult = answer.messages.find((m) => m.role === 'tool')!
+    const excerpts = JSON.parse(messageText(toolResult)) as { excerpts: { date: string; role: string; text: string }[] }
+    expect(excerpts.excerpts.some((e) => e.text.includes('named her Biscuit'))).toBe(true)
+    expect(excerpts.excerpts.every((e) => /^\d{4}-\d{2}-\d{2}$/.test(e.date))).toBe(true)
+    expect(result.text).toContain('named her Biscuit')
+    const after = await stored()
+    expect(after).toHaveLength(count + 2)
+    expect(after.slice(-2).map((m) => [m.role, m.content])).toEqual([
+      ['user', question],
+      ['assistant', result.text],
+    ])
+  })
+})
