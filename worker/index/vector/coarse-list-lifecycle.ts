@@ -12,7 +12,7 @@ import {
   TRAIN_ITERATIONS,
 } from './coarse-list-tuning'
 import { CoarseLists, MAX_LISTS } from './coarse-lists'
-import { normalizeRows } from './normalise-rows'
+import { normalizeRows } from './normalize-rows'
 import { distinctRows, trainCentroids } from './train-centroids'
 import type { RowRemoval, VectorRows } from './vector-rows'
 import { probeRows, searchRows, type ProbedScores } from './vector-scoring'

@@ -1,5 +1,5 @@
 import { CoarseLists } from './coarse-lists'
-import { normalizeRows } from './normalise-rows'
+import { normalizeRows } from './normalize-rows'
 
 /** Sample rows assigned between two yields of `trainCentroids`: a few milliseconds of work. */
 const ROWS_PER_SLICE = 256
