@@ -46,7 +46,7 @@ export async function reencryptStore(
     await putBlockRecords(db, blocks)
     await (lexical ? db.lexicalSnapshots.put(lexical) : db.lexicalSnapshots.delete('lexical'))
     await (coarseLists ? db.coarseLists.put(coarseLists) : db.coarseLists.delete('vectors'))
-    await db.meta.put(pins)
+    if (pins) await db.meta.put(pins)
     await db.meta.put(to.record)
     // Sealed under the current schema's contexts now, whatever schema the records were read in.
     await db.meta.put({ ...before.state, schemaVersion: SCHEMA_VERSION })
@@ -77,7 +77,8 @@ async function readAndEncode(db: SiftDatabase, tables: Table[], from: RecordCode
     Promise.all(decoded.blocks.map((block) => to.encodeBlock(block))),
     decoded.lexical && to.encodeLexicalSnapshot(decoded.lexical),
     decoded.coarseLists && to.encodeCoarseLists(decoded.coarseLists),
-    to.encodePins(await from.decodePins(raw.pins)),
+    // A memory that never pinned has no pins row, and gets none.
+    raw.pins && to.encodePins(await from.decodePins(raw.pins)),
   ])
   return { before, messages, blocks, lexical, coarseLists, pins }
 }
