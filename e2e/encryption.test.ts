@@ -61,8 +61,10 @@ function openWithStoredKey(page: Page, name: string): Promise<void> {
   }, name)
 }
 
+/** Every request's context in each ranking, once the model is there (until then `hybrid` and `dense` rank by words). */
 function contexts(page: Page): Promise<string[]> {
   return page.evaluate(async (requests) => {
+    await window.encrypted.ready()
     const texts: string[] = []
     for (const request of requests)
       for (const strategy of ['hybrid', 'dense', 'lexical'] as const)

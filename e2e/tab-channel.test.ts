@@ -32,7 +32,7 @@ async function demoPage(session: DemoSession): Promise<Page> {
 }
 
 /** `window.tabMemory[method](...args)` in `page`, retried while another page's engine ending fails it with WORKER_FAILED. */
-function retrying<T>(page: Page, method: 'stats' | 'add' | 'buildContext', ...args: unknown[]): Promise<T> {
+function retrying<T>(page: Page, method: 'stats' | 'add' | 'buildContext' | 'ready', ...args: unknown[]): Promise<T> {
   return page.evaluate(
     async ({ method, args }) => {
       for (;;) {
@@ -222,6 +222,8 @@ test('a page that joins with a model the server does not have takes the engine o
     const stats = await retrying<MemoryStats>(page, 'stats')
     expect(stats).toMatchObject({ model: 'use-lite', pending: 0 })
     expect(stats.lastFailure).toBeUndefined()
+    // The engine taken over loads its model when first asked: until then a context ranks by words.
+    await retrying<void>(page, 'ready')
     const context = await retrying<Context>(page, 'buildContext', 'Who is allergic to peanuts?', { budget: 300 })
     expect(context.stats).toMatchObject({ ranking: 'hybrid' })
     expect(context.stats.degraded).toBeUndefined()
