@@ -15,8 +15,11 @@ export interface SiftMemoryOptions {
    * leaves these out (`excludeRecent`). Default 6.
    */
   recentTurns?: number
-  /** The context's character budget (`BuildContextOptions.budget`). Default 4000. */
-  budget?: number
+  /**
+   * The context's budget, as `BuildContextOptions.budget` takes it: characters, or `{ tokens, tokenizer }` in the
+   * LLM's tokens. Default 4000 characters.
+   */
+  budget?: BuildContextOptions['budget']
   /**
    * The conversation the context is built from and the exchange stored in. A call can name its own with
    * `providerOptions: { sift: { conversationId } }` (e.g. `useChat`'s chat id). Default: every conversation's

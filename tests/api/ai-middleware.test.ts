@@ -4,6 +4,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from 'ai'
 import { IDBFactory } from 'fake-indexeddb'
+import { encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CHAT_HISTORY, DOG_TURN } from '../../e2e/chat-history'
 import { messageText, startFakeLlm, type ChatRequest, type FakeLlm } from '../../e2e/fake-llm'
@@ -104,6 +105,19 @@ describe('siftMemory, the AI SDK middleware', () => {
       expect(warnings).toEqual([])
     },
   )
+
+  it('takes a budget in the LLM tokens, as buildContext does: the excerpts it sends fit it', async () => {
+    const tokens = 60
+    const { model } = await setUp({ budget: { tokens, tokenizer: 'o200k_base' } })
+    const history = await chatThrough(model, false)
+    await memory.indexed()
+    await generateText({ model, system: SYSTEM, messages: thread(history, 'What do I call my pet?') })
+    const excerpts = messageText(lastRequest().messages[1])
+    const context = excerpts.replace(/^Excerpts from earlier in this conversation:\n/, '')
+    expect(context).not.toBe(excerpts)
+    expect(encode(context).length).toBeLessThanOrEqual(tokens)
+    expect(encode(context).length).toBeGreaterThan(0)
+  })
 
   it('stores nothing when the call fails, when the stream breaks off, carries an error or is aborted', async () => {
     const { model } = await setUp()
