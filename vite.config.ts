@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, posix, relative, resolve, sep } from 'node:path'
 import MagicString from 'magic-string'
 import ts from 'typescript'
@@ -148,6 +148,28 @@ function runtimeResolvedOnnxRuntimeUrl(): Plugin {
   }
 }
 
+/** The tokenizers' encodings (gpt-tokenizer's rank tables, megabytes each), loaded only by a token budget. */
+const TOKENIZER_DATA_CHUNK = /^(o200k_base|cl100k_base)-[\w-]+\.js$/
+
+/**
+ * The tokenizers' encodings ship without source maps: a map of a data table helps no one debug, and would double
+ * what they add to the package (BENCHMARKS.md, "The package in an app").
+ */
+function tokenizerDataWithoutMaps(): Plugin {
+  return {
+    name: 'sift:tokenizer-data-without-maps',
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? 'dist'
+      for (const fileName of Object.keys(bundle)) {
+        if (!TOKENIZER_DATA_CHUNK.test(posix.basename(fileName))) continue
+        const file = join(outDir, fileName)
+        await rm(`${file}.map`, { force: true })
+        await writeFile(file, (await readFile(file, 'utf8')).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'))
+      }
+    },
+  }
+}
+
 /** Package folders whose modules a library build bundled, across the entries' build and the workers' builds. */
 const bundledPackageDirs = new Set<string>()
 
@@ -202,7 +224,12 @@ export default defineConfig(({ mode }) => {
       base: './',
       publicDir: false,
       resolve: { conditions: resolveConditions },
-      plugins: [bundlerVisibleWorkerUrl(), publicDeclarations(), thirdPartyLicenses({ write: true })],
+      plugins: [
+        bundlerVisibleWorkerUrl(),
+        publicDeclarations(),
+        thirdPartyLicenses({ write: true }),
+        tokenizerDataWithoutMaps(),
+      ],
       // The engine worker starts the model's worker: its URL needs the same rewrite inside the worker bundle.
       // Workers run in the browser only: transformers.js's web build is bundled into the model's worker.
       worker: {
@@ -211,6 +238,7 @@ export default defineConfig(({ mode }) => {
           bundlerVisibleWorkerUrl(),
           runtimeResolvedOnnxRuntimeUrl(),
           thirdPartyLicenses({ write: false }),
+          tokenizerDataWithoutMaps(),
         ],
       },
       build: {

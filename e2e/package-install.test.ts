@@ -283,7 +283,7 @@ describe('examples/chat, installed from the tarball', () => {
     }
   })
 
-  test('under vite build + vite preview: the assets emitted, no unused wasm, a first visit within 25 MB', async () => {
+  test('under vite build + vite preview: the assets emitted, no unused wasm, a first visit within 28 MB', async () => {
     run(process.execPath, [join(appDir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], appDir)
     const distDir = join(appDir, 'dist')
     const emitted = run('find', ['.', '-type', 'f'], distDir).split('\n').filter(Boolean).sort()
@@ -309,7 +309,9 @@ describe('examples/chat, installed from the tarball', () => {
       )
       expect(chat.transferred.has('/models/use-lite/onnx/model_quantized.onnx')).toBe(true)
       expect(chat.transferred.has('/ort/ort-wasm-simd-threaded.wasm')).toBe(true)
-      expect(decoded).toBeLessThanOrEqual(25 * MB)
+      // Every language's text analysis (the language detector's n-grams, stemmers and stop words) came with the engine
+      // worker: BENCHMARKS.md, "The package in an app", says what each part weighs.
+      expect(decoded).toBeLessThanOrEqual(28 * MB)
     } finally {
       await server.close()
     }
