@@ -85,6 +85,8 @@ describe.each([
     const afterReload = await page.evaluate(
       async ({ request, device }) => {
         const memory = await window.sift.createMemory({ name: 'e2e', device })
+        // The model loads again after the reload (contexts rank by words until it is there): the same memory, once ready.
+        await memory.ready()
         const stats = await memory.stats()
         const context = await memory.buildContext(request, { budget: 400 })
         await memory.close()
