@@ -2,28 +2,17 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory, type MessageInput } from '../../src/node'
 import { inTimeOrder } from '../time-order'
-
-const DAY = 86_400_000
-const START = Date.UTC(2024, 0, 1)
+import { DAY, generatedTurn, START } from './generated-turns'
 
 /** Questions and their answers on a few subjects, so that a ranked turn often brings its reply as a neighbour. */
-const message = fc.record({
-  role: fc.constantFrom('user', 'assistant'),
-  content: fc
-    .array(
-      fc.constantFrom(
-        'Is the bridge open?',
-        'The bridge over the lake is open again.',
-        'We bought a red kayak for the lake!',
-        'Where do we keep the kayak?',
-        'Pasta again tonight.',
-        '',
-      ),
-      { maxLength: 3 },
-    )
-    .map((s) => s.join(' ')),
-  day: fc.integer({ min: 0, max: 4 }),
-})
+const message = generatedTurn([
+  'Is the bridge open?',
+  'The bridge over the lake is open again.',
+  'We bought a red kayak for the lake!',
+  'Where do we keep the kayak?',
+  'Pasta again tonight.',
+  '',
+])
 
 type Added = MessageInput & { id: string; timestamp: number }
 

@@ -2,27 +2,16 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory, type MessageInput } from '../../src/node'
 import { inTimeOrder } from '../time-order'
-
-const DAY = 86_400_000
-const START = Date.UTC(2024, 0, 1)
+import { DAY, generatedTurn, START } from './generated-turns'
 
 /** A message of the generated histories: few distinct days, so ties in timestamp are common. */
-const message = fc.record({
-  role: fc.constantFrom('user', 'assistant'),
-  content: fc
-    .array(
-      fc.constantFrom(
-        'The lake froze early.',
-        'We bought a red kayak!',
-        'Is the bridge open?',
-        'Pasta again tonight.',
-        '',
-      ),
-      { maxLength: 3 },
-    )
-    .map((s) => s.join(' ')),
-  day: fc.integer({ min: 0, max: 4 }),
-})
+const message = generatedTurn([
+  'The lake froze early.',
+  'We bought a red kayak!',
+  'Is the bridge open?',
+  'Pasta again tonight.',
+  '',
+])
 
 describe('recentTurns', () => {
   let memory: Memory
