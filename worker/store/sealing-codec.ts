@@ -25,7 +25,7 @@ interface MessageSecret {
 /**
  * An encrypted memory's codec: each record sealed with `cipher` in the layouts of worker/store/stored-records.ts, under
  * its context (worker/store/sealing-contexts.ts: its place and its clear fields; `schema5Contexts` reads a memory
- * sealed before they were bound); the pins row under `pins`.
+ * sealed before they were bound).
  */
 export function sealingCodec(cipher: RecordCipher, contexts: SealingContexts = boundContexts): RecordCodec {
   return {
@@ -79,9 +79,9 @@ export function sealingCodec(cipher: RecordCipher, contexts: SealingContexts = b
       const lists = record && isSealed(record) ? await cipher.openValue(record.sealed, contexts.coarseLists) : undefined
       return typeof lists === 'object' && lists !== null ? { ...lists, key: 'vectors' } : undefined
     },
-    encodePins: async (messageIds) => ({ key: 'pins', sealed: await cipher.sealValue([...messageIds], 'pins') }),
+    encodePins: async (messageIds) => ({ key: 'pins', sealed: await cipher.sealValue([...messageIds], contexts.pins) }),
     decodePins: async (record) =>
-      record && isSealed(record) ? pinnedIds(await cipher.openValue(record.sealed, 'pins')) : [],
+      record && isSealed(record) ? pinnedIds(await cipher.openValue(record.sealed, contexts.pins)) : [],
     rewrite: inTwoTransactions(sameSealing, changedMeanwhile),
     damaged: (what) =>
       new SiftError(

@@ -12,6 +12,8 @@ export interface SealingContexts {
   residuals(blockId: number): string
   lexical(clear: Omit<SealedLexicalSnapshot, 'sealed' | 'key'>): string
   coarseLists: string
+  /** The pinned ids' row (no clear field besides its key); no schema-5 memory has one. */
+  pins: string
 }
 
 /** Schema 6: each context names the record and lists its clear fields, in a fixed order (JSON keeps numbers exact). */
@@ -23,6 +25,7 @@ export const boundContexts: SealingContexts = {
   residuals: (blockId) => `residuals:${blockId}`,
   lexical: ({ format, nextSid }) => `lexical:${JSON.stringify([format, nextSid])}`,
   coarseLists: 'coarse-lists',
+  pins: 'pins',
 }
 
 /** Schema 5: the record's place only. Read once, when open re-seals a schema-5 memory under `boundContexts`. */
@@ -32,4 +35,5 @@ export const schema5Contexts: SealingContexts = {
   residuals: (blockId) => `residuals:${blockId}`,
   lexical: () => 'lexical',
   coarseLists: 'coarse-lists',
+  pins: 'pins',
 }
