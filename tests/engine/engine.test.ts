@@ -369,6 +369,9 @@ describe('Engine lifecycle', () => {
     const left = await reopened.buildContext('', { strategy: 'full' })
     expect(new Set(left.items.map((i) => i.messageId))).toEqual(new Set(['u2', 'a2', 'u4', 'a4', 'u6', 'a6']))
     await reopened.indexed()
+    // Every vector was stored before the reopen, so nothing loads the model but a request: until it has, dense ranks by
+    // words, and 'anything' shares none.
+    await reopened.ready()
     const dense = await reopened.buildContext('anything', { strategy: 'dense', budget: 100_000 })
     expect(dense.items).toHaveLength(left.items.length)
     await reopened.close()
