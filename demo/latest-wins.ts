@@ -40,3 +40,18 @@ export function latestWins<P, R>(
     else void drain(params)
   }
 }
+
+/**
+ * Wraps a read whose result replaces what is on screen (the status line, the history list), for reads that may
+ * overlap: two messages added in quick succession each ask again, and the first ask can finish last. Only the
+ * newest call's result is shown, so the screen never goes back to an older count. Each returned promise settles
+ * when its own call does, shown or not.
+ */
+export function newestShown<R>(read: () => Promise<R>, show: (result: R) => void): () => Promise<void> {
+  let asked = 0
+  return async () => {
+    const call = ++asked
+    const result = await read()
+    if (call === asked) show(result)
+  }
+}

@@ -1,5 +1,5 @@
 import { createMemory } from '../src/index'
-import type { Context, Device, IndexProgress, Memory, MessageInput, StoredMessage } from '../src/types'
+import type { Context, Device, IndexProgress, Memory, MemoryStats, MessageInput, StoredMessage } from '../src/types'
 import { arm } from './armed-button'
 import { contextOptions, createAskControls, type AskChange, type AskSettings } from './ask-controls'
 import { drawFillChart, fillSummary, measureFill, type FillRow } from './budget-chart'
@@ -9,7 +9,7 @@ import { describeError, element, errorCode, formatCount } from './dom'
 import { createFileLoader } from './file-loader'
 import { createForgetRequest } from './forget-request'
 import { createHistoryView, loadHistory } from './history-view'
-import { latestWins } from './latest-wins'
+import { latestWins, newestShown } from './latest-wins'
 import { germanConversation, sampleConversation, sampleRequests } from './sample-conversation'
 import { germanRequests } from './sample-german'
 import './test-hook'
@@ -35,8 +35,7 @@ function showProgress({ done, total, pending, backend, failure }: IndexProgress)
       : `${formatCount(done)} / ${formatCount(total)} sentences (${backend})`
 }
 
-async function refreshStatus(memory: Memory): Promise<void> {
-  const stats = await memory.stats()
+function showStatus(stats: MemoryStats): void {
   status.textContent = `${formatCount(stats.messages)} messages, ${formatCount(stats.sentences)} sentences, ${formatCount(stats.pending)} waiting for a vector · backend ${stats.backend} (${stats.backendReason}) · model ${stats.model}`
 }
 
@@ -108,19 +107,25 @@ function wire(memory: Memory, name: string): void {
   const ask = createAskControls(`sift-demo-settings:${name}`, [...sampleRequests, ...germanRequests], update)
   createCompareView(memory, () => ask.settings())
 
+  const refreshStatus = newestShown(() => memory.stats(), showStatus)
+  const reloadHistory = newestShown(
+    () => loadHistory(memory),
+    (messages) => {
+      history.render(messages)
+      ask.setConversations([...new Set(messages.map((message) => message.conversationId))])
+      update('query')
+    },
+  )
   async function historyChanged(): Promise<void> {
-    const messages = await loadHistory(memory)
-    history.render(messages)
-    ask.setConversations([...new Set(messages.map((message) => message.conversationId))])
-    update('query')
-    await refreshStatus(memory)
+    await reloadHistory()
+    await refreshStatus()
   }
   /** New messages are found by their words at once; once embedded, dense ranking sees them too, so ask again. */
   async function added(): Promise<void> {
     await historyChanged()
     await memory.indexed()
     update('query')
-    await refreshStatus(memory)
+    await refreshStatus()
   }
 
   element<HTMLFormElement>('add-form').addEventListener('submit', (event) => {

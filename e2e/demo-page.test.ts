@@ -33,14 +33,24 @@ async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.body.dataset.context === 'ready' && document.body.dataset.chart === 'ready')
 }
 
+/** Waits for "all indexed" and the message count; on a timeout, says what the page showed instead. */
 async function waitIndexed(page: Page, messages: number): Promise<void> {
-  await page.waitForFunction(
-    (messages) =>
-      document.getElementById('progress-text')!.textContent!.startsWith('all indexed') &&
-      document.getElementById('status')!.textContent!.startsWith(`${messages} messages`),
-    messages,
-    { timeout: 120_000 },
-  )
+  try {
+    await page.waitForFunction(
+      (messages) =>
+        document.getElementById('progress-text')!.textContent!.startsWith('all indexed') &&
+        document.getElementById('status')!.textContent!.startsWith(`${messages} messages`),
+      messages,
+      { timeout: 120_000 },
+    )
+  } catch (error) {
+    const shown = await page.evaluate(() =>
+      ['progress-text', 'status', 'load-status'].map((id) => `${id}: ${document.getElementById(id)!.textContent}`),
+    )
+    throw new Error(`waiting for ${messages} messages, all indexed; the page shows ${shown.join(' | ')}`, {
+      cause: error,
+    })
+  }
 }
 
 function historyText(page: Page): Promise<string> {

@@ -1,6 +1,6 @@
 // The demo's scheduler for context builds: one call at a time, and the page always ends on the latest request.
 import { describe, expect, it } from 'vitest'
-import { latestWins } from '../../demo/latest-wins'
+import { latestWins, newestShown } from '../../demo/latest-wins'
 
 /** A call the test finishes by hand, so calls overlap exactly as the test says. */
 function deferredCalls() {
@@ -59,5 +59,44 @@ describe('latestWins', () => {
     await tick()
     expect(failed).toEqual([1])
     expect(shown).toEqual([2])
+  })
+})
+
+describe('newestShown', () => {
+  it('shows only the newest call, even when an older one finishes after it', async () => {
+    const { started, run } = deferredCalls()
+    let asked = 0
+    const shown: string[] = []
+    const refresh = newestShown(
+      () => run(++asked),
+      (result) => shown.push(result),
+    )
+    const first = refresh()
+    const second = refresh()
+    started[1].finish('two messages')
+    await second
+    started[0].finish('one message')
+    await first
+    expect(shown).toEqual(['two messages'])
+    const third = refresh()
+    started[2].finish('three messages')
+    await third
+    expect(shown).toEqual(['two messages', 'three messages'])
+  })
+
+  it('passes a failed read to its own caller and still shows a later one', async () => {
+    const { started, run } = deferredCalls()
+    const shown: string[] = []
+    const refresh = newestShown(
+      () => run(0),
+      (result) => shown.push(result),
+    )
+    const failing = refresh()
+    started[0].fail(new Error('closed'))
+    await expect(failing).rejects.toThrow('closed')
+    const next = refresh()
+    started[1].finish('back')
+    await next
+    expect(shown).toEqual(['back'])
   })
 })
