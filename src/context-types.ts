@@ -42,6 +42,13 @@ export interface BuildContextOptions {
    */
   excludeRecent?: number
   /**
+   * The conversation summaries (`Memory.setSummary`) a context holds, after the pinned messages and before the rest:
+   * the scope's (every conversation's when unscoped, oldest first), each whole or not at all, together in at most
+   * `maxShare` of the budget (default 0.25; in characters of the text, or of the characters a token budget is packed
+   * at). A summary that does not fit is named in `stats.summary.left`. `false` leaves them out.
+   */
+  summary?: false | { maxShare?: number }
+  /**
    * Extra queries, at most 32; candidates from each query are taken round-robin so no single query monopolises the
    * budget.
    */
@@ -132,6 +139,8 @@ export interface ContextStats {
   tokens?: TokenStats
   /** Set when the scope has pinned messages: what their section took, and the pins that did not fit. */
   pinned?: PinnedStats
+  /** Set when the scope has a summary slot in use: what the summaries took, which did not fit, which a forget dropped. */
+  summary?: SummaryStats
   /** Characters of all message contents in scope. */
   historyChars: number
   /** Sentences in scope. */
@@ -170,6 +179,18 @@ export interface DenseTrust {
   /** 0–1: what a sentence's dense reciprocal rank is multiplied by in the fusion. */
   weight: number
   reason: 'unknown-text' | 'other-language'
+}
+
+/** What the conversation summaries took (`ContextStats.summary`). */
+export interface SummaryStats {
+  /** The conversations whose summary the context holds, in the order they appear. */
+  conversations: string[]
+  /** Characters of the summaries' section, headers and the breaks around it included. */
+  chars: number
+  /** Conversations whose summary did not fit in its share of the budget: never dropped silently. */
+  left: string[]
+  /** Conversations whose summary a `forget` dropped and the app has not set again: the app should write a new one. */
+  dropped: string[]
 }
 
 /** What the pinned messages took (`ContextStats.pinned`). */

@@ -147,6 +147,19 @@ export interface SiftExport {
    * An optional field of version 1: a Sift from before pins imports the messages and leaves it.
    */
   pins?: string[]
+  /**
+   * The current summaries (`Memory.setSummary`) whose `through` message is exported; absent when there are none.
+   * `import` sets each for a conversation that has no current summary. Optional in version 1, as `pins`.
+   */
+  summaries?: ExportedSummary[]
+}
+
+/** A conversation's summary in an export: its text, the last message it covers, when it was set. */
+export interface ExportedSummary {
+  conversationId: string
+  text: string
+  through: string
+  setAt: number
 }
 
 /** A `SiftExport` encrypted with a passphrase (`ExportOptions.passphrase`); binary fields are base64. */

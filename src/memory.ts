@@ -19,6 +19,8 @@ import type {
   MessagePage,
   MessagesOptions,
   Pin,
+  SetSummaryOptions,
+  Summary,
   SiftExport,
 } from './types'
 
@@ -113,6 +115,18 @@ export class WorkerMemory implements Memory {
 
   pins(conversationId?: string): Promise<Pin[]> {
     return this.call('pins', (remote) => remote.pins(conversationId))
+  }
+
+  setSummary(conversationId: string, text: string, options: SetSummaryOptions): Promise<void> {
+    return this.call('setSummary', (remote) => remote.setSummary(conversationId, text, options))
+  }
+
+  summary(conversationId: string): Promise<Summary | undefined> {
+    return this.call<Summary | undefined>('summary', (remote) => remote.summary(conversationId))
+  }
+
+  clearSummary(conversationId: string): Promise<boolean> {
+    return this.call('clearSummary', (remote) => remote.clearSummary(conversationId))
   }
 
   clear(): Promise<number> {

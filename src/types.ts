@@ -208,6 +208,39 @@ export interface Pin {
   conversationId: string
 }
 
+/**
+ * A conversation's summary as the app last set it (`Memory.setSummary`): the app's own text for the conversation's turns
+ * in time order up to and including `through`.
+ */
+export interface CurrentSummary {
+  state: 'current'
+  conversationId: string
+  text: string
+  /** The id of the last message the summary covers. */
+  through: string
+  /** When it was set (epoch milliseconds). */
+  setAt: number
+}
+
+/**
+ * A summary a `forget` dropped: a message it covered was forgotten, and the summary may repeat what was said there, so
+ * its text was deleted with the message and no context holds it until the app sets a new one.
+ */
+export interface DroppedSummary {
+  state: 'dropped'
+  conversationId: string
+  /** When the forget dropped it (epoch milliseconds). */
+  droppedAt: number
+}
+
+/** What `Memory.summary` tells of a conversation's summary slot. */
+export type Summary = CurrentSummary | DroppedSummary
+
+export interface SetSummaryOptions {
+  /** The id of the last message the summary covers, a stored message of the conversation. */
+  through: string
+}
+
 export interface Memory {
   /** Store one or more messages. Resolves with their ids once they are durable; embedding follows in the background. */
   add(message: MessageInput | MessageInput[]): Promise<string[]>
@@ -246,6 +279,20 @@ export interface Memory {
   unpin(messageId: string): Promise<void>
   /** The pinned messages, in the order they were pinned: every conversation's, or one's. */
   pins(conversationId?: string): Promise<Pin[]>
+  /**
+   * Stores the app's own summary of a conversation's turns, in time order, up to and including `through` (Sift never
+   * writes one: the app's LLM does), replacing the one before. Contexts of the conversation (and unscoped ones) then
+   * hold it in a section of its own after the pinned messages, inside the budget (`BuildContextOptions.summary`), and
+   * still retrieve the turns it covers, so a detail it left out can come back. Kept across reloads, in exports and
+   * encrypted with the memory. A `forget` of a message it covers deletes its text (it may repeat the forgotten words):
+   * `summary()` then says `'dropped'`, and no context holds it until the app sets a new one. `INVALID_INPUT` for an
+   * empty text, one over `maxMessageChars`, or a `through` that is not a stored message of the conversation.
+   */
+  setSummary(conversationId: string, text: string, options: SetSummaryOptions): Promise<void>
+  /** A conversation's summary slot: the current summary, one a forget dropped, or `undefined` when none was set. */
+  summary(conversationId: string): Promise<Summary | undefined>
+  /** Empties a conversation's summary slot (a dropped one too); resolves with whether there was anything to remove. */
+  clearSummary(conversationId: string): Promise<boolean>
   /**
    * Deletes the whole database (and, in Node, the memory's embedding cache file) and resolves with the number of
    * messages removed. The memory stays open, empty, with the same options.

@@ -96,6 +96,8 @@ function announcingChanges(memory: Memory, changed: () => void): Memory {
     clear: after(memory.clear.bind(memory)),
     pin: after(memory.pin.bind(memory)),
     unpin: after(memory.unpin.bind(memory)),
+    setSummary: after(memory.setSummary.bind(memory)),
+    clearSummary: after(memory.clearSummary.bind(memory)),
   }
 }
 
@@ -118,5 +120,8 @@ function bound(memory: Memory): Memory {
     pin: memory.pin.bind(memory),
     unpin: memory.unpin.bind(memory),
     pins: memory.pins.bind(memory),
+    setSummary: memory.setSummary.bind(memory),
+    summary: memory.summary.bind(memory),
+    clearSummary: memory.clearSummary.bind(memory),
   }
 }

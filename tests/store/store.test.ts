@@ -161,7 +161,12 @@ describe('SiftStore', () => {
     const sids = sentences.map((s) => s.sid)
     const kept = await store.appendVectors(sids, new Float32Array(sids.length), 1, sids[sids.length - 1])
     expect(kept.sids).toEqual([1, 2, 3])
-    expect(await store.forget({ id: 'empty' })).toEqual({ messageIds: ['empty'], sids: [], redacted: [] })
+    expect(await store.forget({ id: 'empty' })).toEqual({
+      messageIds: ['empty'],
+      sids: [],
+      redacted: [],
+      droppedSummaries: [],
+    })
     expect((await store.readContents()).blocks.flatMap((b) => Array.from(b.sids))).toEqual([1, 2, 3])
     store.close()
   })
@@ -349,7 +354,12 @@ describe('schema upgrade 1 → 2', () => {
       { id: 'z', role: 'user', content: 'New after the upgrade.', conversationId: 'c1', timestamp: 1_700_000_003_000 },
     ])
     expect(sentences.map((s) => [s.sid, s.seq])).toEqual([[4, 4]])
-    expect(await store.forget({ id: 'x' })).toEqual({ messageIds: ['x'], sids: [1, 2], redacted: [] })
+    expect(await store.forget({ id: 'x' })).toEqual({
+      messageIds: ['x'],
+      sids: [1, 2],
+      redacted: [],
+      droppedSummaries: [],
+    })
     expect(Array.from((await store.readContents()).blocks[0].sids)).toEqual([3])
     store.close()
     const raw = new Dexie('upgrade', { indexedDB: source.indexedDB, IDBKeyRange: source.IDBKeyRange })

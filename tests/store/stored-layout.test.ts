@@ -108,7 +108,12 @@ async function operate(source: IndexedDBSource, name: string, key?: CryptoKey): 
   expect(await store.messagesInSeqOrder('c1')).toEqual(stored.messages.slice(0, 2))
   expect((await dump()).equals(untouched)).toBe(true)
 
-  expect(await store.forget({ id: 'm2' })).toEqual({ messageIds: ['m2'], sids: [4], redacted: [] })
+  expect(await store.forget({ id: 'm2' })).toEqual({
+    messageIds: ['m2'],
+    sids: [4],
+    redacted: [],
+    droppedSummaries: [],
+  })
   expect(await store.appendVectors([6], APPENDED, DIM, 6)).toEqual({ sids: [6], vectors: APPENDED })
   await store.addMessages([{ id: 'm4', role: 'assistant', content: 'Delta.', conversationId: 'c2', timestamp: 4_000 }])
   await store.saveLexicalSnapshot({ format: 1, nextSid: 8, index: NEW_LEXICAL_INDEX })

@@ -15,7 +15,13 @@ import { spreadOverPassages } from './passage-spread'
 import { untilRelevanceCliff } from './relevance-cliff'
 import type { CountTokens } from './token-counter'
 import { packToTokens } from './token-packing'
-import { packWithPins, renderWithPins, type SectionedPack } from './pinned-section'
+import {
+  packWithSections,
+  renderWithSections,
+  summaryBlock,
+  type Sections,
+  type SectionedPack,
+} from './context-sections'
 import { replayable } from '../util/replayable'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
@@ -32,6 +38,15 @@ export interface ContextMoment {
   countTokens?: CountTokens
   /** The sentences of the scope's pinned messages (`Memory.pin`), in pin order: packed first, in a section of their own. */
   pinnedSids?: readonly number[]
+  /** The scope's summaries (`Memory.setSummary`), oldest first, and the conversations whose summary a forget dropped. */
+  summaries?: { current: readonly SummaryInScope[]; dropped: readonly string[] }
+}
+
+/** A summary as a context needs it: whose, up to when, and its text. */
+export interface SummaryInScope {
+  conversationId: string
+  throughTimestamp: number
+  text: string
 }
 
 /**
@@ -104,10 +119,11 @@ export function assembleContext(
     }
     const resolved = (result: PackResult) => (followUpdates ? withResolvedMarks(result) : result)
     const pins = [...positionalCandidates(catalog, moment.pinnedSids ?? [], false, 'pinned')]
+    const sections = sectionsFor(pins, moment, request)
     const packAt = (chars: number, minFill?: number): PackResult =>
-      pins.length === 0
+      sections === undefined
         ? resolved(packBudget(candidates, { budget: chars, pinned, minFill }))
-        : packWithPins(pins, chars, (rest, leaveOut) =>
+        : packWithSections(sections, chars, (rest, leaveOut) =>
             resolved(
               packBudget(leavingOut(candidates, leaveOut), {
                 budget: rest,
@@ -122,9 +138,9 @@ export function assembleContext(
       const packer = {
         atChars: (chars: number) => packAt(chars, tuning.tokenPackFill),
         withItems: (items: readonly ScoredSentence[]) =>
-          pins.length === 0
+          sections === undefined
             ? resolved(packBudget([], { budget: Infinity, pinned: items }))
-            : renderWithPins(pins, items),
+            : renderWithSections(sections, items),
         candidates,
       }
       const packing = packToTokens(packer, moment.countTokens!, request.tokenBudget.tokens, budget, tuning)
@@ -141,7 +157,8 @@ export function assembleContext(
       used: packed.used,
       fill: packed.used / budget,
       ...(tokens && { tokens }),
-      ...('pinned' in packed && { pinned: (packed as SectionedPack).pinned }),
+      ...((packed as SectionedPack).pinned && { pinned: (packed as SectionedPack).pinned }),
+      ...((packed as SectionedPack).summary && { summary: (packed as SectionedPack).summary }),
       historyChars: scope.chars,
       historySentences: scope.sids.length,
       strategy,
@@ -157,6 +174,31 @@ export function assembleContext(
       ...(ranking === 'hybrid' && queries[0]?.denseTrust ? { denseTrust: queries[0].denseTrust } : {}),
     },
   }
+}
+
+/**
+ * What goes before the conversation, or `undefined` when nothing does (no pins, no summary slot in use). The summaries
+ * are chosen newest first while they fit together in `summaryShare` of the budget, in characters, or in the
+ * tokenizer's tokens for a token budget (each counted alone), and shown oldest first.
+ */
+function sectionsFor(pinned: ScoredSentence[], moment: ContextMoment, request: ContextRequest): Sections | undefined {
+  const current = request.summaryShare === 0 ? [] : (moment.summaries?.current ?? [])
+  const dropped = moment.summaries?.dropped ?? []
+  if (pinned.length === 0 && current.length === 0 && dropped.length === 0) return undefined
+  const tokens = request.tokenBudget
+  const share = Math.floor(request.summaryShare * (tokens ? tokens.tokens : request.budget))
+  const size = (text: string) => (tokens ? moment.countTokens!(text) : text.length)
+  const chosen: SummaryInScope[] = []
+  const left: string[] = []
+  let taken = 0
+  for (const summary of [...current].reverse()) {
+    const cost = size(summaryBlock(summary).text)
+    if (taken + cost <= share) {
+      chosen.unshift(summary)
+      taken += cost
+    } else left.unshift(summary.conversationId)
+  }
+  return { pinned, summaries: chosen.map(summaryBlock), summariesLeft: left, summariesDropped: dropped }
 }
 
 function tokenStats(budget: TokenBudget, used: number): ContextStats['tokens'] {

@@ -46,6 +46,7 @@ import { messagePage } from './message-pages'
 import { openParts } from './open-parts'
 import { requestContext } from './request-context'
 import { Pins } from './pins'
+import { Summaries } from './summaries'
 import { WriteQueue } from './write-queue'
 import type { AtRestKey } from '../crypto/at-rest-key'
 
@@ -84,6 +85,8 @@ export class Engine {
   background!: BackgroundIndexing
   /** The pinned messages (`Memory.pin`, `unpin`, `pins`), which every context of their conversation holds first. */
   pins!: Pins
+  /** The conversation summaries (`Memory.setSummary`, `summary`, `clearSummary`). */
+  summaries!: Summaries
   private readonly model: string
   private readonly strictRanking: boolean
   private readonly storage: EngineHost['storage']
@@ -150,7 +153,7 @@ export class Engine {
   /** The stored messages (all, or one conversation's) as a `SiftExport`, encrypted with `passphrase` if given. */
   async export(options?: ExportOptions): Promise<SiftExport | EncryptedSiftExport> {
     this.assertOpen()
-    return exportMessages(this.store, options)
+    return exportMessages(this.store, this.summaries, options)
   }
 
   /** Checks all of `data` (decrypting it first if need be), then stores its messages in one transaction, ids and timestamps kept. */
@@ -162,6 +165,7 @@ export class Engine {
       assertIdsFree(batch, await this.store.storedIds(batch.messages.map((m) => m.id))),
     )
     await this.pins.imported(batch.pins)
+    await this.summaries.imported(batch.summaries)
     return { messages: stored.messages.length, sentences: stored.sentences.length }
   }
 
@@ -179,12 +183,18 @@ export class Engine {
     this.assertOpen()
     const startedAt = performance.now()
     const parsed = toContextRequest(request, options, this.limits.maxRequestChars)
-    const { embedder, lexical, catalog, background, wordNeighbours, tokenCounters, pins, tuning, strictRanking } = this
-    const parts = { embedder, lexical, catalog, background, wordNeighbours, tokenCounters, pins, tuning, strictRanking }
-    const context = await requestContext(parsed, startedAt, parts, {
-      assertOpen: () => this.assertOpen(),
-      clearedAway: (used) => this.clearedAway(used),
-    })
+    const { embedder, lexical, catalog, background, wordNeighbours, tokenCounters, pins, summaries } = this
+    const parts = { embedder, lexical, catalog, background, wordNeighbours, tokenCounters, pins, summaries }
+    const { tuning, strictRanking } = this
+    const context = await requestContext(
+      parsed,
+      startedAt,
+      { ...parts, tuning, strictRanking },
+      {
+        assertOpen: () => this.assertOpen(),
+        clearedAway: (used) => this.clearedAway(used),
+      },
+    )
     return context ?? this.buildContext(request, options)
   }
 
@@ -216,8 +226,9 @@ export class Engine {
       background.restoreSavedLists()
       const forgotten = await this.store.forget(parsed)
       await followForget(forgotten, { catalog, lexical, background, embedder })
-      // A pinned message forgotten whole is unpinned.
+      // A pinned message forgotten whole is unpinned; a summary that covered one was dropped in the forget's write.
       await this.pins.forgotten(forgotten.messageIds)
+      this.summaries.forgotten(forgotten.droppedSummaries)
       return 'sentences' in parsed ? forgotten.sids.length : forgotten.messageIds.length
     })
   }
@@ -336,7 +347,9 @@ export class Engine {
     this.atRestKey = parts.atRestKey
     this.wordNeighbours = parts.wordNeighbours
     this.tokenCounters = parts.tokenCounters
-    this.pins = new Pins({ ...parts, writes: this.writes, assertOpen: () => this.assertOpen() })
+    const lent = { ...parts, writes: this.writes, assertOpen: () => this.assertOpen() }
+    this.pins = new Pins(lent)
+    this.summaries = new Summaries({ ...lent, maxChars: this.limits.maxMessageChars })
     this.background = new BackgroundIndexing({ ...parts, writes: this.writes, onProgress: this.onProgress })
     // Another tab upgraded or deleted the database: nothing more is written, and every call says why.
     parts.store.onSuperseded = () => this.background.abandon()

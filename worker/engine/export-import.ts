@@ -9,17 +9,29 @@ import {
 } from '../input/import-data'
 import { openWithPassphrase, sealWithPassphrase } from '../crypto/passphrase-box'
 import type { EngineStore } from './open-parts'
+import type { Summaries } from './summaries'
 
 /**
  * `export()`: the stored messages (all, or one conversation's) in `seq` order, so an import adds them in the same
  * order and time-order ties still break as they did; sealed with the passphrase when one is given. Read in one
  * transaction, so it is a consistent copy even while writes go on.
  */
-export async function exportMessages(store: EngineStore, options: unknown): Promise<SiftExport | EncryptedSiftExport> {
+export async function exportMessages(
+  store: EngineStore,
+  summaries: Summaries,
+  options: unknown,
+): Promise<SiftExport | EncryptedSiftExport> {
   const { conversationId, passphrase } = toExportOptions(options)
-  const [records, pinned] = await Promise.all([store.messagesInSeqOrder(conversationId), store.pinnedIds()])
+  const [records, pinned, summarised] = await Promise.all([
+    store.messagesInSeqOrder(conversationId),
+    store.pinnedIds(),
+    summaries.all(),
+  ])
   const exported = new Set(records.map((record) => record.id))
   const pins = pinned.filter((id) => exported.has(id))
+  const kept = summarised
+    .filter((summary) => exported.has(summary.through))
+    .map(({ conversationId, text, through, setAt }) => ({ conversationId, text, through, setAt }))
   const plain: SiftExport = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -32,6 +44,7 @@ export async function exportMessages(store: EngineStore, options: unknown): Prom
       timestamp,
     })),
     ...(pins.length > 0 && { pins }),
+    ...(kept.length > 0 && { summaries: kept }),
   }
   if (passphrase === undefined) return plain
   return {

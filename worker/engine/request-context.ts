@@ -10,6 +10,7 @@ import type { BackgroundIndexing } from './background-indexing'
 import { modelNotLoaded, requestEmbeddingError } from './model-failure'
 import type { OpenedParts } from './open-parts'
 import type { Pins } from './pins'
+import type { Summaries } from './summaries'
 import { requestQueries } from './request-queries'
 
 /** What a request is answered from: the engine's parts as they are when it comes (`clear` replaces them). */
@@ -21,6 +22,7 @@ export interface RequestParts {
   wordNeighbours: Promise<WordNeighbours | undefined>
   tokenCounters: OpenedParts['tokenCounters']
   pins: Pins
+  summaries: Summaries
   tuning: Tuning
   /** `MemoryOptions.strictRanking`: wait for the model, and reject when it cannot embed the request. */
   strictRanking: boolean
@@ -34,7 +36,7 @@ export interface RequestEngine {
 
 /**
  * `Memory.buildContext` for a checked request: its queries (embedded unless the model is not there yet, or failed:
- * then its words rank it and the context says why), the stand-ins, the token counter and the pins it needs, then the
+ * then its words rank it and the context says why), the stand-ins, the token counter, the pins and summaries it needs, then the
  * context assembled from the indexes. Resolves `undefined` when embedding failed because the memory was cleared
  * meanwhile: the engine asks again with its new parts.
  */
@@ -66,6 +68,7 @@ export async function requestContext(
       : undefined
   const countTokens = parsed.tokenBudget && (await parts.tokenCounters.counter(parsed.tokenBudget.tokenizer))
   const pinnedSids = await parts.pins.sids(parsed.conversationId)
+  const summaries = await parts.summaries.inScope(parsed.conversationId)
   const queryMs = performance.now() - startedAt
   engine.assertOpen()
   const context = assembleContext(
@@ -80,6 +83,7 @@ export async function requestContext(
       degraded,
       countTokens,
       pinnedSids,
+      summaries,
     },
     tuning,
   )

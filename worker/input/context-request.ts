@@ -18,9 +18,13 @@ export interface ContextRequest {
   excludeRecent: number
   adaptiveStop: boolean
   followUpdates: boolean
+  /** The share of the budget the scope's summaries may take together; 0 leaves them out (`summary: false`). */
+  summaryShare: number
 }
 
 export const DEFAULT_BUDGET = 8000
+/** `BuildContextOptions.summary.maxShare` unless given: a summary is a help beside the originals, not their stand-in. */
+export const DEFAULT_SUMMARY_SHARE = 0.25
 /** The tokenizers Sift ships, by name; any other tokenizer is a Hugging Face `tokenizer.json` named by its URL or path. */
 export const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base'] as const
 /**
@@ -64,6 +68,7 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     queries = [],
     adaptiveStop = false,
     followUpdates = false,
+    summary = {},
   } = options as Record<string, unknown>
   const tokenBudget = typeof budget === 'object' && budget !== null ? toTokenBudget(budget) : undefined
   if (tokenBudget === undefined && (typeof budget !== 'number' || !Number.isInteger(budget) || budget <= 0))
@@ -88,6 +93,7 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     if (typeof queries[i] !== 'string') invalid(`queries[${i}] must be a string, got ${describe(queries[i])}`)
   if (typeof adaptiveStop !== 'boolean') invalid(`adaptiveStop must be a boolean, got ${describe(adaptiveStop)}`)
   if (typeof followUpdates !== 'boolean') invalid(`followUpdates must be a boolean, got ${describe(followUpdates)}`)
+  const summaryShare = toSummaryShare(summary)
   const requestChars = (queries as string[]).reduce((sum, query) => sum + query.length, request.length)
   if (requestChars > maxRequestChars) {
     invalid(
@@ -104,7 +110,18 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     excludeRecent,
     adaptiveStop,
     followUpdates,
+    summaryShare,
   }
+}
+
+function toSummaryShare(summary: unknown): number {
+  if (summary === false) return 0
+  if (typeof summary !== 'object' || summary === null || Array.isArray(summary))
+    invalid(`summary must be false or { maxShare }, got ${describe(summary)}`)
+  const { maxShare = DEFAULT_SUMMARY_SHARE } = summary as Record<string, unknown>
+  if (typeof maxShare !== 'number' || !(maxShare >= 0 && maxShare <= 1))
+    invalid(`summary.maxShare must be a number from 0 to 1 (a share of the budget), got ${describe(maxShare)}`)
+  return maxShare
 }
 
 function toTokenBudget(budget: object): TokenBudget {

@@ -1,5 +1,5 @@
 import { SiftError } from '../../src/errors'
-import type { ImportOptions } from '../../src/types'
+import type { ExportedSummary, ImportOptions } from '../../src/types'
 import { isBase64, type PassphraseBox } from '../crypto/passphrase-box'
 import { describe, toValidMessage, type ValidMessage } from './message-input'
 import { readInput } from './readable-input'
@@ -22,6 +22,8 @@ export interface ImportBatch {
   at: string
   /** An export's pinned message ids (`SiftExport.pins`), each the id of one of `messages`. */
   pins: string[]
+  /** An export's summaries (`SiftExport.summaries`), each ending at one of `messages` of its conversation. */
+  summaries: ExportedSummary[]
 }
 
 /** What `import` was given, read and checked: messages to store, or an encrypted export still to open. */
@@ -137,7 +139,42 @@ function messagesOfExport(file: Record<string, unknown>, at: string, defaults: I
   if (!Array.isArray(file.messages))
     invalid(`${at}.messages must be an array of messages, got ${describe(file.messages)}`)
   const batch = toBatch(file.messages, `${at}.messages`, true, defaults)
-  return { ...batch, pins: pinsOfExport(file.pins, `${at}.pins`, new Set(batch.messages.map((m) => m.id))) }
+  return {
+    ...batch,
+    pins: pinsOfExport(file.pins, `${at}.pins`, new Set(batch.messages.map((m) => m.id))),
+    summaries: summariesOfExport(file.summaries, `${at}.summaries`, batch.messages, defaults.maxMessageChars),
+  }
+}
+
+/** An export's `summaries`: absent, or at most one per conversation, each ending at a message of its conversation in the file. */
+function summariesOfExport(
+  summaries: unknown,
+  at: string,
+  messages: readonly ValidMessage[],
+  maxChars: number,
+): ExportedSummary[] {
+  if (summaries === undefined) return []
+  if (!Array.isArray(summaries)) invalid(`${at} must be an array of summaries, got ${describe(summaries)}`)
+  const conversationOf = new Map(messages.map((m) => [m.id, m.conversationId]))
+  const seen = new Set<string>()
+  return summaries.map((item: unknown, i) => {
+    const where = `${at}[${i}]`
+    const { conversationId, text, through, setAt } = (item ?? {}) as Record<string, unknown>
+    if (typeof conversationId !== 'string')
+      invalid(`${where}.conversationId must be a string, got ${describe(conversationId)}`)
+    if (typeof text !== 'string' || text.trim() === '' || text.length > maxChars)
+      invalid(`${where}.text must be a non-empty string of at most ${maxChars} characters, got ${describe(text)}`)
+    if (typeof through !== 'string' || conversationOf.get(through) !== conversationId)
+      invalid(
+        `${where}.through must be the id of a message of the conversation ${describe(conversationId)} in the file, got ${describe(through)}`,
+      )
+    if (typeof setAt !== 'number' || !Number.isFinite(setAt))
+      invalid(`${where}.setAt must be a number, got ${describe(setAt)}`)
+    if (seen.has(conversationId))
+      invalid(`${where}: the conversation ${describe(conversationId)} has a summary already`)
+    seen.add(conversationId)
+    return { conversationId, text, through, setAt }
+  })
 }
 
 /** An export's `pins`: absent, or the ids of messages in the file, each once. */
@@ -184,7 +221,7 @@ function toBatch(
       invalid(`${at}[${i}].id ${describe(id)} repeats the id of ${at}[${earlier}]; each message needs a unique id`)
     first.set(id, i)
   })
-  return { messages, at, pins: [] }
+  return { messages, at, pins: [], summaries: [] }
 }
 
 function toPassphraseBox(value: unknown, at: string): PassphraseBox {

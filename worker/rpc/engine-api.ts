@@ -35,6 +35,10 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     pin: (messageId) => withSiftErrors('pin', () => opened().pins.pin(messageId)),
     unpin: (messageId) => withSiftErrors('unpin', () => opened().pins.unpin(messageId)),
     pins: (conversationId) => withSiftErrors('pins', () => opened().pins.list(conversationId)),
+    setSummary: (conversationId, text, options) =>
+      withSiftErrors('setSummary', () => opened().summaries.set(conversationId, text, options)),
+    summary: (conversationId) => withSiftErrors('summary', () => opened().summaries.get(conversationId)),
+    clearSummary: (conversationId) => withSiftErrors('clearSummary', () => opened().summaries.clear(conversationId)),
     clear: () => withSiftErrors('clear', () => opened().clear()),
     export: (options) => withSiftErrors('export', () => opened().export(options)),
     import: (data, options) => withSiftErrors('import', () => opened().import(data, options)),

@@ -5,6 +5,7 @@ import type { RecordCodec } from './record-codec'
 import { messageSids } from './record-check'
 import { sameWrites } from './rewrite'
 import type { SiftDatabase } from './schema'
+import { dropCoveredSummaries, type MessagePlace } from './summary-rows'
 import { removeFromBlock } from './vector-block'
 
 /** What a forget removed, so the in-memory indexes can follow. */
@@ -15,6 +16,8 @@ export interface ForgetResult {
   sids: number[]
   /** The messages that lost some of their sentences (`forget({ sentences })`), as they are stored now. */
   redacted: MessageRecord[]
+  /** The conversations whose summary went with them (`dropCoveredSummaries`). */
+  droppedSummaries: string[]
 }
 
 /** The selectors that pick whole messages. */
@@ -29,13 +32,13 @@ export type MessageSelector = Exclude<ForgetSelector, { sentences: unknown }>
 export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: MessageSelector): Promise<ForgetResult> {
   return codec.rewrite(db, {
     what: 'forget the messages',
-    tables: [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists],
+    tables: [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists, db.meta],
     async read() {
       const messageIds = await selectMessageIds(db, selector)
       // A record not in Sift's layout is deleted with the others; it has no sentences Sift knows of.
       const records = messageIds.length > 0 ? await db.messages.bulkGet(messageIds) : []
       const sids = records.flatMap(messageSids).sort((a, b) => a - b)
-      return { messageIds, sids, touched: await touchedBlocks(db, sids) }
+      return { messageIds, sids, places: records.flatMap(placeOf), touched: await touchedBlocks(db, sids) }
     },
     readMore: ({ touched }) => residualRecords(db, touched),
     async prepare({ sids, touched }, residuals) {
@@ -55,17 +58,27 @@ export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: M
       (now.sids.length === before.sids.length &&
         now.sids.every((sid, i) => sid === before.sids[i]) &&
         sameWrites(sameWrite, before.touched, now.touched)),
-    async write({ messageIds, sids }, { rewritten, emptied }) {
-      if (messageIds.length === 0) return { messageIds, sids, redacted: [] }
+    async write({ messageIds, sids, places }, { rewritten, emptied }) {
+      if (messageIds.length === 0) return { messageIds, sids, redacted: [], droppedSummaries: [] }
       await db.messages.bulkDelete(messageIds)
       await db.lexicalSnapshots.delete('lexical')
       // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
       await db.coarseLists.delete('vectors')
       await putBlockRecords(db, rewritten)
       await deleteBlocks(db, emptied)
-      return { messageIds, sids, redacted: [] }
+      // A summary may repeat the forgotten words: it goes in this same write, never in one that could fail apart.
+      const droppedSummaries = await dropCoveredSummaries(db, places, 'conversationId' in selector)
+      return { messageIds, sids, redacted: [], droppedSummaries }
     },
   })
+}
+
+/** A stored record's conversation and place in time order (clear in both layouts); none for a record not of Sift's. */
+export function placeOf(record: unknown): MessagePlace[] {
+  const { conversationId, timestamp, seq } = (record ?? {}) as Partial<MessagePlace>
+  return typeof conversationId === 'string' && typeof timestamp === 'number' && typeof seq === 'number'
+    ? [{ conversationId, timestamp, seq }]
+    : []
 }
 
 async function selectMessageIds(db: SiftDatabase, selector: MessageSelector): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { SiftError } from '../../src/errors'
 import type { ForgetSentence } from '../../src/types'
 import { decodeWithResiduals, deleteBlocks, putBlockRecords, residualRecords, touchedBlocks } from './block-records'
-import type { ForgetResult } from './forget-messages'
+import { placeOf, type ForgetResult } from './forget-messages'
 import type { MessageRecord } from './message-record'
 import type { RecordCodec } from './record-codec'
 import { messageSids } from './record-check'
@@ -9,6 +9,7 @@ import { sameWrites } from './rewrite'
 import type { SiftDatabase } from './schema'
 import { withoutSentences } from './sentence-removal'
 import { isSealed, type StoredMessageRecord } from './stored-records'
+import { dropCoveredSummaries } from './summary-rows'
 import { removeFromBlock } from './vector-block'
 
 /**
@@ -27,7 +28,7 @@ export function forgetSentences(
   const messageIds = [...new Set(sentences.map((s) => s.messageId))]
   return codec.rewrite(db, {
     what: 'forget the sentences',
-    tables: [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists],
+    tables: [db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists, db.meta],
     async read() {
       const records = await db.messages.bulkGet(messageIds)
       const sids = records.flatMap(messageSids).sort((a, b) => a - b)
@@ -71,8 +72,8 @@ export function forgetSentences(
     },
     unchanged: (before, now, sameWrite) =>
       sameMessageRecords(before.records, now.records) && sameWrites(sameWrite, before.touched, now.touched),
-    async write(_basis, { deleted, changed, sids, encoded, rewritten, emptied }) {
-      if (sids.length === 0) return { messageIds: [], sids: [], redacted: [] }
+    async write({ records }, { deleted, changed, sids, encoded, rewritten, emptied }) {
+      if (sids.length === 0) return { messageIds: [], sids: [], redacted: [], droppedSummaries: [] }
       await db.messages.bulkDelete(deleted)
       await db.messages.bulkPut([...encoded])
       await db.lexicalSnapshots.delete('lexical')
@@ -80,7 +81,9 @@ export function forgetSentences(
       await db.coarseLists.delete('vectors')
       await putBlockRecords(db, rewritten)
       await deleteBlocks(db, emptied)
-      return { messageIds: deleted, sids, redacted: changed }
+      // A summary covering a redacted message may repeat the removed sentence: it goes in this same write.
+      const droppedSummaries = await dropCoveredSummaries(db, records.flatMap(placeOf), false)
+      return { messageIds: deleted, sids, redacted: changed, droppedSummaries }
     },
   })
 }

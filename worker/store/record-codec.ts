@@ -1,6 +1,6 @@
 import { SiftError } from '../../src/errors'
 import type { MessageRecord } from './message-record'
-import type { CoarseListsRecord, LexicalSnapshot } from './records'
+import type { CoarseListsRecord, DroppedSummaryRecord, LexicalSnapshot, SummaryRecord } from './records'
 import { isMessageRecord } from './record-check'
 import { inOneTransaction, type RewriteRunner } from './rewrite'
 import { inSidOrder } from './sid-order'
@@ -12,6 +12,7 @@ import {
   type StoredMessageRecord,
   type StoredPinsRecord,
   type StoredResiduals,
+  type StoredSummaryRecord,
   type StoredVectorBlock,
 } from './stored-records'
 import { splitResiduals, type FloatVectorBlock, type VectorBlock, type VectorResiduals } from './vector-block'
@@ -45,6 +46,9 @@ export interface RecordCodec {
   encodePins(messageIds: readonly string[]): Promise<StoredPinsRecord>
   /** The pinned ids; none for a missing row, and for one that does not decode (a damaged row loses the pins, nothing else). */
   decodePins(record: StoredPinsRecord | undefined): Promise<string[]>
+  encodeSummary(summary: SummaryRecord): Promise<StoredSummaryRecord>
+  /** A summary row as set, or as a forget dropped it; `undefined` for one that does not decode (it is then unset). */
+  decodeSummary(record: StoredSummaryRecord): Promise<SummaryRecord | DroppedSummaryRecord | undefined>
   /** How an operation that rewrites what it read runs for these records. */
   rewrite: RewriteRunner
   /** The error for a vector record (`what`: "vector block 3") that does not decode. */
@@ -70,12 +74,53 @@ export const plainCodec: RecordCodec = {
   decodeCoarseLists: async (record) => (record && !isSealed(record) ? record : undefined),
   encodePins: async (messageIds) => ({ key: 'pins', messageIds: [...messageIds] }),
   decodePins: async (record) => (record && !isSealed(record) ? pinnedIds(record.messageIds) : []),
+  encodeSummary: async (summary) => ({ ...summary }),
+  async decodeSummary(record) {
+    const dropped = droppedSummary(record)
+    if (dropped) return dropped
+    const { text } = record as Partial<SummaryRecord>
+    return summaryCoverage(record) && typeof text === 'string' ? { ...clearFields(record), text } : undefined
+  },
   rewrite: inOneTransaction,
   damaged: (what) =>
     new SiftError(
       'STORAGE_FAILED',
       `The ${what} of this memory is sealed, but the memory is not encrypted: it was altered or damaged. Nothing was changed; if this persists, delete the database (indexedDB.deleteDatabase with the memory's name) to start over.`,
     ),
+}
+
+/** A summary row's clear fields: everything but its text. */
+export type SummaryCoverage = Omit<SummaryRecord, 'text'>
+
+/** A summary row a forget dropped, in either layout; `undefined` for any other row. */
+export function droppedSummary(record: unknown): DroppedSummaryRecord | undefined {
+  const row = record as Partial<DroppedSummaryRecord>
+  return typeof row.droppedAt === 'number' && typeof row.conversationId === 'string' && typeof row.key === 'string'
+    ? { key: row.key as DroppedSummaryRecord['key'], conversationId: row.conversationId, droppedAt: row.droppedAt }
+    : undefined
+}
+
+/**
+ * Whether a summary row's clear fields are whole: the conversation, the last covered message and its place in time
+ * order. A forget reads them to decide what the summary covers; a row without them covers everything it could.
+ */
+export function summaryCoverage(record: unknown): record is SummaryCoverage {
+  const row = record as Partial<SummaryRecord>
+  return (
+    typeof row.key === 'string' &&
+    typeof row.conversationId === 'string' &&
+    row.key === `summary:${row.conversationId}` &&
+    typeof row.through === 'string' &&
+    typeof row.throughTimestamp === 'number' &&
+    typeof row.throughSeq === 'number' &&
+    typeof row.setAt === 'number'
+  )
+}
+
+/** A summary row's clear fields alone, copied (a stored row may carry more). */
+export function clearFields(record: SummaryCoverage): SummaryCoverage {
+  const { key, conversationId, through, throughTimestamp, throughSeq, setAt } = record
+  return { key, conversationId, through, throughTimestamp, throughSeq, setAt }
 }
 
 /** `value` as a list of pinned ids, or none when it is not one (a damaged row). */

@@ -20,6 +20,36 @@ export interface PinsRecord {
   messageIds: string[]
 }
 
+/** The key of a conversation's summary row in `meta`: one row per conversation, so setting one rewrites no other. */
+export type SummaryKey = `summary:${string}`
+
+export function summaryKey(conversationId: string): SummaryKey {
+  return `summary:${conversationId}`
+}
+
+/**
+ * A conversation's summary (`Memory.setSummary`), a row of `meta` (no schema change, as for pins). Where it ends in the
+ * conversation's time order (`throughTimestamp`, `throughSeq`: the covered messages are those at or before it) stays in
+ * clear in both layouts, with the conversation, so a forget finds the summaries it covers inside its own write without
+ * opening them; only `text` is sealed in an encrypted memory (`SealedSummaryRecord`).
+ */
+export interface SummaryRecord {
+  key: SummaryKey
+  conversationId: string
+  through: string
+  throughTimestamp: number
+  throughSeq: number
+  setAt: number
+  text: string
+}
+
+/** What a forget leaves of a summary that covered a forgotten message: no text, only that there was one to write again. */
+export interface DroppedSummaryRecord {
+  key: SummaryKey
+  conversationId: string
+  droppedAt: number
+}
+
 /**
  * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
  * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.

@@ -7,6 +7,7 @@ import type { CoarseListsRecord, StoreState } from './records'
 import { SCHEMA_VERSION, type SiftDatabase } from './schema'
 import { changedMeanwhile, sealingCodec } from './sealing-codec'
 import { readState } from './state-row'
+import { decodeSummaries, summaryRows } from './summary-rows'
 import type {
   MetaRecord,
   StoredCoarseLists,
@@ -31,7 +32,12 @@ export async function reencryptStore(
 ): Promise<void> {
   const tables = [db.meta, db.messages, db.vectorBlocks, db.vectorResiduals, db.lexicalSnapshots, db.coarseLists]
   const codec = sealingCodec(to.cipher)
-  const { before, messages, blocks, lexical, coarseLists, pins } = await readAndEncode(db, tables, from, codec)
+  const { before, messages, blocks, lexical, coarseLists, pins, summaries } = await readAndEncode(
+    db,
+    tables,
+    from,
+    codec,
+  )
   await db.transaction('rw', tables, async () => {
     const [state, messageCount, blockCount] = await Promise.all([
       db.meta.get('state'),
@@ -47,6 +53,7 @@ export async function reencryptStore(
     await (lexical ? db.lexicalSnapshots.put(lexical) : db.lexicalSnapshots.delete('lexical'))
     await (coarseLists ? db.coarseLists.put(coarseLists) : db.coarseLists.delete('vectors'))
     if (pins) await db.meta.put(pins)
+    await db.meta.bulkPut(summaries)
     await db.meta.put(to.record)
     // Sealed under the current schema's contexts now, whatever schema the records were read in.
     await db.meta.put({ ...before.state, schemaVersion: SCHEMA_VERSION })
@@ -59,7 +66,7 @@ export async function reencryptStore(
  */
 async function readAndEncode(db: SiftDatabase, tables: Table[], from: RecordCodec, to: RecordCodec) {
   const raw = await db.transaction('r', tables, async () => {
-    const [state, messages, blocks, residuals, lexical, coarseLists, pins] = await Promise.all([
+    const [state, messages, blocks, residuals, lexical, coarseLists, pins, summaries] = await Promise.all([
       readState(db),
       db.messages.toArray(),
       db.vectorBlocks.toArray(),
@@ -67,8 +74,9 @@ async function readAndEncode(db: SiftDatabase, tables: Table[], from: RecordCode
       db.lexicalSnapshots.get('lexical'),
       db.coarseLists.get('vectors'),
       db.meta.get('pins') as Promise<StoredPinsRecord | undefined>,
+      summaryRows(db),
     ])
-    return { state, messages, blocks, residuals, lexical, coarseLists, pins }
+    return { state, messages, blocks, residuals, lexical, coarseLists, pins, summaries }
   })
   const before = { state: raw.state, messages: raw.messages.length, blocks: raw.blocks.length }
   const decoded = await decodeAll(from, raw)
@@ -80,7 +88,13 @@ async function readAndEncode(db: SiftDatabase, tables: Table[], from: RecordCode
     // A memory that never pinned has no pins row, and gets none.
     raw.pins && to.encodePins(await from.decodePins(raw.pins)),
   ])
-  return { before, messages, blocks, lexical, coarseLists, pins }
+  // A dropped summary holds nothing to seal; a row that did not decode is left as it is (it has no summary to read).
+  const summaries = await Promise.all(
+    (await decodeSummaries(from, raw.summaries)).map((summary) =>
+      'droppedAt' in summary ? summary : to.encodeSummary(summary),
+    ),
+  )
+  return { before, messages, blocks, lexical, coarseLists, pins, summaries }
 }
 
 /** The records `raw` holds, decoded with `from` (float32 blocks quantised on the way). */

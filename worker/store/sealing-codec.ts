@@ -1,7 +1,7 @@
 import { SiftError } from '../../src/errors'
 import { sealingOf, type RecordCipher } from '../crypto/record-cipher'
 import type { MessageRecord } from './message-record'
-import { pinnedIds, type RecordCodec } from './record-codec'
+import { clearFields, droppedSummary, pinnedIds, summaryCoverage, type RecordCodec } from './record-codec'
 import { isMessageRecord, isSealedMessageRecord } from './record-check'
 import { inTwoTransactions } from './rewrite'
 import {
@@ -82,6 +82,17 @@ export function sealingCodec(cipher: RecordCipher, contexts: SealingContexts = b
     encodePins: async (messageIds) => ({ key: 'pins', sealed: await cipher.sealValue([...messageIds], contexts.pins) }),
     decodePins: async (record) =>
       record && isSealed(record) ? pinnedIds(await cipher.openValue(record.sealed, contexts.pins)) : [],
+    async encodeSummary({ text, ...clear }) {
+      return { ...clear, sealed: await cipher.sealValue(text, contexts.summary(clear)) }
+    },
+    async decodeSummary(record) {
+      const dropped = droppedSummary(record)
+      if (dropped) return dropped
+      if (!isSealed(record) || !summaryCoverage(record)) return undefined
+      const clear = clearFields(record)
+      const text = await cipher.openValue(record.sealed, contexts.summary(clear))
+      return typeof text === 'string' ? { ...clear, text } : undefined
+    },
     rewrite: inTwoTransactions(sameSealing, changedMeanwhile),
     damaged: (what) =>
       new SiftError(

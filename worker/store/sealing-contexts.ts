@@ -1,4 +1,9 @@
-import type { SealedLexicalSnapshot, SealedMessageRecord, SealedVectorBlock } from './stored-records'
+import type {
+  SealedLexicalSnapshot,
+  SealedMessageRecord,
+  SealedSummaryRecord,
+  SealedVectorBlock,
+} from './stored-records'
 
 /**
  * The additional data each sealed record is sealed under (`RecordCipher`): its place in the database and, from schema
@@ -14,6 +19,8 @@ export interface SealingContexts {
   coarseLists: string
   /** The pinned ids' row (no clear field besides its key); no schema-5 memory has one. */
   pins: string
+  /** A summary row, bound to its clear fields: one whose coverage was edited to escape a forget no longer opens. */
+  summary(clear: Omit<SealedSummaryRecord, 'sealed'>): string
 }
 
 /** Schema 6: each context names the record and lists its clear fields, in a fixed order (JSON keeps numbers exact). */
@@ -26,6 +33,8 @@ export const boundContexts: SealingContexts = {
   lexical: ({ format, nextSid }) => `lexical:${JSON.stringify([format, nextSid])}`,
   coarseLists: 'coarse-lists',
   pins: 'pins',
+  summary: ({ key, conversationId, through, throughTimestamp, throughSeq, setAt }) =>
+    `summary:${JSON.stringify([key, conversationId, through, throughTimestamp, throughSeq, setAt])}`,
 }
 
 /** Schema 5: the record's place only. Read once, when open re-seals a schema-5 memory under `boundContexts`. */
@@ -36,4 +45,6 @@ export const schema5Contexts: SealingContexts = {
   lexical: () => 'lexical',
   coarseLists: 'coarse-lists',
   pins: 'pins',
+  // No schema-5 memory has a summary row: summaries came after schema 6.
+  summary: boundContexts.summary,
 }

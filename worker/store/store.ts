@@ -13,13 +13,20 @@ import type { MessageRecord } from './message-record'
 import { quantizeFloatBlocks, readContents, type StoreContents } from './read-contents'
 import { decodeMessages, plainCodec, type RecordCodec } from './record-codec'
 import { isStoreState } from './record-check'
-import type { LexicalSnapshot, SavedIndexes } from './records'
+import {
+  summaryKey,
+  type DroppedSummaryRecord,
+  type LexicalSnapshot,
+  type SavedIndexes,
+  type SummaryRecord,
+} from './records'
 import { reencryptStore } from './reencrypt-store'
 import { SCHEMA_VERSION, SiftDatabase, type IndexedDBSource } from './schema'
 import { sealingCodec } from './sealing-codec'
 import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
 import type { StoredPinsRecord } from './stored-records'
 import { toStorageError } from './storage-error'
+import { readSummaries } from './summary-rows'
 import { readKeyCheck, unlockStore } from './unlock-store'
 import type { VectorResiduals } from './vector-block'
 
@@ -280,6 +287,31 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
   async savePinnedIds(messageIds: readonly string[]): Promise<void> {
     const { db, codec } = this
     await this.run('save the pins', async () => db.meta.put(await codec.encodePins(messageIds)))
+  }
+
+  /** Every conversation's summary row, as set or as a forget dropped it (`Memory.summary`). */
+  async summaries(): Promise<(SummaryRecord | DroppedSummaryRecord)[]> {
+    const { db, codec } = this
+    return this.run('read the summaries', () => readSummaries(db, codec))
+  }
+
+  /** Replaces a conversation's summary (one record). */
+  async saveSummary(summary: SummaryRecord): Promise<void> {
+    const { db, codec } = this
+    await this.run('save the summary', async () => db.meta.put(await codec.encodeSummary(summary)))
+  }
+
+  /** Deletes a conversation's summary row; resolves with whether there was one. */
+  async deleteSummary(conversationId: string): Promise<boolean> {
+    const { db } = this
+    return this.run('delete the summary', () =>
+      db.transaction('rw', db.meta, async () => {
+        const key = summaryKey(conversationId)
+        const had = (await db.meta.get(key)) !== undefined
+        if (had) await db.meta.delete(key)
+        return had
+      }),
+    )
   }
 
   /** Replaces the saved coarse lists (one record). */

@@ -1,6 +1,13 @@
 import type { EncryptionRecord } from '../crypto/at-rest-key'
 import type { MessageRecord } from './message-record'
-import type { CoarseListsRecord, LexicalSnapshot, PinsRecord, StoreState } from './records'
+import type {
+  CoarseListsRecord,
+  DroppedSummaryRecord,
+  LexicalSnapshot,
+  PinsRecord,
+  StoreState,
+  SummaryRecord,
+} from './records'
 import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-block'
 
 /**
@@ -55,6 +62,11 @@ export interface SealedPinsRecord {
   sealed: Uint8Array
 }
 
+/** A summary of an encrypted memory: its text is sealed under its clear fields (`SealingContexts.summary`). */
+export interface SealedSummaryRecord extends Omit<SummaryRecord, 'text'> {
+  sealed: Uint8Array
+}
+
 /** A record of `messages`: `seq` and `firstSid` are in clear in both layouts (IndexedDB indexes them). */
 export type StoredMessageRecord = MessageRecord | SealedMessageRecord
 /** A record of `vectorBlocks`: a float32 block is one a store written before int8 left (never sealed). */
@@ -63,8 +75,10 @@ export type StoredResiduals = VectorResiduals | SealedResiduals
 export type StoredLexicalSnapshot = LexicalSnapshot | SealedLexicalSnapshot
 export type StoredCoarseLists = CoarseListsRecord | SealedCoarseLists
 export type StoredPinsRecord = PinsRecord | SealedPinsRecord
-/** A row of `meta`: the state row, the key check of an encrypted memory, and the pins. */
-export type MetaRecord = StoreState | EncryptionRecord | StoredPinsRecord
+/** A conversation's summary row: set (plain or sealed), or dropped by a forget (no text in either layout). */
+export type StoredSummaryRecord = SummaryRecord | SealedSummaryRecord | DroppedSummaryRecord
+/** A row of `meta`: the state row, the key check of an encrypted memory, the pins and the summaries. */
+export type MetaRecord = StoreState | EncryptionRecord | StoredPinsRecord | StoredSummaryRecord
 
 /** Whether a stored record is in a sealed layout (whether it opens is only known by opening it). */
 export function isSealed<Stored extends object>(record: Stored): record is Extract<Stored, { sealed: Uint8Array }> {
