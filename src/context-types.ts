@@ -44,8 +44,8 @@ export interface BuildContextOptions {
   /**
    * The conversation summaries (`Memory.setSummary`) a context holds, after the pinned messages and before the rest:
    * the scope's (every conversation's when unscoped, oldest first), each whole or not at all, together in at most
-   * `maxShare` of the budget (default 0.25; in characters of the text, or of the characters a token budget is packed
-   * at). A summary that does not fit is named in `stats.summary.left`. `false` leaves them out.
+   * `maxShare` of the budget (default 0.25; in characters, or in the tokenizer's tokens for a token budget), chosen
+   * newest first. A summary that does not fit is named in `stats.summary.left`, never cut. `false` leaves them out.
    */
   summary?: false | { maxShare?: number }
   /**

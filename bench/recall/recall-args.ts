@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { UsageError, parseOptions, parsePositiveInteger } from '../../tools/context-cli/context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--tune NAME=VALUE | --tune FILE.json]...'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--tune NAME=VALUE | --tune FILE.json]...'
 
 /** A tuning value from the command line: `true`, `false` or a number. */
 export type TuningValue = number | boolean
@@ -38,6 +38,8 @@ export interface BenchRecallArgs {
    * `--tune FILE.json`, passed to the Node entry's internal `tuning` option, which rejects unknown names and values.
    */
   tune?: TuneSource[]
+  /** Set each conversation's summary slot to a stand-in of at most this many characters (`summary-standin.ts`). */
+  summaryStandIn?: number
 }
 
 function commaList(option: string, value: string): string[] {
@@ -62,6 +64,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     'follow-updates': { type: 'boolean', default: false },
     questions: { type: 'string' },
     tune: { type: 'string', multiple: true },
+    'summary-standin': { type: 'string' },
   })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
@@ -88,6 +91,9 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     followUpdates: values['follow-updates'] ?? false,
     ...(values.questions === undefined ? {} : { questions: values.questions }),
     ...(values.tune === undefined ? {} : { tune: values.tune.map(tuneSource) }),
+    ...(values['summary-standin'] === undefined
+      ? {}
+      : { summaryStandIn: parsePositiveInteger('summary-standin', values['summary-standin']) }),
   }
 }
 

@@ -1,3 +1,4 @@
+import { summaryStandIn } from './summary-standin'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createWriteStream, type WriteStream } from 'node:fs'
@@ -98,6 +99,8 @@ class RecallBench {
     try {
       await memory.add(conversation.messages)
       await memory.indexed()
+      const standIn = this.args.summaryStandIn && summaryStandIn(conversation.messages, this.args.summaryStandIn)
+      if (standIn) await memory.setSummary(conversation.id, standIn.text, { through: standIn.through })
       const stats = await memory.stats()
       this.memoryStats = stats
       log(
@@ -157,6 +160,7 @@ class RecallBench {
           context.items.map((item) => item.messageId),
         )
         tally.record(question, found, context.stats.used, context.stats.fill)
+        if (this.args.summaryStandIn) this.summaryChars(strategy, budget).push(context.stats.summary?.chars ?? 0)
         const answerInContext = this.multilingual?.contextBuilt(
           conversation as MultilingualConversation,
           question as MultilingualQuestion,
@@ -175,6 +179,16 @@ class RecallBench {
       const record = { conversationId, id, kind, question: text, answer, category, evidence, missed }
       this.misses.write(`${JSON.stringify(record)}\n`)
     }
+  }
+
+  /** The characters each context's summary section took, per strategy and budget (`--summary-standin`). */
+  readonly summarySections = new Map<string, number[]>()
+
+  summaryChars(strategy: string, budget: number): number[] {
+    const key = `${strategy} @ ${budget}`
+    let list = this.summarySections.get(key)
+    if (!list) this.summarySections.set(key, (list = []))
+    return list
   }
 
   results(): RecallResults {
@@ -274,6 +288,13 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   }
   process.stdout.write(renderRecallTable(results, defaultStrategy))
   if (answers) process.stdout.write(`\n${renderAnswerTable(answers.results(), defaultStrategy)}`)
+  for (const [key, chars] of bench.summarySections) {
+    const held = chars.filter((c) => c > 0).length
+    const mean = chars.reduce((sum, c) => sum + c, 0) / Math.max(1, chars.length)
+    process.stdout.write(
+      `summary section, ${key}: in ${held} of ${chars.length} contexts, ${mean.toFixed(0)} chars on average\n`,
+    )
+  }
   process.stdout.write(
     `full reference: ${Math.round(full.meanHistoryChars)} chars of history per conversation (${Math.round(full.meanRenderedChars)} rendered); ` +
       `${questionCount} questions, ${seconds.toFixed(0)} s\n`,
@@ -313,6 +334,13 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
       },
       adaptiveStop: args.adaptiveStop,
       followUpdates: args.followUpdates,
+      summaryStandIn: args.summaryStandIn,
+      summarySections: Object.fromEntries(
+        [...bench.summarySections].map(([key, chars]) => [
+          key,
+          chars.reduce((s, c) => s + c, 0) / Math.max(1, chars.length),
+        ]),
+      ),
       /** What `--tune` changed, and every retrieval constant the run used. */
       tuning: { changed: tuning, values: tuningValues },
       full,

@@ -28,6 +28,8 @@ export interface SiftMemoryOptions {
   conversationId?: string
   /** Default `'hybrid'`. */
   strategy?: BuildContextOptions['strategy']
+  /** The conversation summaries' share of the budget, as `BuildContextOptions.summary` takes it. Default a quarter. */
+  summary?: BuildContextOptions['summary']
   /** The line before the excerpts in their system message. Default `'Excerpts from earlier in this conversation:'`. */
   excerptsHeading?: string
   /**
@@ -64,7 +66,7 @@ const DEFAULTS = { recentTurns: 6, budget: 4000 }
  * A failure to store (a full disk: `QUOTA_EXCEEDED`) fails the call, streamed or not, after its reply.
  */
 export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): LanguageModelMiddleware {
-  const { recentTurns = DEFAULTS.recentTurns, budget = DEFAULTS.budget, strategy, remember = true } = options
+  const { recentTurns = DEFAULTS.recentTurns, budget = DEFAULTS.budget, strategy, summary, remember = true } = options
   const heading = options.excerptsHeading ?? DEFAULT_EXCERPTS_HEADING
   // The params object transformParams returns is the one the wrap functions receive.
   const pending = new WeakMap<ModelCallOptions, PendingExchange>()
@@ -98,6 +100,7 @@ export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): Lan
         strategy,
         conversationId,
         excludeRecent: window.recentTurns,
+        ...(summary !== undefined && { summary }),
       })
       const transformed = {
         ...passed,

@@ -193,6 +193,26 @@ describe('siftMemory, the AI SDK middleware', () => {
     expect((await memory.messages({ conversationId: 'cats' })).messages).toHaveLength(4)
   })
 
+  it("sends the conversation's summary in the excerpts' message, and none with summary: false", async () => {
+    const summary = 'The user has a dog and asks about pets.'
+    for (const option of [undefined, false] as const) {
+      const { model } = await setUp(option === undefined ? {} : { summary: option })
+      await generateText({ model, prompt: DOG_TURN, providerOptions: { sift: { conversationId: 'pets' } } })
+      const [first] = (await memory.messages({ conversationId: 'pets' })).messages
+      await memory.setSummary('pets', summary, { through: first.id })
+      await generateText({
+        model,
+        prompt: 'What should I buy for my pet?',
+        providerOptions: { sift: { conversationId: 'pets' } },
+      })
+      const excerpts = lastRequest().messages.find((m) => m.role === 'system')
+      if (option === false) expect(JSON.stringify(lastRequest())).not.toContain(summary)
+      else expect(excerpts && messageText(excerpts)).toContain(`Summary of the conversation up to`)
+      if (option === undefined) expect(excerpts && messageText(excerpts)).toContain(summary)
+      await memory.close()
+    }
+  })
+
   it('with the recall tool: the model asks once it knows the question, gets dated excerpts, and the exchange is stored once', async () => {
     const { model } = await setUp()
     const history = await chatThrough(model, false)
