@@ -135,7 +135,8 @@ function wire(memory: Memory, name: string): void {
     memory
       .add(message)
       .then(() => {
-        content.value = ''
+        // Only what was sent: a next message typed while this one was stored stays in the box.
+        if (content.value === message.content) content.value = ''
         return added()
       })
       .catch(showError)

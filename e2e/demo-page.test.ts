@@ -374,7 +374,8 @@ test('files: LoCoMo and ChatGPT with a conversation picker, a message array, a b
     undefined,
     { timeout: 60_000 },
   )
-  expect(await page.locator('#history > li').count()).toBe(0)
+  // The status says so before the history is read again: the list empties once it is.
+  await page.waitForFunction(() => document.querySelectorAll('#history > li').length === 0)
   expect(await page.textContent('#history-summary')).toMatch(/^Nothing stored yet/)
   expect(errors).toEqual([])
 })
