@@ -1,11 +1,25 @@
-import type { BuildContextOptions, Strategy } from '../src/types'
+import type { BuildContextOptions, Strategy, TokenBudget } from '../src/types'
 import { budgetAt, maxBudget, positionOf } from './budget-scale'
+import {
+  budgetIn,
+  type BudgetUnit,
+  DEFAULT_TOKEN_BUDGET,
+  isBudgetUnit,
+  MAX_TOKEN_BUDGET,
+  tokenizerOf,
+  unitWord,
+} from './budget-unit'
 import { element, formatCount, formatShare, make } from './dom'
 
 /** Everything the Ask form sets: the request and the `buildContext` options. */
 export interface AskSettings {
   request: string
+  /** What the Ask budget counts; the chart and Compare always count characters. */
+  unit: BudgetUnit
+  /** The budget in characters (the one used when `unit` is `'chars'`). */
   budget: number
+  /** The budget in tokens (the one used with a tokenizer), kept apart so switching back and forth loses neither. */
+  tokens: number
   strategy: Strategy
   recentTurns: number
   /** '' for every conversation. */
@@ -18,7 +32,9 @@ export const STRATEGIES: readonly Strategy[] = ['hybrid', 'dense', 'lexical', 'h
 
 const DEFAULTS: AskSettings = {
   request: '',
+  unit: 'chars',
   budget: 2000,
+  tokens: DEFAULT_TOKEN_BUDGET,
   strategy: 'hybrid',
   recentTurns: 0,
   conversationId: '',
@@ -26,8 +42,16 @@ const DEFAULTS: AskSettings = {
   followUpdates: false,
 }
 
-/** The `buildContext` options of these settings, at `budget` (the Ask budget unless given). */
-export function contextOptions(settings: AskSettings, budget = settings.budget): BuildContextOptions {
+/** The Ask budget as `buildContext` takes it: characters, or tokens with the chosen tokenizer. */
+export function askBudget(settings: AskSettings): number | TokenBudget {
+  return budgetIn(settings.unit, settings.unit === 'chars' ? settings.budget : settings.tokens)
+}
+
+/** The `buildContext` options of these settings, at `budget` (the Ask budget, in its unit, unless given). */
+export function contextOptions(
+  settings: AskSettings,
+  budget: number | TokenBudget = askBudget(settings),
+): BuildContextOptions {
   const options: BuildContextOptions = { budget, strategy: settings.strategy, recentTurns: settings.recentTurns }
   if (settings.conversationId !== '') options.conversationId = settings.conversationId
   if (settings.adaptiveStop) options.adaptiveStop = true
@@ -43,7 +67,10 @@ function settingsFrom(saved: unknown): AskSettings {
   const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0
   return {
     request: pick('request', (v) => typeof v === 'string'),
+    // A form saved before the unit choice has neither field, and comes back in characters as it was.
+    unit: pick('unit', isBudgetUnit),
     budget: pick('budget', (v) => count(v) && (v as number) > 0),
+    tokens: pick('tokens', (v) => count(v) && (v as number) > 0),
     strategy: pick('strategy', (v) => STRATEGIES.includes(v as Strategy)),
     recentTurns: pick('recentTurns', count),
     conversationId: pick('conversationId', (v) => typeof v === 'string'),
@@ -52,7 +79,7 @@ function settingsFrom(saved: unknown): AskSettings {
   }
 }
 
-/** What changed: the budget alone (the slider, which redraws only the context) or anything else. */
+/** What changed: the budget alone (the slider or its unit, which redraw only the context) or anything else. */
 export type AskChange = 'budget' | 'query'
 
 export interface AskControls {
@@ -64,9 +91,9 @@ export interface AskControls {
 }
 
 /**
- * The Ask form: request, example requests, the budget (a logarithmic slider, characters, % of the history),
- * strategy, recent turns, scope and the opt-in options. Every change is reported at once (typing after a short
- * pause) and saved, so a reload comes back to the same question.
+ * The Ask form: request, example requests, the budget (its unit, characters or tokens by a tokenizer; a logarithmic
+ * slider; the amount; in characters, the % of the history), strategy, recent turns, scope and the opt-in options.
+ * Every change is reported at once (typing after a short pause) and saved, so a reload comes back to the same question.
  */
 export function createAskControls(
   storageKey: string,
@@ -77,17 +104,26 @@ export function createAskControls(
   const range = element<HTMLInputElement>('budget-range')
   const budget = element<HTMLInputElement>('budget')
   const percent = element<HTMLInputElement>('budget-percent')
+  const unit = element<HTMLSelectElement>('budget-unit')
+  const unitLabel = element<HTMLSpanElement>('budget-unit-label')
   const strategy = element<HTMLSelectElement>('strategy')
   const recentTurns = element<HTMLInputElement>('recent-turns')
   const scope = element<HTMLSelectElement>('scope')
   const adaptiveStop = element<HTMLInputElement>('adaptive-stop')
   const followUpdates = element<HTMLInputElement>('follow-updates')
   let historyChars = 0
+  /** The unit shown, and the other unit's budget, which the one number field does not show meanwhile. */
+  let shownUnit: BudgetUnit = 'chars'
+  let kept = { chars: DEFAULTS.budget, tokens: DEFAULTS.tokens }
 
   function settings(): AskSettings {
+    const fallback = shownUnit === 'chars' ? DEFAULTS.budget : DEFAULTS.tokens
+    const typed = Math.max(1, Math.round(Number(budget.value)) || fallback)
     return {
       request: request.value,
-      budget: Math.max(1, Math.round(Number(budget.value)) || DEFAULTS.budget),
+      unit: shownUnit,
+      budget: shownUnit === 'chars' ? typed : kept.chars,
+      tokens: shownUnit === 'chars' ? kept.tokens : typed,
       strategy: strategy.value as Strategy,
       recentTurns: Math.max(0, Math.round(Number(recentTurns.value)) || 0),
       conversationId: scope.value,
@@ -104,18 +140,37 @@ export function createAskControls(
     }
   }
 
-  /** Shows a budget in the three fields, leaving alone the one being edited. */
-  function showBudget(chars: number, editing?: HTMLInputElement): void {
-    const max = maxBudget(historyChars)
+  /** The slider's top in the unit shown: a little over the history in characters, a fixed range in tokens. */
+  const sliderMax = () => (shownUnit === 'chars' ? maxBudget(historyChars) : MAX_TOKEN_BUDGET)
+
+  /**
+   * Shows a budget of the unit shown in the fields, leaving alone the one being edited. The % of the history is for
+   * characters only: the history's size in tokens would take counting all of it with the tokenizer.
+   */
+  function showBudget(amount: number, editing?: HTMLInputElement): void {
+    const inChars = shownUnit === 'chars'
     range.max = '1000'
-    if (editing !== range) range.value = String(positionOf(chars, max))
-    if (editing !== budget) budget.value = String(chars)
+    if (editing !== range) range.value = String(positionOf(amount, sliderMax()))
+    if (editing !== budget) budget.value = String(amount)
     if (editing !== percent)
-      percent.value = historyChars > 0 ? String(Math.round((chars / historyChars) * 1000) / 10) : ''
+      percent.value = inChars && historyChars > 0 ? String(Math.round((amount / historyChars) * 1000) / 10) : ''
+    percent.closest('label')?.classList.toggle('is-hidden', !inChars)
+    unitLabel.textContent = unitWord(shownUnit)
     range.setAttribute(
       'aria-valuetext',
-      `${formatCount(chars)} characters, ${formatShare(chars, historyChars)} of the history`,
+      inChars
+        ? `${formatCount(amount)} characters, ${formatShare(amount, historyChars)} of the history`
+        : `${formatCount(amount)} tokens (${tokenizerOf(shownUnit)})`,
     )
+  }
+
+  /** Switches the fields to another unit, keeping the budget of the one left for when it comes back. */
+  function showUnit(next: BudgetUnit): void {
+    const current = settings()
+    kept = { chars: current.budget, tokens: current.tokens }
+    shownUnit = next
+    unit.value = next
+    showBudget(next === 'chars' ? current.budget : current.tokens)
   }
 
   function changed(change: AskChange): void {
@@ -132,11 +187,17 @@ export function createAskControls(
   // The saved scope is offered until the history is listed, so the first context is built in it.
   if (saved.conversationId !== '') scope.append(make('option', undefined, saved.conversationId))
   scope.value = saved.conversationId
-  showBudget(saved.budget)
+  kept = { chars: saved.budget, tokens: saved.tokens }
+  shownUnit = saved.unit
+  unit.value = saved.unit
+  showBudget(saved.unit === 'chars' ? saved.budget : saved.tokens)
 
+  unit.addEventListener('change', () => {
+    showUnit(isBudgetUnit(unit.value) ? unit.value : 'chars')
+    changed('budget')
+  })
   range.addEventListener('input', () => {
-    const chars = budgetAt(Number(range.value), maxBudget(historyChars))
-    showBudget(chars, range)
+    showBudget(budgetAt(Number(range.value), sliderMax()), range)
     changed('budget')
   })
   budget.addEventListener('input', () => {
@@ -145,7 +206,7 @@ export function createAskControls(
     changed('budget')
   })
   percent.addEventListener('input', () => {
-    if (!(Number(percent.value) > 0) || historyChars === 0) return
+    if (!(Number(percent.value) > 0) || historyChars === 0 || shownUnit !== 'chars') return
     budget.value = String(Math.max(1, Math.round((Number(percent.value) / 100) * historyChars)))
     showBudget(Number(budget.value), percent)
     changed('budget')
@@ -174,7 +235,8 @@ export function createAskControls(
       // Re-deriving the slider from a rounded budget would snap it back under the user's finger: only a new size moves it.
       if (chars === historyChars) return
       historyChars = chars
-      showBudget(settings().budget)
+      const current = settings()
+      showBudget(shownUnit === 'chars' ? current.budget : current.tokens)
     },
     setConversations(ids) {
       const current = scope.value

@@ -14,7 +14,11 @@ export interface FillRow {
   messageIds: Set<string>
 }
 
-/** Builds the context at each chart level, one call after another (the engine answers one call at a time anyway). */
+/**
+ * Builds the context at each chart level, one call after another (the engine answers one call at a time anyway).
+ * The levels are shares of the history's characters, so the budgets are characters even when the Ask budget counts
+ * tokens: a share of the history in tokens would need all of it counted with the tokenizer, which only the engine has.
+ */
 export async function measureFill(memory: Memory, settings: AskSettings, historyChars: number): Promise<FillRow[]> {
   const rows: FillRow[] = []
   for (const level of CHART_LEVELS) {

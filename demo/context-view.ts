@@ -1,5 +1,6 @@
 import type { Context, ContextItem } from '../src/types'
 import { contextSegments } from './context-lines'
+import { shareRows } from './context-shares'
 import { definitionRows, formatCount, formatShare, make } from './dom'
 
 /** Where a click on a context line or item leads: the picked sentence's place in the history. */
@@ -16,15 +17,26 @@ function describeItem(item: ContextItem): string {
   return parts.join(' · ')
 }
 
-/** The stats rows under a context: size, share of the history, fill, why packing stopped, time. */
-function contextStatsRows({ stats, items }: Context): [string, string][] {
+/**
+ * The stats rows under a context: size (in a token budget, the tokens too), what each part took, share of the
+ * history, fill, why packing stopped, time.
+ */
+function contextStatsRows(context: Context): [string, string][] {
+  const { stats, items } = context
   const rows: [string, string][] = [
-    ['characters', `${formatCount(stats.used)} of ${formatCount(stats.budget)}`],
+    [
+      'characters',
+      // In a token budget `stats.budget` is the size the packer was given to land on the token count, not a limit.
+      stats.tokens
+        ? `${formatCount(stats.used)} (packed to ${formatCount(stats.budget)} to fit the tokens)`
+        : `${formatCount(stats.used)} of ${formatCount(stats.budget)}`,
+    ],
+    ...shareRows(context),
     [
       'share of history',
       `${formatShare(stats.used, stats.historyChars)} of ${formatCount(stats.historyChars)} characters`,
     ],
-    ['fill', `${(stats.fill * 100).toFixed(1)} %`],
+    ['fill', `${((stats.tokens ?? stats).fill * 100).toFixed(1)} %${stats.tokens ? ' of the tokens' : ''}`],
     ['stopped by', stats.stoppedBy],
     ['time', `${stats.ms.toFixed(1)} ms (request embedding ${stats.queryMs.toFixed(1)} ms)`],
     ['ranking', stats.degraded ? `${stats.ranking} (${stats.degraded})` : `${stats.ranking} on ${stats.backend}`],

@@ -37,14 +37,25 @@ interface Turn {
   message: StoredMessage
   item: HTMLLIElement
   body: HTMLParagraphElement
+  pin: HTMLButtonElement
+  badge: HTMLElement
   /** The ranges shown now, as a string, so an unchanged message is not redrawn. */
   shown: string
   marks: Map<number, HTMLElement>
 }
 
+/** What the buttons of a message ask for; the page does it and tells the view (`render`, `showPins`). */
+export interface HistoryActions {
+  forget(message: StoredMessage): void
+  /** Pin the message when `pin` is true, else unpin it. */
+  setPinned(message: StoredMessage, pin: boolean): void
+}
+
 export interface HistoryView {
-  /** Redraws the list from the stored messages (after a load, an add, a forget or at start). */
-  render(messages: readonly StoredMessage[]): void
+  /** Redraws the list from the stored messages and the ids of the pinned ones (after a load, an add, a forget or at start). */
+  render(messages: readonly StoredMessage[], pinned: ReadonlySet<string>): void
+  /** Marks the pinned messages (after a pin or an unpin) without redrawing the list, so the focus stays put. */
+  showPins(pinned: ReadonlySet<string>): void
   /** Marks what a context picked, and clears the marks of the previous one. */
   highlight(items: readonly ContextItem[]): void
   /** Scrolls the history to a picked sentence (or its message) and moves the focus there. */
@@ -55,14 +66,12 @@ export interface HistoryView {
 
 /**
  * The full history beside the context: every stored message as text (never as markup), the sentences the current
- * context picked marked in place, and a forget button per message that asks for a second click.
+ * context picked marked in place, a pin button per message (a pinned one is badged and offers "Unpin") and a
+ * forget button that asks for a second click.
  */
-export function createHistoryView(
-  list: HTMLOListElement,
-  summary: HTMLElement,
-  onForget: (message: StoredMessage) => void,
-): HistoryView {
+export function createHistoryView(list: HTMLOListElement, summary: HTMLElement, actions: HistoryActions): HistoryView {
   const turns = new Map<string, Turn>()
+  let pinnedIds: ReadonlySet<string> = new Set()
   let shownMessages: readonly StoredMessage[] = []
   let lastItems: readonly ContextItem[] = []
 
@@ -100,16 +109,37 @@ export function createHistoryView(
     )
     if (message.conversationId !== 'default')
       label.append(' · ', make('span', 'turn-conversation', message.conversationId))
-    const forget = armedButton(`Forget #${message.seq}`, 'Confirm forget', () => onForget(message))
+    const badge = make('span', 'pinned-badge', 'pinned')
+    label.append(badge)
+    const pin = make('button', 'pin-turn')
+    pin.type = 'button'
+    // Disabled until the page has done it and called `showPins`: a second click meanwhile would unpin twice.
+    pin.addEventListener('click', () => {
+      pin.disabled = true
+      actions.setPinned(message, !item.classList.contains('is-pinned'))
+    })
+    const forget = armedButton(`Forget #${message.seq}`, 'Confirm forget', () => actions.forget(message))
     forget.classList.add('forget-turn')
-    header.append(label, forget)
+    const buttons = make('span', 'turn-buttons')
+    buttons.append(pin, forget)
+    header.append(label, buttons)
     const body = make('p', 'turn-text')
     // Each message finds its own direction (Arabic and Hebrew right to left); the marks are ranges of its own text.
     body.dir = 'auto'
     item.append(header, body)
-    const turn: Turn = { message, item, body, shown: '', marks: new Map() }
+    const turn: Turn = { message, item, body, pin, badge, shown: '', marks: new Map() }
     drawBody(turn, [])
+    drawPin(turn)
     return turn
+  }
+
+  function drawPin({ message, item, pin, badge }: Turn): void {
+    const pinned = pinnedIds.has(message.id)
+    item.classList.toggle('is-pinned', pinned)
+    badge.hidden = !pinned
+    pin.textContent = pinned ? 'Unpin' : 'Pin'
+    pin.setAttribute('aria-label', `${pinned ? 'Unpin' : 'Pin'} #${message.seq}`)
+    pin.disabled = false
   }
 
   function highlight(items: readonly ContextItem[]): void {
@@ -125,8 +155,9 @@ export function createHistoryView(
   }
 
   return {
-    render(messages) {
+    render(messages, pinned) {
       shownMessages = messages
+      pinnedIds = pinned
       turns.clear()
       const items = messages.map((message) => {
         const turn = renderTurn(message)
@@ -140,6 +171,10 @@ export function createHistoryView(
           ? 'Nothing stored yet: load the sample or a file, or type a message.'
           : `${formatCount(messages.length)} messages, ${formatCount(chars)} characters`
       highlight(lastItems)
+    },
+    showPins(pinned) {
+      pinnedIds = pinned
+      for (const turn of turns.values()) drawPin(turn)
     },
     highlight,
     reveal(messageId, start) {

@@ -48,14 +48,31 @@ function turnsInScope(messages: readonly StoredMessage[], conversationId: string
 
 function wire(memory: Memory, name: string): void {
   const contextText = element<HTMLPreElement>('context')
-  const history = createHistoryView(element('history'), element('history-summary'), (message) => {
-    memory
-      .forget({ id: message.id })
-      .then(async () => {
-        loadStatus.textContent = `Forgot message #${message.seq}.`
-        await historyChanged()
-      })
-      .catch(showError)
+  const pinnedIds = async () => new Set((await memory.pins()).map((pin) => pin.messageId))
+  const history = createHistoryView(element('history'), element('history-summary'), {
+    forget(message) {
+      memory
+        .forget({ id: message.id })
+        .then(async () => {
+          loadStatus.textContent = `Forgot message #${message.seq}.`
+          await historyChanged()
+        })
+        .catch(showError)
+    },
+    setPinned(message, pin) {
+      const change = pin ? memory.pin(message.id) : memory.unpin(message.id)
+      change
+        .then(async () => {
+          loadStatus.textContent = `${pin ? 'Pinned' : 'Unpinned'} message #${message.seq}.`
+          history.showPins(await pinnedIds())
+          update('query')
+        })
+        .catch((error: unknown) => {
+          showError(error)
+          // The stored pins, whatever the failure left: the buttons say them again and take clicks again.
+          pinnedIds().then(history.showPins, showError)
+        })
+    },
   })
   const contextView = createContextView(
     {
@@ -109,9 +126,9 @@ function wire(memory: Memory, name: string): void {
 
   const refreshStatus = newestShown(() => memory.stats(), showStatus)
   const reloadHistory = newestShown(
-    () => loadHistory(memory),
-    (messages) => {
-      history.render(messages)
+    () => Promise.all([loadHistory(memory), pinnedIds()]),
+    ([messages, pinned]) => {
+      history.render(messages, pinned)
       ask.setConversations([...new Set(messages.map((message) => message.conversationId))])
       update('query')
     },
@@ -135,7 +152,8 @@ function wire(memory: Memory, name: string): void {
     memory
       .add(message)
       .then(() => {
-        content.value = ''
+        // Only what was sent: a next message typed while this one was stored stays in the box.
+        if (content.value === message.content) content.value = ''
         return added()
       })
       .catch(showError)

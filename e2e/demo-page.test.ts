@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core'
 import { afterEach, expect, inject, test } from 'vitest'
 import { germanConversation, sampleConversation } from '../demo/sample-conversation'
 import { germanRequests } from '../demo/sample-german'
-import { foreignRequests, launchDemo, type DemoSession } from './launch-demo'
+import { countIn, historyText, openDemo as open, settled, statsRow, waitIndexed } from './demo-driver'
+import { foreignRequests, type DemoSession } from './launch-demo'
 
 const baseUrl = inject('baseUrl')
 const screenshots = 'test-results/demo'
@@ -15,56 +16,16 @@ afterEach(async () => {
   session = undefined
 })
 
-/** Opens the demo on a memory of its own, with console errors and uncaught exceptions recorded from the first byte. */
+/** Opens the demo on a memory of its own (`openDemo`), closed after the test. */
 async function openDemo(name: string): Promise<{ page: Page; errors: string[]; url: string }> {
-  session = await launchDemo({ baseUrl, webgpu: false })
-  const { page } = session
-  const errors: string[] = []
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
-  page.on('pageerror', (error) => errors.push(error.message))
-  const url = `${baseUrl}/?device=wasm&name=${name}`
-  await page.goto(url)
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 })
-  return { page, errors, url }
-}
-
-/** Waits until the latest context and chart asked for are on screen. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.body.dataset.context === 'ready' && document.body.dataset.chart === 'ready')
-}
-
-/** Waits for "all indexed" and the message count; on a timeout, says what the page showed instead. */
-async function waitIndexed(page: Page, messages: number): Promise<void> {
-  try {
-    await page.waitForFunction(
-      (messages) =>
-        document.getElementById('progress-text')!.textContent!.startsWith('all indexed') &&
-        document.getElementById('status')!.textContent!.startsWith(`${messages} messages`),
-      messages,
-      { timeout: 120_000 },
-    )
-  } catch (error) {
-    const shown = await page.evaluate(() =>
-      ['progress-text', 'status', 'load-status'].map((id) => `${id}: ${document.getElementById(id)!.textContent}`),
-    )
-    throw new Error(`waiting for ${messages} messages, all indexed; the page shows ${shown.join(' | ')}`, {
-      cause: error,
-    })
-  }
-}
-
-function historyText(page: Page): Promise<string> {
-  return page.evaluate(() => document.getElementById('history')!.textContent!)
+  const opened = await open(baseUrl, name)
+  session = opened.session
+  return opened
 }
 
 /** The stats row "characters": used and budget, as numbers. */
 async function usedOfBudget(page: Page): Promise<{ used: number; budget: number }> {
-  const row = await page.evaluate(
-    () =>
-      [...document.querySelectorAll('#context-stats dt')].find((dt) => dt.textContent === 'characters')!
-        .nextElementSibling!.textContent!,
-  )
-  const [used, budget] = row.split(' of ').map((part) => Number(part.replaceAll(',', '')))
+  const [used, budget] = (await statsRow(page, 'characters'))!.split(' of ').map(countIn)
   return { used, budget }
 }
 
@@ -374,7 +335,8 @@ test('files: LoCoMo and ChatGPT with a conversation picker, a message array, a b
     undefined,
     { timeout: 60_000 },
   )
-  expect(await page.locator('#history > li').count()).toBe(0)
+  // The status says so before the history is read again: the list empties once it is.
+  await page.waitForFunction(() => document.querySelectorAll('#history > li').length === 0)
   expect(await page.textContent('#history-summary')).toMatch(/^Nothing stored yet/)
   expect(errors).toEqual([])
 })
