@@ -56,12 +56,25 @@ function sentences(name: string, reasons: readonly ContextItem['reason'][], unit
 }
 
 /**
- * The parts, in the order they come in the text. The conversation summary (`memory.setSummary`, coming on main) is
- * one more entry here, where its section comes: `{ name: 'summary', share: ({ stats }) => stats.summary && { chars:
- * stats.summary.chars, detail: … } }`.
+ * The summaries' section, headers and breaks included (`stats.summary.chars`): there whenever the scope has a summary
+ * slot in use, so one left out (over its share) or dropped by a forget is said, not silent.
  */
+const summary: Part = {
+  name: 'summary',
+  share({ stats: { summary } }) {
+    if (summary === undefined) return undefined
+    const count = summary.conversations.length
+    const parts = [`${formatCount(count)} ${count === 1 ? 'summary' : 'summaries'}`]
+    if (summary.left.length > 0) parts.push(`${formatCount(summary.left.length)} over its share, left out`)
+    if (summary.dropped.length > 0) parts.push(`${formatCount(summary.dropped.length)} dropped by a forget`)
+    return { chars: summary.chars, detail: parts.join(' · ') }
+  },
+}
+
+/** The parts, in the order they come in the text. */
 const PARTS: readonly Part[] = [
   pinned,
+  summary,
   sentences('recent turns', ['recent'], 'turn'),
   sentences('excerpts', ['relevant', 'neighbour', 'update', 'position'], 'sentence'),
 ]

@@ -10,6 +10,7 @@ import { createFileLoader } from './file-loader'
 import { createForgetRequest } from './forget-request'
 import { createHistoryView, loadHistory } from './history-view'
 import { latestWins, newestShown } from './latest-wins'
+import { createSummaryControls } from './summary-controls'
 import { germanConversation, sampleConversation, sampleRequests } from './sample-conversation'
 import { germanRequests } from './sample-german'
 import './test-hook'
@@ -124,12 +125,18 @@ function wire(memory: Memory, name: string): void {
   const ask = createAskControls(`sift-demo-settings:${name}`, [...sampleRequests, ...germanRequests], update)
   createCompareView(memory, () => ask.settings())
 
+  const summaries = createSummaryControls(memory, {
+    messages: () => history.messages(),
+    changed: () => update('query'),
+  })
   const refreshStatus = newestShown(() => memory.stats(), showStatus)
   const reloadHistory = newestShown(
     () => Promise.all([loadHistory(memory), pinnedIds()]),
     ([messages, pinned]) => {
       history.render(messages, pinned)
-      ask.setConversations([...new Set(messages.map((message) => message.conversationId))])
+      const conversations = [...new Set(messages.map((message) => message.conversationId))]
+      ask.setConversations(conversations)
+      summaries.setConversations(conversations).catch(showError)
       update('query')
     },
   )

@@ -6,6 +6,7 @@ import { afterEach, expect, inject, test } from 'vitest'
 import { sampleConversation } from '../demo/sample-conversation'
 import { countIn, openDemo, settled, statsRow, waitIndexed } from './demo-driver'
 import { foreignRequests, type DemoSession } from './launch-demo'
+import { scanDatabase } from './raw-scan'
 
 const baseUrl = inject('baseUrl')
 let session: DemoSession | undefined
@@ -135,4 +136,49 @@ test('pin a message the request does not bring, reload, unpin; a budget in o200k
 
   expect(errors).toEqual([])
   expect(foreignRequests(session!.requests, baseUrl)).toEqual([])
+})
+
+test('set a summary, see its share in the context, forget a message it covers: its text leaves the database, and a reload says dropped', async () => {
+  const name = 'e2e-demo-summary'
+  const opened = await openDemo(baseUrl, name)
+  session = opened.session
+  const { page, errors } = opened
+  await page.click('#load-sample')
+  await waitIndexed(page, sampleConversation.length)
+  await page.getByRole('button', { name: request }).click()
+  await settled(page)
+  expect(await statsRow(page, 'summary')).toBeUndefined()
+  const summary =
+    'Ana, a nurse in Porto, lives with Tom and Biscuit, their beagle; her Quorvath notes say peanuts are out.'
+  await page.fill('#summary-text', summary)
+  await page.click('#summary-set')
+  await page.waitForFunction(() => document.getElementById('summary-state')!.dataset.state === 'current')
+  await page.waitForFunction(() =>
+    document.getElementById('context')!.textContent!.startsWith('Summary of the conversation'),
+  )
+  await settled(page)
+  const text = await contextText(page)
+  expect(text.slice(0, text.indexOf(sectionBreak))).toContain(summary)
+  const row = (await statsRow(page, 'summary'))!
+  expect(row).toMatch(/ · 1 summary$/)
+  expect(countIn(/^([\d,]+) characters/.exec(row)![1])).toBe(text.indexOf(sectionBreak) + sectionBreak.length)
+  expect((await scanDatabase(page, name, ['Quorvath'])).found.length).toBeGreaterThan(0)
+
+  // Forget the first message: the summary covers it, so its text goes in the same write.
+  const first = page.locator('#history > li').first()
+  await first.locator('.forget-turn').click()
+  await first.locator('.forget-turn').click()
+  await page.waitForFunction(() => document.getElementById('summary-state')!.dataset.state === 'dropped')
+  await page.waitForFunction(
+    () => !document.getElementById('context')!.textContent!.includes('Summary of the conversation'),
+  )
+  await settled(page)
+  expect(await statsRow(page, 'summary')).toMatch(/1 dropped by a forget/)
+  expect((await scanDatabase(page, name, ['Quorvath'])).found).toEqual([])
+
+  await page.reload()
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 })
+  await page.waitForFunction(() => document.getElementById('summary-state')!.dataset.state === 'dropped')
+  expect(await page.textContent('#summary-state')).toMatch(/^Dropped on .*Write a new one\.$/)
+  expect(errors).toEqual([])
 })

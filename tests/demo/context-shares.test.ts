@@ -99,6 +99,24 @@ describe('shareRows', () => {
     }
   })
 
+  it('gives the summary its section after the pins, and says when it is over its share', async () => {
+    await memory.pin('p1')
+    await memory.setSummary('default', 'We walked the harbour every day and counted boats.', { through: 't29' })
+    try {
+      const context = await memory.buildContext('boats in the harbour', { budget: 900, strategy: 'lexical' })
+      const { rows, chars } = read(context)
+      expect([...rows.keys()]).toEqual(['pinned', 'summary', 'excerpts', 'labels and gaps'])
+      expect(chars.get('summary')).toBe(context.stats.summary!.chars)
+      expect(rows.get('summary')).toMatch(/ · 1 summary$/)
+      expect(sum(chars.values())).toBe(context.stats.used)
+      const small = await memory.buildContext('boats', { budget: 200, strategy: 'lexical' })
+      expect(read(small).rows.get('summary')).toBe('0 characters (0.0 %) · 0 summaries · 1 over its share, left out')
+    } finally {
+      await memory.unpin('p1')
+      await memory.clearSummary('default')
+    }
+  })
+
   it('shows the tokens used of a token budget, as the tokenizer counts the text', async () => {
     const context = await memory.buildContext('boats in the harbour', {
       budget: { tokens: 300, tokenizer: 'o200k_base' },
