@@ -1,8 +1,8 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { IDBFactory } from 'fake-indexeddb'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createMemory, type Memory, type NodeMemoryOptions } from '../../src/node'
+import { describe, expect, it } from 'vitest'
 import { dumpRaw, getAllRaw } from '../raw-database'
+import { nodeMemories } from './node-memories'
 
 const trip = [
   { id: 'p1', conversationId: 'trip', role: 'user', content: 'I am allergic to peanuts, always check the menus.' },
@@ -17,21 +17,7 @@ const trip = [
   { id: 'w1', conversationId: 'work', role: 'user', content: 'The quarterly report is due on Friday.' },
 ]
 
-const opened: Memory[] = []
-afterEach(async () => {
-  for (const memory of opened.splice(0)) await memory.close()
-})
-
-async function open(name: string, indexedDB = new IDBFactory(), extra: Partial<NodeMemoryOptions> = {}) {
-  const memory = await createMemory({
-    name,
-    indexedDB,
-    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
-    ...extra,
-  })
-  opened.push(memory)
-  return { memory, indexedDB }
-}
+const open = nodeMemories()
 
 describe('pins', () => {
   it('pins, lists and unpins, and refuses ids that are not stored or not pinned with INVALID_INPUT', async () => {

@@ -1,10 +1,10 @@
 // The summary slot (`Memory.setSummary`): the app's own summary of a conversation up to a message, held in a section of
 // its own inside the budget, never the only copy of what it covers, and gone with what a forget removes.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { IDBFactory } from 'fake-indexeddb'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createMemory, type Memory, type NodeMemoryOptions } from '../../src/node'
+import { describe, expect, it } from 'vitest'
 import { dumpRaw, getAllRaw } from '../raw-database'
+import { nodeMemories } from './node-memories'
 
 const day = (n: number) => Date.UTC(2024, 2, 1 + n)
 const trip = [
@@ -36,21 +36,7 @@ const trip = [
 // The app's summary of a1–a3: it leaves out the passport number, which the originals still hold.
 const SUMMARY = 'The user flies to Lisbon on the ninth and stays at the Alfama Patio hotel.'
 
-const opened: Memory[] = []
-afterEach(async () => {
-  for (const memory of opened.splice(0)) await memory.close()
-})
-
-async function open(name: string, indexedDB = new IDBFactory(), extra: Partial<NodeMemoryOptions> = {}) {
-  const memory = await createMemory({
-    name,
-    indexedDB,
-    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
-    ...extra,
-  })
-  opened.push(memory)
-  return { memory, indexedDB }
-}
+const open = nodeMemories()
 
 const raw = (indexedDB: IDBFactory, name: string) => dumpRaw(indexedDB as unknown as globalThis.IDBFactory, name)
 
