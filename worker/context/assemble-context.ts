@@ -21,6 +21,7 @@ import {
   summaryBlock,
   type Sections,
   type SectionedPack,
+  type SummaryBlock,
 } from './context-sections'
 import { replayable } from '../util/replayable'
 
@@ -188,17 +189,17 @@ function sectionsFor(pinned: ScoredSentence[], moment: ContextMoment, request: C
   const tokens = request.tokenBudget
   const share = Math.floor(request.summaryShare * (tokens ? tokens.tokens : request.budget))
   const size = (text: string) => (tokens ? moment.countTokens!(text) : text.length)
-  const chosen: SummaryInScope[] = []
+  const chosen: SummaryBlock[] = []
   const left: string[] = []
   let taken = 0
-  for (const summary of [...current].reverse()) {
-    const cost = size(summaryBlock(summary).text)
+  for (const block of current.map(summaryBlock).reverse()) {
+    const cost = size(block.text)
     if (taken + cost <= share) {
-      chosen.unshift(summary)
+      chosen.unshift(block)
       taken += cost
-    } else left.unshift(summary.conversationId)
+    } else left.unshift(block.conversationId)
   }
-  return { pinned, summaries: chosen.map(summaryBlock), summariesLeft: left, summariesDropped: dropped }
+  return { pinned, summaries: chosen, summariesLeft: left, summariesDropped: dropped }
 }
 
 function tokenStats(budget: TokenBudget, used: number): ContextStats['tokens'] {
