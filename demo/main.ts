@@ -127,6 +127,7 @@ function wire(memory: Memory, name: string): void {
 
   const summaries = createSummaryControls(memory, {
     messages: () => history.messages(),
+    turns: (conversationId) => turnsInScope(history.messages(), conversationId),
     changed: () => update('query'),
   })
   const refreshStatus = newestShown(() => memory.stats(), showStatus)

@@ -4,6 +4,8 @@ import { describeError, element, formatDay, make } from './dom'
 /** What the summary controls need from the page: the stored messages, and a way to ask for the context again. */
 export interface SummaryControlsHost {
   messages(): readonly StoredMessage[]
+  /** A conversation's messages in time order, as contexts read them. */
+  turns(conversationId: string): readonly StoredMessage[]
   changed(): void
 }
 
@@ -18,22 +20,6 @@ export function createSummaryControls(memory: Memory, host: SummaryControlsHost)
   const text = element<HTMLTextAreaElement>('summary-text')
   const clear = element<HTMLButtonElement>('summary-clear')
   const state = element<HTMLParagraphElement>('summary-state')
-
-  /** The conversation's latest message in time order: what a summary written now covers. */
-  function latest(conversationId: string): StoredMessage | undefined {
-    return host
-      .messages()
-      .filter((message) => message.conversationId === conversationId)
-      .reduce<StoredMessage | undefined>(
-        (last, message) =>
-          !last ||
-          message.timestamp > last.timestamp ||
-          (message.timestamp === last.timestamp && message.seq > last.seq)
-            ? message
-            : last,
-        undefined,
-      )
-  }
 
   function describeSlot(summary: Summary | undefined): string {
     if (summary === undefined) return 'No summary set for this conversation.'
@@ -67,7 +53,8 @@ export function createSummaryControls(memory: Memory, host: SummaryControlsHost)
 
   form.addEventListener('submit', (event) => {
     event.preventDefault()
-    const last = latest(conversation.value)
+    // The conversation's latest message in time order: what a summary written now covers.
+    const last = conversation.value === '' ? undefined : host.turns(conversation.value).at(-1)
     if (!last) {
       state.textContent = 'This conversation has no messages to summarise.'
       return

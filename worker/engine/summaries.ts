@@ -1,6 +1,6 @@
 import { SiftError } from '../../src/errors'
-import type { Summary } from '../../src/types'
-import type { SentenceCatalog } from '../index/sentence-catalog'
+import type { ExportedSummary, Summary } from '../../src/types'
+import type { CatalogMessage, SentenceCatalog } from '../index/sentence-catalog'
 import { describe } from '../input/message-input'
 import { summaryKey, type DroppedSummaryRecord, type SummaryRecord } from '../store/records'
 import type { EngineStore } from './open-parts'
@@ -15,14 +15,6 @@ export interface SummaryParts {
   assertOpen: () => void
   /** `MemoryOptions.maxMessageChars`: a summary is no longer than a message may be. */
   maxChars: number
-}
-
-/** A summary an import brings (`SiftExport.summaries`), its `through` one of the file's messages. */
-export interface ImportedSummary {
-  conversationId: string
-  text: string
-  through: string
-  setAt: number
 }
 
 /** The summaries a context of a scope holds, and the conversations in it whose summary a forget dropped. */
@@ -63,15 +55,7 @@ export class Summaries {
       const message = this.parts.catalog.message(through)
       if (!message || message.conversationId !== id)
         throw invalid(`setSummary: no message with id "${through}" is stored in the conversation "${id}".`)
-      const record: SummaryRecord = {
-        key: summaryKey(id),
-        conversationId: id,
-        through,
-        throughTimestamp: message.timestamp,
-        throughSeq: message.seq,
-        setAt: Date.now(),
-        text,
-      }
+      const record = summaryRecord(message, text, Date.now())
       const rows = await this.loaded()
       await this.parts.store.saveSummary(record)
       rows.set(id, record)
@@ -98,7 +82,7 @@ export class Summaries {
   }
 
   /** An import stored these summaries' messages: each is set where its conversation has no current summary. */
-  async imported(summaries: readonly ImportedSummary[]): Promise<void> {
+  async imported(summaries: readonly ExportedSummary[]): Promise<void> {
     if (summaries.length === 0) return
     await this.parts.writes.run(async () => {
       const rows = await this.loaded()
@@ -106,15 +90,7 @@ export class Summaries {
         const message = this.parts.catalog.message(through)
         const existing = rows.get(conversationId)
         if (!message || (existing && 'text' in existing)) continue
-        const record: SummaryRecord = {
-          key: summaryKey(conversationId),
-          conversationId,
-          through,
-          throughTimestamp: message.timestamp,
-          throughSeq: message.seq,
-          setAt,
-          text,
-        }
+        const record = summaryRecord(message, text, setAt)
         await this.parts.store.saveSummary(record)
         rows.set(conversationId, record)
       }
@@ -148,6 +124,20 @@ export class Summaries {
     this.rows ??= this.parts.store.summaries().then((rows) => new Map(rows.map((row) => [row.conversationId, row])))
     this.rows.catch(() => (this.rows = undefined))
     return this.rows
+  }
+}
+
+/** The row of a summary that ends at `through`: its place in time order copied from the message, in clear. */
+function summaryRecord(through: CatalogMessage, text: string, setAt: number): SummaryRecord {
+  const { id, conversationId, timestamp, seq } = through
+  return {
+    key: summaryKey(conversationId),
+    conversationId,
+    through: id,
+    throughTimestamp: timestamp,
+    throughSeq: seq,
+    setAt,
+    text,
   }
 }
 
