@@ -69,3 +69,56 @@ test('clear from a following tab deletes everything, and both tabs go on with an
   })
   expect(await leader.evaluate(() => window.tabMemory.forget({ ids: ['new-1'] }))).toBe(1)
 })
+
+test('calls made right after clear(), without awaiting it, find the memory empty, in the leading and the following tab', async () => {
+  session = await launchDemo({ baseUrl, webgpu: false })
+  const name = 'e2e-clear-barrier'
+  const tabs = { leader: await openPage(session.context, name), follower: await openPage(session.context, name) }
+  for (const [role, page] of Object.entries(tabs)) {
+    await tabs.leader.evaluate(async (messages) => {
+      await window.tabMemory.add(messages)
+      await window.tabMemory.pin('old-0')
+      await window.tabMemory.setSummary('mornings', 'The ferry leaves early.', { through: 'old-2' })
+    }, history)
+    const seen = await page.evaluate(async () => {
+      const memory = window.tabMemory
+      const outcome = <T>(call: Promise<T>, read: (value: T) => unknown = (value) => value) =>
+        call.then(
+          (value) => ({ value: read(value) }),
+          (error: { code?: string }) => ({ code: error.code }),
+        )
+      const cleared = memory.clear()
+      const calls = {
+        lexical: outcome(memory.buildContext('When does the ferry leave?', { strategy: 'lexical' }), (c) => c.text),
+        tail: outcome(memory.buildContext('When does the ferry leave?', { strategy: 'tail' }), (c) => c.text),
+        export: outcome(memory.export(), (e) => ('messages' in e ? [e.messages.length, e.pins] : e)),
+        messages: outcome(memory.messages(), (p) => p.messages),
+        stats: outcome(memory.stats(), (s) => s.messages),
+        pins: outcome(memory.pins()),
+        summary: outcome(memory.summary('mornings')),
+        unpin: outcome(memory.unpin('old-0')),
+        setSummary: outcome(memory.setSummary('mornings', 'Still early.', { through: 'old-2' })),
+        clearSummary: outcome(memory.clearSummary('mornings')),
+      }
+      const answers = Object.fromEntries(
+        await Promise.all(Object.entries(calls).map(async ([method, call]) => [method, await call])),
+      )
+      return { cleared: await cleared, answers }
+    })
+    expect(seen, role).toEqual({
+      cleared: history.length,
+      answers: {
+        lexical: { value: '' },
+        tail: { value: '' },
+        export: { value: [0, undefined] },
+        messages: { value: [] },
+        stats: { value: 0 },
+        pins: { value: [] },
+        summary: { value: undefined },
+        unpin: { code: 'INVALID_INPUT' },
+        setSummary: { code: 'INVALID_INPUT' },
+        clearSummary: { value: false },
+      },
+    })
+  }
+})

@@ -11,7 +11,7 @@ import { SiftError } from '../../src/errors'
 import { createMemory } from '../../src/node'
 import { resolveEmbedding } from '../../worker/embed/embedding-presets'
 import { modelFiles } from '../../worker/embed/model-files'
-import { modelLoadFailure } from '../../worker/embed/model-load-failure'
+import { loadFailureDetail, modelLoadFailure } from '../../worker/embed/model-load-failure'
 import type { ModelOptions } from '../../worker/embed/model-runner'
 import { assertFilesServed } from '../../worker/embed/served-files'
 import { startStaticServer, type StaticServer } from '../../scripts/static-server'
@@ -75,6 +75,15 @@ async function answeringServer(status: number, type = 'text/html'): Promise<{ ur
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+}
+
+/** What `JSON.parse` throws for a dev server's fallback page, as transformers.js passes it on for a model file. */
+function htmlPageAsJson(): unknown {
+  try {
+    return JSON.parse('<!doctype html><html><body>App</body></html>')
+  } catch (error) {
+    return error
+  }
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<SiftError> {
@@ -173,10 +182,27 @@ describe('modelLoadFailure', () => {
   })
 
   it("says a model file came back as an HTML page, naming the folder, for transformers.js's Unexpected token '<'", () => {
-    const error = modelLoadFailure(options, [`wasm: Unexpected token '<', "<!doctype "... is not valid JSON`])
+    const error = modelLoadFailure(options, [`wasm: ${loadFailureDetail(htmlPageAsJson())}`])
+    expect(error.message).not.toContain('doctype')
     expect(error.message).toContain('came back as an HTML page')
     expect(error.message).toContain('no model folder at /models/use-lite/')
     expect(error.message).toContain('localModelPath')
+  })
+
+  it("names a model file that is not JSON without quoting it (JSON.parse's message does)", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sift-model-not-json-'))
+    try {
+      mkdirSync(join(folder, 'use-lite'))
+      for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json'])
+        writeFileSync(join(folder, 'use-lite', file), 'root:x:0:0:SECRET-BYTES:/root:/bin/bash\n')
+      const memory = await createMemory({ name: 'model-not-json', localModelPath: folder, requireModelFiles: false })
+      const error = await rejectionOf(memory.ready())
+      await memory.close()
+      expect(error).toMatchObject({ code: 'MODEL_UNAVAILABLE', message: expect.stringContaining('not valid JSON') })
+      for (const secret of ['root', 'SECRET', 'x:0:0']) expect(error.message).not.toContain(secret)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 
   it('otherwise names the folder and localModelPath', () => {

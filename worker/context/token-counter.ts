@@ -47,27 +47,41 @@ async function loadCounter(tokenizer: TokenizerName, readFile: ReadTokenizerFile
   return loadTokenizerJson(tokenizer, readFile)
 }
 
-/** A Hugging Face tokenizer.json, read by the tokenizer library transformers.js itself reads them with. */
+/**
+ * A Hugging Face tokenizer.json, read by the tokenizer library transformers.js itself reads them with. The path may
+ * come from the app's user, so what a refusal says of the file is its size and what it is not, never its bytes:
+ * neither `JSON.parse`'s message (which quotes the text) nor the library's (which quotes the fields it does not know)
+ * is passed on, and neither is kept as the cause.
+ */
 async function loadTokenizerJson(path: string, readFile: ReadTokenizerFile): Promise<CountTokens> {
-  let json: unknown
+  let bytes: ArrayBuffer
   try {
-    json = JSON.parse(new TextDecoder().decode(await readFile(path)))
+    bytes = await readFile(path)
   } catch (error) {
     throw new SiftError(
       'MODEL_UNAVAILABLE',
-      `buildContext: the tokenizer "${path}" could not be read as a tokenizer.json (${(error as Error)?.message ?? String(error)}); serve the file, or name 'o200k_base' or 'cl100k_base'.`,
+      `buildContext: the tokenizer "${path}" could not be read (${(error as Error)?.message ?? String(error)}); serve the file, or name 'o200k_base' or 'cl100k_base'.`,
       { cause: error },
+    )
+  }
+  const size = `${bytes.byteLength} bytes`
+  let json: unknown
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes))
+  } catch {
+    throw new SiftError(
+      'MODEL_UNAVAILABLE',
+      `buildContext: the tokenizer "${path}" (${size}) is not valid JSON, so not a tokenizer.json; name a model's tokenizer.json, or 'o200k_base' or 'cl100k_base'.`,
     )
   }
   const { Tokenizer } = await import('@huggingface/tokenizers')
   let tokenizer: InstanceType<typeof Tokenizer>
   try {
     tokenizer = new Tokenizer(json as object, {})
-  } catch (error) {
+  } catch {
     throw new SiftError(
       'MODEL_UNAVAILABLE',
-      `buildContext: "${path}" is not a tokenizer.json Sift can read (${(error as Error)?.message ?? String(error)}).`,
-      { cause: error },
+      `buildContext: the tokenizer "${path}" (${size}) is JSON but not a tokenizer.json Sift can read; name a model's tokenizer.json, or 'o200k_base' or 'cl100k_base'.`,
     )
   }
   // Without the model's special tokens: they frame a whole prompt, not a part of it.

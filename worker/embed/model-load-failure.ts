@@ -1,11 +1,14 @@
 import { SiftError } from '../../src/errors'
 import type { ModelOptions } from './model-runner'
 
+/** How `loadFailureDetail` says that a model file came back as an HTML page, which `modelLoadFailure` then explains. */
+const HTML_PAGE = 'a model file is an HTML page, not JSON'
+
 /**
  * The `MODEL_UNAVAILABLE` error for a model that no backend could load, `failures` being each backend's error. It
  * says which option to look at: `wasmPaths` when ONNX Runtime's own files failed, `localModelPath` otherwise, and
- * when a model file came back as an HTML page (transformers.js then reports `Unexpected token '<'`), that the server
- * does not have the model's folder where it was looked for.
+ * when a model file came back as an HTML page (`loadFailureDetail`), that the server does not have the model's folder
+ * where it was looked for.
  */
 export function modelLoadFailure(
   options: Pick<ModelOptions, 'model' | 'localModelPath' | 'wasmPaths' | 'allowRemoteModels'>,
@@ -17,7 +20,7 @@ export function modelLoadFailure(
   let advice: string
   if (wasmPaths !== undefined && said.includes(wasmPaths)) {
     advice = `ONNX Runtime's files did not load from ${wasmPaths}: serve onnxruntime-web's dist/ort-wasm*.wasm and .mjs files there, or set the wasmPaths option to where they are.`
-  } else if (/Unexpected token '<'|<!doctype/i.test(said)) {
+  } else if (said.includes(HTML_PAGE)) {
     advice = `A model file came back as an HTML page: the server has no model folder at ${folder} and answered with its fallback page. Serve the model's folder there, or set the localModelPath option to where it is.`
   } else {
     advice = `Serve the model's folder (config.json, tokenizer files, onnx/) at ${folder}, set the localModelPath option to where it is${options.allowRemoteModels ? '' : ', or allow remote models (allowRemoteModels)'}.`
@@ -26,4 +29,16 @@ export function modelLoadFailure(
     'MODEL_UNAVAILABLE',
     `Could not load the embedding model "${model}" from localModelPath "${localModelPath}" (${said}). ${advice}`,
   )
+}
+
+/**
+ * What one backend's failure to load the model says, in `modelLoadFailure` and in `stats()`' backend reason: its error's
+ * message, except for a model file that is not JSON. transformers.js passes `JSON.parse`'s error on, and its message
+ * quotes the file's first bytes; the folder is the app's to choose, so this says what the file is not without them,
+ * and whether it is an HTML page (a '<' where JSON was expected: a dev server's fallback page).
+ */
+export function loadFailureDetail(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error)
+  if (!(error instanceof SyntaxError && message.includes('JSON'))) return message
+  return message.includes("'<'") ? HTML_PAGE : 'a model file is not valid JSON'
 }

@@ -9,7 +9,7 @@ import {
 import { SiftError } from '../../src/errors'
 import type { Backend } from '../../src/types'
 import type { LoadedBackend, ModelOptions, ModelRunner } from './model-runner'
-import { modelLoadFailure } from './model-load-failure'
+import { loadFailureDetail, modelLoadFailure } from './model-load-failure'
 import { onnxRuntimeFiles } from './onnx-runtime-files'
 import { poolRows } from './pool-rows'
 import { unknownLetterShare } from './unknown-text'
@@ -127,7 +127,7 @@ export class TransformersModel implements ModelRunner {
         if (backend === 'webgpu') void watchDeviceLoss(ready)
         return ready
       } catch (error) {
-        failures.push(`${backend}: ${(error as Error)?.message ?? String(error)}`)
+        failures.push(`${backend}: ${loadFailureDetail(error)}`)
         await loaded?.dispose().catch(() => undefined)
       }
     }

@@ -1,12 +1,13 @@
 import { SiftError, withSiftErrors } from '../../src/errors'
 import type { EngineApi, EngineOptions } from '../../src/protocol'
+import { ClearBarrier } from '../engine/clear-barrier'
 import { Engine } from '../engine/engine'
 import type { EngineHost } from '../hosts/engine-host'
 
 /**
  * The `EngineApi` a worker exposes over comlink and the Node entry uses in-process: `open` once, then the `Memory`
  * methods of the engine it opened. It is the API boundary: whatever a method throws reaches the caller as a
- * `SiftError`.
+ * `SiftError`, and every call passes the `ClearBarrier`, so that a call made after `clear` finds the memory empty.
  */
 export function engineApi(hostFor: (options: EngineOptions) => EngineHost): EngineApi {
   let engine: Engine | undefined
@@ -14,6 +15,11 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     if (!engine) throw new SiftError('CLOSED', 'The memory is not open; create one with createMemory().')
     return engine
   }
+  // Here rather than in the engine: the pins and summaries a call reaches are the engine's parts that a clear replaces,
+  // so they are looked up only once the call has passed the barrier.
+  const barrier = new ClearBarrier()
+  const call = <T>(method: string, run: (engine: Engine) => Promise<T>): Promise<T> =>
+    withSiftErrors(method, () => barrier.after(() => run(opened())))
   return {
     open: (options, onProgress) =>
       withSiftErrors('createMemory', async () => {
@@ -24,26 +30,25 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
           )
         engine = await Engine.open({ ...options, onProgress }, hostFor(options))
       }),
-    add: (message) => withSiftErrors('add', () => opened().add(message)),
-    indexed: () => withSiftErrors('indexed', () => opened().indexed()),
-    ready: () => withSiftErrors('ready', () => opened().ready()),
-    buildContext: (request, options) => withSiftErrors('buildContext', () => opened().buildContext(request, options)),
-    forget: (selector) => withSiftErrors('forget', () => opened().forget(selector)),
-    findForgettable: (text, options) =>
-      withSiftErrors('findForgettable', () => opened().findForgettable(text, options)),
-    messages: (options) => withSiftErrors('messages', () => opened().messages(options)),
-    pin: (messageId) => withSiftErrors('pin', () => opened().pins.pin(messageId)),
-    unpin: (messageId) => withSiftErrors('unpin', () => opened().pins.unpin(messageId)),
-    pins: (conversationId) => withSiftErrors('pins', () => opened().pins.list(conversationId)),
+    add: (message) => call('add', (engine) => engine.add(message)),
+    indexed: () => call('indexed', (engine) => engine.indexed()),
+    ready: () => call('ready', (engine) => engine.ready()),
+    buildContext: (request, options) => call('buildContext', (engine) => engine.buildContext(request, options)),
+    forget: (selector) => call('forget', (engine) => engine.forget(selector)),
+    findForgettable: (text, options) => call('findForgettable', (engine) => engine.findForgettable(text, options)),
+    messages: (options) => call('messages', (engine) => engine.messages(options)),
+    pin: (messageId) => call('pin', (engine) => engine.pins.pin(messageId)),
+    unpin: (messageId) => call('unpin', (engine) => engine.pins.unpin(messageId)),
+    pins: (conversationId) => call('pins', (engine) => engine.pins.list(conversationId)),
     setSummary: (conversationId, text, options) =>
-      withSiftErrors('setSummary', () => opened().summaries.set(conversationId, text, options)),
-    summary: (conversationId) => withSiftErrors('summary', () => opened().summaries.get(conversationId)),
-    clearSummary: (conversationId) => withSiftErrors('clearSummary', () => opened().summaries.clear(conversationId)),
-    clear: () => withSiftErrors('clear', () => opened().clear()),
-    export: (options) => withSiftErrors('export', () => opened().export(options)),
-    import: (data, options) => withSiftErrors('import', () => opened().import(data, options)),
-    changeKey: (next) => withSiftErrors('changeKey', () => opened().changeKey(next)),
-    stats: () => withSiftErrors('stats', () => opened().stats()),
-    close: () => withSiftErrors('close', () => opened().close()),
+      call('setSummary', (engine) => engine.summaries.set(conversationId, text, options)),
+    summary: (conversationId) => call('summary', (engine) => engine.summaries.get(conversationId)),
+    clearSummary: (conversationId) => call('clearSummary', (engine) => engine.summaries.clear(conversationId)),
+    clear: () => withSiftErrors('clear', () => barrier.clear(() => opened().clear())),
+    export: (options) => call('export', (engine) => engine.export(options)),
+    import: (data, options) => call('import', (engine) => engine.import(data, options)),
+    changeKey: (next) => call('changeKey', (engine) => engine.changeKey(next)),
+    stats: () => call('stats', (engine) => engine.stats()),
+    close: () => call('close', (engine) => engine.close()),
   }
 }
