@@ -18,6 +18,28 @@ const SENTENCE_GAP = ' […] '
  * the dates and the newer line itself.
  */
 export const SUPERSEDED_MARK = ' [may be updated below]'
+/**
+ * Where a reader may begin a new line: Unicode's mandatory breaks (LF, CR, VT, FF, NEL, LS, PS) and the information
+ * separators FS, GS and RS, which Python's str.splitlines also splits at. The rule every part of a context keeps: its
+ * lines are Sift's own (a message's label, a section's header, the gap marks), and no text the app or its users gave
+ * can start one. A message's sentences never hold a line break (those that would not end a sentence are stored as
+ * '\n', which does: worker/input/message-input.ts); any other text is put on one line by `onOneLine`.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: line-breaking control characters are what it is for.
+const LINE_BREAK = /[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/
+
+/**
+ * `text` as a context may hold it (`LINE_BREAK`): its lines trimmed and joined as two sentences are, blank ones left
+ * out. Split rather than matched by one pattern, which would backtrack over every long run of spaces.
+ */
+export function onOneLine(text: string): string {
+  return text
+    .split(LINE_BREAK)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(SENTENCE_JOIN)
+}
+
 /** Joins two message lines that were consecutive turns of one conversation. */
 const LINE_JOIN = '\n'
 /** Joins two message lines with turns left out between them (or from different conversations). */

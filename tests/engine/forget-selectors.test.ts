@@ -130,9 +130,9 @@ describe('messages()', () => {
     const c1 = (await allPages(memory, { conversationId: 'c1', limit: 3 })).flatMap((p) => p.messages)
     expect(idsOf(c1)).toEqual(['n1', 'n4', 'n7', 'n10', 'n13', 'n16', 'n19', 'n22'])
     // A page that ends exactly at the last message says so.
-    expect(await memory.messages({ limit: 23 })).toEqual({ messages: listed })
-    expect(await memory.messages({ conversationId: 'nothing here' })).toEqual({ messages: [] })
-    expect(await memory.messages({ after: 23 })).toEqual({ messages: [] })
+    expect(await memory.messages({ limit: 23 })).toEqual({ messages: listed, revision: 0 })
+    expect(await memory.messages({ conversationId: 'nothing here' })).toEqual({ messages: [], revision: 0 })
+    expect(await memory.messages({ after: 23 })).toEqual({ messages: [], revision: 0 })
     await memory.forget({ ids: ['n4', 'n5'] })
     expect(idsOf((await allPages(memory, { limit: 4, after: 3 })).flatMap((p) => p.messages))).toEqual(
       contents
@@ -179,8 +179,8 @@ describe('messages()', () => {
     expect(
       idsOf((await allPages(memory, { after: 5, before: 11, newestFirst: true, limit: 2 })).flatMap((p) => p.messages)),
     ).toEqual(['n9', 'n8', 'n7', 'n6', 'n5'])
-    expect(await memory.messages({ before: 1 })).toEqual({ messages: [] })
-    expect(await memory.messages({ after: 10, before: 5, newestFirst: true })).toEqual({ messages: [] })
+    expect(await memory.messages({ before: 1 })).toEqual({ messages: [], revision: 0 })
+    expect(await memory.messages({ after: 10, before: 5, newestFirst: true })).toEqual({ messages: [], revision: 0 })
     await memory.close()
   })
 
@@ -235,7 +235,7 @@ describe('messages()', () => {
     ]) {
       expect(await codeOf(() => memory.messages(options as never)), JSON.stringify(options)).toBe('INVALID_INPUT')
     }
-    expect(await memory.messages({ limit: 1000 })).toEqual({ messages: [] })
+    expect(await memory.messages({ limit: 1000 })).toEqual({ messages: [], revision: 0 })
     await memory.close()
   })
 })

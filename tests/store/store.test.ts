@@ -166,6 +166,8 @@ describe('SiftStore', () => {
       sids: [],
       redacted: [],
       droppedSummaries: [],
+      earliest: [{ conversationId: 'c1', timestamp: 1_700_000_000_000, seq: 2 }],
+      revision: 1,
     })
     expect((await store.readContents()).blocks.flatMap((b) => Array.from(b.sids))).toEqual([1, 2, 3])
     store.close()
@@ -359,6 +361,8 @@ describe('schema upgrade 1 → 2', () => {
       sids: [1, 2],
       redacted: [],
       droppedSummaries: [],
+      earliest: [{ conversationId: 'c1', timestamp: 1_700_000_000_000, seq: 1 }],
+      revision: 1,
     })
     expect(Array.from((await store.readContents()).blocks[0].sids)).toEqual([3])
     store.close()

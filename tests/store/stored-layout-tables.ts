@@ -97,10 +97,11 @@ export const NEW_COARSE_LISTS = {
 }
 
 /**
- * The database after `operate`: m2 forgotten (sid 4, so block 1 rewritten without its row), sid 6 appended (merged into
- * block 2, the only block no larger than the new one), m4 added (sid 7) and both indexes saved.
+ * The database after `operate`: m2 forgotten (sid 4, so block 1 rewritten without its row; the forget revision's row
+ * written, in clear, at 1), sid 6 appended (merged into block 2, the only block no larger than the new one), m4 added
+ * (sid 7) and both indexes saved.
  */
-export function finalTables(): Tables & { state: Row } {
+export function finalTables(): Tables & { state: Row; revision: Row } {
   const row = quantizeBlockRows(APPENDED, 1, DIM)
   const first = block(1, [1, 2, 3], {
     codes: [10, 20, 30, 40, 50, 60],
@@ -116,6 +117,7 @@ export function finalTables(): Tables & { state: Row } {
   })
   return {
     state: state({ nextSeq: 5, nextSid: 8, nextBlockId: 4, embeddedThrough: 6 }),
+    revision: { key: 'revision', revision: 1 },
     messages: [
       initialTables().messages[0],
       initialTables().messages[2],

@@ -63,7 +63,7 @@ async function writeRaw(
 async function expectStored(
   source: IndexedDBSource,
   name: string,
-  expected: Tables & { state: Row },
+  expected: Tables & { state: Row; revision?: Row },
   cipher?: RecordCipher,
   keyCheck?: unknown,
 ): Promise<void> {
@@ -86,8 +86,10 @@ async function expectStored(
     }
   }
   const meta = (await getAllRaw(source.indexedDB, name, 'meta')) as Row[]
-  expect(meta).toEqual(keyCheck === undefined ? [expected.state] : [keyCheck, expected.state])
+  // In key order: the key check ('encryption'), the forget revision, the state row.
+  expect(meta).toEqual([keyCheck, expected.revision, expected.state].filter((row) => row !== undefined))
   expect(layout(meta.find((row) => row.key === 'state'))).toBe(layout(expected.state))
+  if (expected.revision) expect(layout(meta.find((row) => row.key === 'revision'))).toBe(layout(expected.revision))
 }
 
 /** Opens and reads without writing anything, then forgets m2, appends sid 6, adds m4 and saves both indexes. */
@@ -113,7 +115,10 @@ async function operate(source: IndexedDBSource, name: string, key?: CryptoKey): 
     sids: [4],
     redacted: [],
     droppedSummaries: [],
+    earliest: [{ conversationId: 'c1', timestamp: 2_000, seq: 2 }],
+    revision: 1,
   })
+  expect(await store.forgetRevision()).toBe(1)
   expect(await store.appendVectors([6], APPENDED, DIM, 6)).toEqual({ sids: [6], vectors: APPENDED })
   await store.addMessages([{ id: 'm4', role: 'assistant', content: 'Delta.', conversationId: 'c2', timestamp: 4_000 }])
   await store.saveLexicalSnapshot({ format: 1, nextSid: 8, index: NEW_LEXICAL_INDEX })

@@ -180,14 +180,16 @@ export function assembleContext(
 /**
  * What goes before the conversation, or `undefined` when nothing does (no pins, no summary slot in use). The summaries
  * are chosen newest first while they fit together in `summaryShare` of the budget, in characters, or in the
- * tokenizer's tokens for a token budget (each counted alone), and shown oldest first.
+ * tokenizer's tokens for a token budget (each counted alone), and shown oldest first; one that does not fit (every
+ * one, in a share of 0) is named as left out, and only `summary: false` leaves them out unnamed.
  */
 function sectionsFor(pinned: ScoredSentence[], moment: ContextMoment, request: ContextRequest): Sections | undefined {
-  const current = request.summaryShare === 0 ? [] : (moment.summaries?.current ?? [])
+  const { summaryShare } = request
+  const current = summaryShare === false ? [] : (moment.summaries?.current ?? [])
   const dropped = moment.summaries?.dropped ?? []
   if (pinned.length === 0 && current.length === 0 && dropped.length === 0) return undefined
   const tokens = request.tokenBudget
-  const share = Math.floor(request.summaryShare * (tokens ? tokens.tokens : request.budget))
+  const share = summaryShare === false ? 0 : Math.floor(summaryShare * (tokens ? tokens.tokens : request.budget))
   const size = (text: string) => (tokens ? moment.countTokens!(text) : text.length)
   const chosen: SummaryBlock[] = []
   const left: string[] = []

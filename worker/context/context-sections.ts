@@ -1,5 +1,5 @@
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
-import { formatUtcDate, renderContext } from '../../src/core/render-context'
+import { formatUtcDate, onOneLine, renderContext } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { PinnedStats, SummaryStats } from '../../src/types'
 
@@ -10,7 +10,10 @@ export const SECTION_BREAK = '\n\nFrom the conversation:\n'
 /** Between two sections before the conversation. */
 export const SECTION_JOIN = '\n\n'
 
-/** A conversation's summary as a context shows it: its own header (up to when it covers), then the app's text. */
+/**
+ * A conversation's summary as a context shows it: its own header (up to when it covers), then the app's text on the
+ * one line after it (`onOneLine`), so that no line of the summary can pass for a header or a dated turn.
+ */
 export interface SummaryBlock {
   conversationId: string
   text: string
@@ -24,7 +27,7 @@ export function summaryBlock(summary: {
   const date = formatUtcDate(summary.throughTimestamp)
   return {
     conversationId: summary.conversationId,
-    text: `Summary of the conversation${date === '' ? '' : ` up to ${date}`}:\n${summary.text}`,
+    text: `Summary of the conversation${date === '' ? '' : ` up to ${date}`}:\n${onOneLine(summary.text)}`,
   }
 }
 

@@ -228,7 +228,7 @@ export class Engine {
       await followForget(forgotten, { catalog, lexical, background, embedder })
       // A pinned message forgotten whole is unpinned; a summary that covered one was dropped in the forget's write.
       await this.pins.forgotten(forgotten.messageIds)
-      this.summaries.forgotten(forgotten.droppedSummaries)
+      this.summaries.forgotten(forgotten)
       return 'sentences' in parsed ? forgotten.sids.length : forgotten.messageIds.length
     })
   }
@@ -262,20 +262,21 @@ export class Engine {
     })
   }
 
-  /** One page of the stored messages in `seq` order, read in the write queue so that a page never straddles a write. */
+  /** A page of messages in `seq` order and its forget revision, read in the write queue: it never straddles a write. */
   async messages(options?: MessagesOptions): Promise<MessagePage> {
     this.assertOpen()
     const request = toMessagesRequest(options)
     return this.writes.run(async () => {
       this.assertOpen()
-      return messagePage(request, this.catalog, (ids) => this.store.messagesById(ids))
+      const page = await messagePage(request, this.catalog, (ids) => this.store.messagesById(ids))
+      return { ...page, revision: await this.store.forgetRevision() }
     })
   }
 
   /**
    * Deletes the database and empties the embedding cache, then opens the store and the model again, empty, with the
    * same options; resolves with how many messages were removed. The engine stays the same object, so calls from the
-   * app (and from other tabs) go on without reconnecting: those queued behind the clear run on the new, empty parts.
+   * app (and from other tabs) go on without reconnecting: those made after it wait at the API's `ClearBarrier`.
    */
   async clear(): Promise<number> {
     this.assertOpen()
@@ -357,9 +358,9 @@ export class Engine {
   }
 
   /**
-   * Queued at once, so that calls made before the clear are cleared and calls made after it find the memory empty.
-   * The background work stops at once too, and the clear waits for what it left in flight (outside the queue), so that
-   * neither the model nor the database is taken away from work still using it.
+   * Queued at once, so that the writes made before the clear are cleared with the rest. The background work stops at
+   * once too, and the clear waits for what it left in flight (outside the queue), so that neither the model nor the
+   * database is taken away from work still using it.
    */
   private deleteAndReopen(): Promise<number> {
     const { background, embedder } = this

@@ -1,8 +1,10 @@
 import { SiftError } from '../../src/errors'
 import type { ExportedSummary, Summary } from '../../src/types'
 import type { CatalogMessage, SentenceCatalog } from '../index/sentence-catalog'
-import { describe } from '../input/message-input'
+import { toConversationId, toSummaryRequest } from '../input/summary-input'
+import type { ForgetResult } from '../store/store'
 import { summaryKey, type DroppedSummaryRecord, type SummaryRecord } from '../store/records'
+import { covers, type MessagePlace } from '../store/summary-rows'
 import type { EngineStore } from './open-parts'
 import type { WriteQueue } from './write-queue'
 
@@ -27,38 +29,41 @@ export interface ScopeSummaries {
 type Row = SummaryRecord | DroppedSummaryRecord
 
 /**
+ * How many forgets back `asOf` is checked precisely: a summary is written in the seconds after its turns were read, and
+ * a read older than this many forgets is taken as one that a forget may have reached.
+ */
+const KEPT_FORGETS = 1000
+
+/**
  * The conversation summaries (`Memory.setSummary`): one slot per conversation, in the store's `meta` rows (the text
  * sealed in an encrypted memory), read once and then held here. Every change runs in the engine's write queue; a
  * forget drops the summaries it covers inside its own write (worker/store/summary-rows.ts) and tells this cache.
  */
 export class Summaries {
   private rows: Promise<Map<string, Row>> | undefined
+  /** What each of the latest forgets this engine ran removed (`ForgetResult.earliest`), by revision, oldest first. */
+  private readonly forgets = new Map<number, readonly MessagePlace[]>()
 
   constructor(private readonly parts: SummaryParts) {}
 
+  /**
+   * Stores a summary, or, with `asOf`, stores it dropped when a forget since that revision may have removed something
+   * it covers (`forgottenSince`), decided in the transaction that writes it.
+   */
   set(conversationId: unknown, text: unknown, options: unknown): Promise<void> {
-    const id = toConversationId('setSummary', conversationId)
-    if (typeof text !== 'string' || text.trim() === '')
-      throw invalid(`setSummary: text must be a non-empty string, got ${describe(text)}.`)
-    if (text.length > this.parts.maxChars)
-      throw invalid(
-        `setSummary: the text has ${text.length} characters, over maxMessageChars (${this.parts.maxChars}); shorten it.`,
-      )
-    const through = (options as { through?: unknown } | undefined)?.through
-    if (typeof through !== 'string' || through === '')
-      throw invalid(
-        `setSummary: options.through must be the id of the last message the summary covers, got ${describe(through)}.`,
-      )
+    const request = toSummaryRequest(conversationId, text, options, this.parts.maxChars)
+    const { through, asOf } = request
+    const id = request.conversationId
     this.parts.assertOpen()
     return this.parts.writes.run(async () => {
       this.parts.assertOpen()
       const message = this.parts.catalog.message(through)
       if (!message || message.conversationId !== id)
         throw invalid(`setSummary: no message with id "${through}" is stored in the conversation "${id}".`)
-      const record = summaryRecord(message, text, Date.now())
+      const record = summaryRecord(message, request.text, Date.now())
       const rows = await this.loaded()
-      await this.parts.store.saveSummary(record)
-      rows.set(id, record)
+      const stale = asOf === undefined ? undefined : (revision: number) => this.forgottenSince(asOf, revision, record)
+      rows.set(id, await this.parts.store.saveSummary(record, stale))
     })
   }
 
@@ -97,9 +102,16 @@ export class Summaries {
     })
   }
 
-  /** A forget dropped these conversations' summaries in its write: read their rows again. */
-  forgotten(conversations: readonly string[]): void {
-    if (conversations.length > 0) this.rows = undefined
+  /**
+   * After a forget: the rows it dropped are read again, and what it removed is kept by revision (the earliest place
+   * in each conversation), for `forgottenSince`.
+   */
+  forgotten({ droppedSummaries, earliest, revision }: ForgetResult): void {
+    if (droppedSummaries.length > 0) this.rows = undefined
+    if (revision === undefined) return
+    this.forgets.set(revision, earliest)
+    // A Map iterates in insertion order: the first key is the oldest forget.
+    if (this.forgets.size > KEPT_FORGETS) this.forgets.delete(this.forgets.keys().next().value!)
   }
 
   /** The summaries of `conversationId`'s scope (every conversation's when undefined). */
@@ -118,6 +130,22 @@ export class Summaries {
   /** The current summaries of every conversation, for an export. */
   async all(): Promise<SummaryRecord[]> {
     return (await this.inScope(undefined)).current
+  }
+
+  /**
+   * Whether a forget after revision `asOf`, up to `revision` (the store's now), may have removed a message `summary`
+   * covers. The forgets this engine ran are known by revision; any other (before it opened, or in another engine
+   * during a handover between tabs) may have, and so may any forget when `asOf` is ahead of the memory (a revision of
+   * another memory, or of this one before a `clear`).
+   */
+  private forgottenSince(asOf: number, revision: number, summary: SummaryRecord): boolean {
+    if (asOf > revision) return true
+    for (let next = asOf + 1; next <= revision; next++) {
+      const places = this.forgets.get(next)
+      if (!places || places.some((place) => place.conversationId === summary.conversationId && covers(summary, place)))
+        return true
+    }
+    return false
   }
 
   private loaded(): Promise<Map<string, Row>> {
@@ -145,12 +173,6 @@ function toSummary(row: Row): Summary {
   return 'text' in row
     ? { state: 'current', conversationId: row.conversationId, text: row.text, through: row.through, setAt: row.setAt }
     : { state: 'dropped', conversationId: row.conversationId, droppedAt: row.droppedAt }
-}
-
-function toConversationId(method: string, conversationId: unknown): string {
-  if (typeof conversationId !== 'string')
-    throw invalid(`${method}: conversationId must be a string, got ${describe(conversationId)}.`)
-  return conversationId
 }
 
 function invalid(message: string): SiftError {

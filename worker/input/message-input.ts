@@ -97,9 +97,9 @@ function isPlainLabel(label: string): boolean {
 /**
  * `content` as stored: the characters that some readers take for a line break but that neither ends a sentence nor
  * is trimmed from one (VT, FF, NEL and the separators FS, GS, RS) become '\n', which ends a sentence, so none of them
- * ever reaches the rendered context, where it would start what reads as a line of its own (`role: …`). One
- * character for one: offsets and lengths are those of the content given. Every other line break (LF, CR, LS, PS)
- * already ends a sentence and is trimmed from it.
+ * ever reaches the rendered context, where it would start what reads as a line of its own (`role: …`: the rule stated
+ * at `LINE_BREAK` in src/core/render-context.ts). One character for one: offsets and lengths are those of the content
+ * given. Every other line break (LF, CR, LS, PS) already ends a sentence and is trimmed from it.
  */
 export function toStoredContent(content: string): string {
   return content.replace(SENTENCE_KEPT_LINE_BREAK, '\n')

@@ -5,7 +5,8 @@ import type { RecordCodec } from './record-codec'
 import { messageSids } from './record-check'
 import { sameWrites } from './rewrite'
 import type { SiftDatabase } from './schema'
-import { dropCoveredSummaries, type MessagePlace } from './summary-rows'
+import { nextRevision } from './forget-revision'
+import { dropCoveredSummaries, earliestPlaces, type MessagePlace } from './summary-rows'
 import { removeFromBlock } from './vector-block'
 
 /** What a forget removed, so the in-memory indexes can follow. */
@@ -18,6 +19,10 @@ export interface ForgetResult {
   redacted: MessageRecord[]
   /** The conversations whose summary went with them (`dropCoveredSummaries`). */
   droppedSummaries: string[]
+  /** Where the earliest message each conversation lost (whole or some of its sentences) stood (`earliestPlaces`). */
+  earliest: MessagePlace[]
+  /** The forget revision this forget moved the memory to (`ForgetRevisionRecord`); none when it removed nothing. */
+  revision?: number
 }
 
 /** The selectors that pick whole messages. */
@@ -59,7 +64,7 @@ export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: M
         now.sids.every((sid, i) => sid === before.sids[i]) &&
         sameWrites(sameWrite, before.touched, now.touched)),
     async write({ messageIds, sids, places }, { rewritten, emptied }) {
-      if (messageIds.length === 0) return { messageIds, sids, redacted: [], droppedSummaries: [] }
+      if (messageIds.length === 0) return { messageIds, sids, redacted: [], droppedSummaries: [], earliest: [] }
       await db.messages.bulkDelete(messageIds)
       await db.lexicalSnapshots.delete('lexical')
       // Its centroids are means that include the forgotten vectors; the engine saves re-centred ones.
@@ -67,8 +72,9 @@ export function forgetMessages(db: SiftDatabase, codec: RecordCodec, selector: M
       await putBlockRecords(db, rewritten)
       await deleteBlocks(db, emptied)
       // A summary may repeat the forgotten words: it goes in this same write, never in one that could fail apart.
-      const droppedSummaries = await dropCoveredSummaries(db, places, 'conversationId' in selector)
-      return { messageIds, sids, redacted: [], droppedSummaries }
+      const earliest = earliestPlaces(places)
+      const droppedSummaries = await dropCoveredSummaries(db, earliest)
+      return { messageIds, sids, redacted: [], droppedSummaries, earliest, revision: await nextRevision(db) }
     },
   })
 }

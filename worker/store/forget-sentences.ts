@@ -9,7 +9,8 @@ import { sameWrites } from './rewrite'
 import type { SiftDatabase } from './schema'
 import { withoutSentences } from './sentence-removal'
 import { isSealed, type StoredMessageRecord } from './stored-records'
-import { dropCoveredSummaries } from './summary-rows'
+import { nextRevision } from './forget-revision'
+import { dropCoveredSummaries, earliestPlaces } from './summary-rows'
 import { removeFromBlock } from './vector-block'
 
 /**
@@ -73,7 +74,7 @@ export function forgetSentences(
     unchanged: (before, now, sameWrite) =>
       sameMessageRecords(before.records, now.records) && sameWrites(sameWrite, before.touched, now.touched),
     async write({ records }, { deleted, changed, sids, encoded, rewritten, emptied }) {
-      if (sids.length === 0) return { messageIds: [], sids: [], redacted: [], droppedSummaries: [] }
+      if (sids.length === 0) return { messageIds: [], sids: [], redacted: [], droppedSummaries: [], earliest: [] }
       await db.messages.bulkDelete(deleted)
       await db.messages.bulkPut([...encoded])
       await db.lexicalSnapshots.delete('lexical')
@@ -82,8 +83,10 @@ export function forgetSentences(
       await putBlockRecords(db, rewritten)
       await deleteBlocks(db, emptied)
       // A summary covering a redacted message may repeat the removed sentence: it goes in this same write.
-      const droppedSummaries = await dropCoveredSummaries(db, records.flatMap(placeOf), false)
-      return { messageIds: deleted, sids, redacted: changed, droppedSummaries }
+      const earliest = earliestPlaces(records.flatMap(placeOf))
+      const droppedSummaries = await dropCoveredSummaries(db, earliest)
+      const revision = await nextRevision(db)
+      return { messageIds: deleted, sids, redacted: changed, droppedSummaries, earliest, revision }
     },
   })
 }

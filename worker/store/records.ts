@@ -51,6 +51,16 @@ export interface DroppedSummaryRecord {
 }
 
 /**
+ * The `meta` row that counts the forgets that removed anything (`MessagePage.revision`): each bumps it in its own write,
+ * so that a summary written from what was read at one revision can tell whether a forget came since. In clear in both
+ * layouts, like the state row's counters; none until the first forget.
+ */
+export interface ForgetRevisionRecord {
+  key: 'revision'
+  revision: number
+}
+
+/**
  * The lexical index as last saved: covers every sentence with `sid < nextSid` that is still stored. A forget
  * deletes it in its own transaction (it holds the forgotten words), so it never covers a forgotten sentence.
  */

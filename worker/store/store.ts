@@ -26,7 +26,8 @@ import { sealingCodec } from './sealing-codec'
 import { countersBehind, nextFreeBlockId, rebuiltState } from './state-repair'
 import type { StoredPinsRecord } from './stored-records'
 import { toStorageError } from './storage-error'
-import { readSummaries } from './summary-rows'
+import { readRevision } from './forget-revision'
+import { readSummaries, saveSummaryRow } from './summary-rows'
 import { readKeyCheck, unlockStore } from './unlock-store'
 import type { VectorResiduals } from './vector-block'
 
@@ -295,10 +296,23 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     return this.run('read the summaries', () => readSummaries(db, codec))
   }
 
-  /** Replaces a conversation's summary (one record). */
-  async saveSummary(summary: SummaryRecord): Promise<void> {
+  /**
+   * Replaces a conversation's summary (one record), or stores it dropped when `stale`, given the forget revision, says
+   * a forget since the app's read may have removed something it covers (`saveSummaryRow`). Resolves with the row.
+   */
+  async saveSummary(
+    summary: SummaryRecord,
+    stale: (revision: number) => boolean = () => false,
+  ): Promise<SummaryRecord | DroppedSummaryRecord> {
     const { db, codec } = this
-    await this.run('save the summary', async () => db.meta.put(await codec.encodeSummary(summary)))
+    const encoded = await codec.encodeSummary(summary)
+    return this.run('save the summary', () => saveSummaryRow(db, summary, encoded, stale))
+  }
+
+  /** How many forgets removed anything (`MessagePage.revision`). */
+  async forgetRevision(): Promise<number> {
+    const { db } = this
+    return this.run('read the forget revision', () => db.transaction('r', db.meta, () => readRevision(db)))
   }
 
   /** Deletes a conversation's summary row; resolves with whether there was one. */

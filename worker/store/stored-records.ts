@@ -3,6 +3,7 @@ import type { MessageRecord } from './message-record'
 import type {
   CoarseListsRecord,
   DroppedSummaryRecord,
+  ForgetRevisionRecord,
   LexicalSnapshot,
   PinsRecord,
   StoreState,
@@ -77,8 +78,8 @@ export type StoredCoarseLists = CoarseListsRecord | SealedCoarseLists
 export type StoredPinsRecord = PinsRecord | SealedPinsRecord
 /** A conversation's summary row: set (plain or sealed), or dropped by a forget (no text in either layout). */
 export type StoredSummaryRecord = SummaryRecord | SealedSummaryRecord | DroppedSummaryRecord
-/** A row of `meta`: the state row, the key check of an encrypted memory, the pins and the summaries. */
-export type MetaRecord = StoreState | EncryptionRecord | StoredPinsRecord | StoredSummaryRecord
+/** A row of `meta`: the state row, the key check of an encrypted memory, the pins, the summaries, the forget revision. */
+export type MetaRecord = StoreState | EncryptionRecord | StoredPinsRecord | StoredSummaryRecord | ForgetRevisionRecord
 
 /** Whether a stored record is in a sealed layout (whether it opens is only known by opening it). */
 export function isSealed<Stored extends object>(record: Stored): record is Extract<Stored, { sealed: Uint8Array }> {
