@@ -2,6 +2,7 @@
 // keys, typed arrays decoded as text), and every vector it can decode (int8 rows with their residuals, and any float
 // array of whole rows), so a test can show what a forget left behind.
 import type { Page } from 'playwright-core'
+import type { PageSession } from './browsers/session'
 
 export interface RawScan {
   /** Where each needle was found: `store[key].path: needle`. */
@@ -19,8 +20,14 @@ export interface RawScan {
 }
 
 /** Scans database `name` for `needles` (case-insensitive) and compares every stored row with `against`. */
-export function scanDatabase(page: Page, name: string, needles: string[], against: number[][] = []): Promise<RawScan> {
-  return page.evaluate(
+export function scanDatabase(
+  page: Page | PageSession,
+  name: string,
+  needles: string[],
+  against: number[][] = [],
+): Promise<RawScan> {
+  // Either runs the function on a JSON argument in the page; the session's signature is the plainer one to call.
+  return (page as PageSession).evaluate(
     async ({ name, needles, against }) => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open(name)

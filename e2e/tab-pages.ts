@@ -1,7 +1,9 @@
-// Pages of one Chromium context that open the same memory through the demo page's test hook, as tabs would.
+// Pages of one browser profile that open the same memory through the demo page's test hook, as tabs would: a
+// playwright context's pages (Chromium), or a session's tabs in any engine (e2e/browsers/).
 import type { BrowserContext, Page } from 'playwright-core'
 import { inject } from 'vitest'
 import type { IndexProgress, Memory } from '../src/types'
+import type { BrowserSession, PageSession } from './browsers/session'
 
 const baseUrl = inject('baseUrl')
 
@@ -28,9 +30,26 @@ export async function openPage(context: BrowserContext, name: string): Promise<P
   return page
 }
 
+/** A new tab of `browser` on the demo with `window.tabMemory` open on `name` (WASM), as `openPage` opens a page. */
+export async function openTab(browser: BrowserSession, name: string): Promise<PageSession> {
+  const page = await browser.newPage()
+  await page.goto(`${baseUrl}/?open=0`)
+  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+  await page.evaluate(async (name) => {
+    window.tabProgress = []
+    window.tabMemory = await window.sift.createMemory({
+      name,
+      device: 'wasm',
+      onProgress: (progress) => window.tabProgress.push(progress),
+    })
+  }, name)
+  return page
+}
+
 /** Waits for the backlog, retrying a call that the end of another page's engine failed with WORKER_FAILED. */
-export function indexedWithRetry(page: Page): Promise<void> {
-  return page.evaluate(async () => {
+export function indexedWithRetry(page: Page | PageSession): Promise<void> {
+  // Either runs the function in the page; the session's signature is the plainer one to call.
+  return (page as PageSession).evaluate(async () => {
     for (;;) {
       try {
         return await window.tabMemory.indexed()

@@ -1,9 +1,11 @@
 // `npm test`: makes sure a Chromium, the embedded model and the ONNX Runtime files exist, checks format, lint and types,
-// then runs every vitest project.
+// then runs every vitest project. Firefox ESR and WebKit are installed where apt-get can, and their tests skipped,
+// with the reason printed, where they are missing.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { findFirefox, findWebKit } from './find-browsers'
 import { findChromium } from './find-chromium'
 import { setUp } from './setup'
 
@@ -44,6 +46,27 @@ function ensureChromium(): string {
   process.exit(1)
 }
 
+/** What is missing of Firefox ESR and WebKit (WebKitWebDriver, MiniBrowser, Xvfb), each with its reason. */
+function missingEngines(): string[] {
+  const webkit = findWebKit()
+  return [
+    ...(findFirefox() ? [] : ['Firefox: no firefox-esr (Debian: firefox-esr, or set FIREFOX_PATH)']),
+    ...('missing' in webkit ? [`WebKit: ${webkit.missing}`] : []),
+  ]
+}
+
+/**
+ * Firefox ESR and WebKit for e2e/engines.test.ts: installed with apt-get where it can (root on Debian), else their
+ * tests skip; either way what is missing is said here, not only in the test report.
+ */
+function ensureOtherEngines(): void {
+  if (missingEngines().length > 0 && canInstallWithApt()) {
+    console.log('npm test: installing Firefox ESR and WebKit with apt-get (firefox-esr webkit2gtk-driver xvfb)')
+    if (run('apt-get', ['update']) === 0) run('apt-get', ['install', '-y', 'firefox-esr', 'webkit2gtk-driver', 'xvfb'])
+  }
+  for (const missing of missingEngines()) console.log(`npm test: skipping that engine's browser tests: ${missing}`)
+}
+
 /** One closing line in the plain `N passed, N failed` form that CI reads, from vitest's JSON report. */
 function printSummary(reportPath: string): void {
   if (!existsSync(reportPath)) return
@@ -59,6 +82,7 @@ function printSummary(reportPath: string): void {
 }
 
 const chromePath = ensureChromium()
+ensureOtherEngines()
 setUp()
 // Formatting and lint are part of the code's review: an unformatted file fails the run (`npm run format` fixes it).
 if (run('npx', ['biome', 'check', '.']) !== 0) {

@@ -1,5 +1,6 @@
 import { proxy, wrap } from 'comlink'
 import { installSiftErrorTransfer } from './error-transfer'
+import { askForPersistence, type StorageManagerLike } from './browser-storage'
 import { asSiftError, SiftError } from './errors'
 import { refuseUnsendable, WorkerMemory, type EngineConnection } from './memory'
 import { readMemoryOptions } from './memory-options'
@@ -24,10 +25,11 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   installSiftErrorTransfer()
   const { onProgress, persist, ...engineOptions } = readMemoryOptions(options)
   // Only a page may ask (the API is not in workers); the answer is the browser's to give, so a refusal is not an
-  // error. Asked alongside the open, not before it: a browser may wait for the user to answer.
-  const asked = persist ? navigator.storage?.persist?.().catch(() => false) : undefined
+  // error. Asked alongside the open, not before it: a browser may wait for the user to answer, and one that never
+  // answers (headless Firefox's unanswered prompt) costs a bounded wait after the open, not a memory that never opens.
+  const asked = persist ? askForPersistence(navigator.storage as StorageManagerLike | undefined) : undefined
   const memory = await openMemory(engineOptions, onProgress)
-  await asked
+  await asked?.()
   return memory
 }
 

@@ -41,6 +41,12 @@ export interface MemoryStats {
   repairedAtOpen?: OpenRepairs
   /** The origin's storage (`navigator.storage`), in the browser; absent in Node. */
   storage?: StorageState
+  /**
+   * The threads ONNX Runtime's WASM backend runs the model on, and why (browser only; absent in Node). More than one
+   * needs a cross-origin isolated page (COOP/COEP) with `SharedArrayBuffer`; without either the model runs on one
+   * thread (WebKitGTK has no `SharedArrayBuffer` by default, even when isolated).
+   */
+  wasmThreads?: WasmThreads
 }
 
 /** The origin's storage as the browser reports it (`MemoryStats.storage`). */
@@ -49,17 +55,29 @@ export interface StorageState {
    * Bytes the origin uses, as `navigator.storage.estimate()` says: every store of the origin, not only this memory.
    * That includes the copy of the model's files transformers.js keeps in Cache Storage (about the model's size, so a
    * memory that is still empty already counts it) and any other database, cache or file of the app's; `indexedDB` and
-   * `caches` split it where the browser tells.
+   * `caches` split it where the browser tells. Absent where the browser does not say (no `navigator.storage.estimate`,
+   * as in WebKitGTK by default).
    */
-  usage: number
+  usage?: number
   /** Of `usage`, the bytes in IndexedDB: this memory's database, and the origin's other databases (Chromium only). */
   indexedDB?: number
   /** Of `usage`, the bytes in Cache Storage: transformers.js's copy of the model's files, and the app's own caches (Chromium only). */
   caches?: number
-  /** Bytes the origin may use; past it writes fail with `QUOTA_EXCEEDED`. */
-  quota: number
-  /** Whether the browser keeps the origin's storage under storage pressure (`navigator.storage.persisted()`) rather than evicting it. */
-  persisted: boolean
+  /** Bytes the origin may use; past it writes fail with `QUOTA_EXCEEDED`. Absent where the browser does not say. */
+  quota?: number
+  /**
+   * Whether the browser keeps the origin's storage under storage pressure (`navigator.storage.persisted()`) rather than
+   * evicting it; `'unknown'` where the browser does not say (no `navigator.storage`, as in WebKitGTK by default, or no
+   * answer within a bounded wait): treat it as not persistent, and keep an export.
+   */
+  persisted: boolean | 'unknown'
+}
+
+/** The WASM backend's threads (`MemoryStats.wasmThreads`). */
+export interface WasmThreads {
+  count: number
+  /** Why `count`, e.g. `one thread: SharedArrayBuffer is not available`. */
+  reason: string
 }
 
 /** Damage open worked around (`MemoryStats.repairedAtOpen`), so a damaged or shared database still opens. */

@@ -1,10 +1,12 @@
-import type { Backend } from '../../src/types'
+import type { Backend, WasmThreads } from '../../src/types'
 import type { EmbeddingCache } from './embedding-cache'
 import type { LoadedBackend, ModelOptions, ModelRunner, StartModel } from './model-runner'
 
 export interface EmbedderOptions extends ModelOptions {
   /** Why these backends (reported by `backendReason`). */
   backendReason?: string
+  /** Why `wasmThreads` (reported by `wasmThreads`). */
+  wasmThreadsReason?: string
   cache?: EmbeddingCache
   /** Where the model runs: in this thread (`modelInThisThread`) or in a worker of its own (`modelInWorker`). */
   startModel: StartModel
@@ -47,6 +49,12 @@ export class Embedder {
     return failures.length === 0
       ? reason
       : `${reason}; fell back to ${this.loaded!.backend} after ${failures.join('; ')}`
+  }
+
+  /** The WASM backend's threads and why, where the host chose them (the browser). */
+  get wasmThreads(): WasmThreads | undefined {
+    const { wasmThreads, wasmThreadsReason } = this.options
+    return wasmThreads === undefined ? undefined : { count: wasmThreads, reason: wasmThreadsReason ?? '' }
   }
 
   /** Starts loading the model without waiting for it, so the first request does not pay for the load; a failure is reported by the next `embed`. */

@@ -28,9 +28,11 @@ export async function memoryStats(sources: StatsSources): Promise<MemoryStats> {
     denseIndex: background.vectors?.denseIndex ?? { kind: 'exact' },
   }
   const { lastFailure } = background
+  const { wasmThreads } = embedder
   const storage = await sources.storage?.()
   return {
     ...stats,
+    ...(wasmThreads && { wasmThreads }),
     ...(lastFailure && { lastFailure }),
     ...(repairedAtOpen && { repairedAtOpen }),
     ...(storage && { storage }),

@@ -1,4 +1,5 @@
-import type { MemoryOptions } from '../../src/types'
+import { readStorageState } from '../../src/browser-storage'
+import type { MemoryOptions, WasmThreads } from '../../src/types'
 import type { BackendChoice, EngineHost } from './engine-host'
 import { modelInWorker } from '../rpc/model-in-worker'
 import { withTrailingSlash } from '../embed/model-files'
@@ -21,12 +22,11 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     indexedDB: { indexedDB: self.indexedDB, IDBKeyRange: self.IDBKeyRange },
     localModelPath: '/models/',
     wasmPaths: new URL(options.wasmPaths ?? '/ort/', self.location.href).href,
-    // Half the cores, at most 4: the worker's own JS (tokenizer, IndexedDB) and the page need the rest; on a busy
-    // two-core machine two threads embedded slower than one (bench/embed/embed-browser.ts). More than one needs
-    // cross-origin isolation (SharedArrayBuffer).
-    wasmThreads: self.crossOriginIsolated
-      ? Math.min(4, Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2)))
-      : 1,
+    wasmThreads: wasmThreadChoice({
+      crossOriginIsolated: self.crossOriginIsolated,
+      sharedArrayBuffer: typeof SharedArrayBuffer === 'function',
+      cores: navigator.hardwareConcurrency,
+    }),
     // The model in a worker of its own: its load overlaps reading the store at open, and a batch of sentences
     // being embedded no longer holds up a request's ranking.
     startModel: modelInWorker,
@@ -36,24 +36,31 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
       if (!response.ok) throw new Error(`${url.href} answered ${response.status}`)
       return response.arrayBuffer()
     },
-    storage: async () => {
-      const [estimate, persisted] = await Promise.all([navigator.storage.estimate(), navigator.storage.persisted()])
-      const { usage = 0, quota = 0 } = estimate
-      // Chromium's breakdown of `usage`; other browsers give none.
-      const details = (estimate as { usageDetails?: { indexedDB?: number; caches?: number } }).usageDetails
-      return {
-        usage,
-        quota,
-        persisted,
-        ...(details && { indexedDB: details.indexedDB ?? 0, caches: details.caches ?? 0 }),
-      }
-    },
+    // WebKitGTK ships without `navigator.storage` unless its Storage API feature is turned on.
+    storage: () => readStorageState(navigator.storage as StorageManager | undefined),
     backends: async (device) => {
       if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
       if (device === 'webgpu') return { backends: ['webgpu'], reason: "device: 'webgpu' was requested" }
       return chooseAutoBackend()
     },
   }
+}
+
+/**
+ * ONNX Runtime's WASM threads: half the cores, at most 4, since the worker's own JS (tokenizer, IndexedDB) and the page
+ * need the rest; on a busy two-core machine two threads embedded slower than one (bench/embed/embed-browser.ts). More
+ * than one needs a cross-origin isolated page with `SharedArrayBuffer`, which WebKitGTK leaves off by default even on
+ * an isolated page; without it the model runs on one thread rather than ONNX Runtime failing to start its workers.
+ */
+export function wasmThreadChoice(page: {
+  crossOriginIsolated: boolean
+  sharedArrayBuffer: boolean
+  cores: number | undefined
+}): WasmThreads {
+  if (!page.crossOriginIsolated) return { count: 1, reason: 'one thread: the page is not cross-origin isolated' }
+  if (!page.sharedArrayBuffer) return { count: 1, reason: 'one thread: SharedArrayBuffer is not available' }
+  const count = Math.min(4, Math.max(1, Math.floor((page.cores || 1) / 2)))
+  return { count, reason: `half of ${page.cores || 1} cores, at most 4: the page is cross-origin isolated` }
 }
 
 /**

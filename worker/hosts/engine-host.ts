@@ -1,4 +1,4 @@
-import type { Backend, Device, StorageState } from '../../src/types'
+import type { Backend, Device, StorageState, WasmThreads } from '../../src/types'
 import type { EmbeddingCache } from '../embed/embedding-cache'
 import type { StartModel } from '../embed/model-runner'
 import type { IndexedDBSource } from '../store/store'
@@ -19,8 +19,8 @@ export interface EngineHost {
   localModelPath: string
   /** Absolute URL prefix of ONNX Runtime's `.wasm` files (browser only). */
   wasmPaths?: string
-  /** Threads for ONNX Runtime's WASM backend (browser only); more than one needs cross-origin isolation. */
-  wasmThreads?: number
+  /** Threads for ONNX Runtime's WASM backend, and why (browser only); more than one needs cross-origin isolation. */
+  wasmThreads?: WasmThreads
   /** Backends to try for `device`, in order; the first that loads and runs is used. */
   backends(device: Device): Promise<BackendChoice>
   openEmbeddingCache?(fingerprint: string): Promise<EmbeddingCache>
