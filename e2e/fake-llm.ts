@@ -2,8 +2,9 @@
 // answers each with a short numbered reply, whole or streamed as server-sent events (`stream: true`), with the CORS
 // headers a page on another port needs. The latest user message can ask for a failure, so that tests can see what
 // a client does with one: `[fail]` gets an HTTP 500, `[drop]` a stream cut off after its first words, `[error]` a
-// stream with an error in place of its third word, `[slow]` a stream of many words 300 ms apart (to abort), and `[recall: QUERY]` a call of the `recall` tool when the request
-// offers it, answered in the next request with what the tool returned.
+// stream with an error in place of its third word, `[slow]` a stream of many words 300 ms apart (to abort), `[long: N]`
+// a reply of N characters (a long document the model writes), and `[recall: QUERY]` a call of the `recall` tool when
+// the request offers it, answered in the next request with what the tool returned.
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -61,9 +62,18 @@ function answerFor(body: ChatRequest, n: number): Answer {
     return { kind: 'tool-call', query: recall[1] }
   if (text.includes('[drop]')) return { kind: 'text', text: `Noted (${n}), and more to come.`, mode: 'drop' }
   if (text.includes('[error]')) return { kind: 'text', text: `Noted (${n}), and more to come.`, mode: 'error' }
+  const long = /\[long: (\d+)\]/.exec(text)
+  if (long) return { kind: 'text', text: longReply(Number(long[1]), n), mode: 'whole' }
   if (text.includes('[slow]'))
     return { kind: 'text', text: `Noted (${n}), ${'word '.repeat(30).trim()}.`, mode: 'slow' }
   return { kind: 'text', text: `Noted (${n}).`, mode: 'whole' }
+}
+
+/** A reply of `chars` characters: numbered sentences, so that each part of it is distinct. */
+function longReply(chars: number, n: number): string {
+  let text = `Long reply ${n}.`
+  for (let i = 1; text.length < chars; i++) text += ` Sentence ${i} of the long reply ${n} goes on here.`
+  return text.slice(0, chars)
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
@@ -142,7 +152,7 @@ async function streamAnswer(
     send({ tool_calls: [{ index: 0, ...toolCall }] })
     send({}, 'tool_calls')
   } else {
-    const words = answer.text.split(/(?<= )/)
+    const words = answer.text.length > 2000 ? answer.text.match(/[\s\S]{1,1000}/g)! : answer.text.split(/(?<= )/)
     for (const [i, word] of words.entries()) {
       if (answer.mode === 'drop' && i === 2) {
         response.destroy()

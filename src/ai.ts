@@ -4,8 +4,17 @@ import { jsonSchema, tool, type Tool } from 'ai'
 import { RECALL_TOOL, type RecallInput, type RecallResult } from './core/recall-tool'
 import { recall, type RecallOptions } from './recall'
 import type { Memory } from './types'
+import { newMessageId } from './ai/exchange-ids'
+import { MARK_KEY } from './ai/turn-marks'
 
-export { siftMemory, type SiftCallOptions, type SiftMemoryOptions } from './ai/memory-middleware'
+export {
+  siftMemory,
+  type ContextReport,
+  type SiftCallOptions,
+  type SiftMemoryOptions,
+  type StoreReport,
+} from './ai/memory-middleware'
+export { MARK_KEY, type TurnMark } from './ai/turn-marks'
 export type { RecallExcerpt, RecallInput, RecallResult } from './core/recall-tool'
 export type { RecallOptions } from './recall'
 
@@ -26,4 +35,16 @@ export function recallTool(
     }),
     execute: (input) => recall(memory, input, options),
   })
+}
+
+/**
+ * A user message for `useChat`'s `sendMessage` (or any UI message list) whose text carries the id it will be stored
+ * under (`providerMetadata.sift`): the middleware stores it under that id, so that a regenerated reply to it replaces
+ * the reply stored before instead of storing the message again, and a forget of it reaches the app's copy.
+ */
+export function userMessage(text: string): {
+  role: 'user'
+  parts: [{ type: 'text'; text: string; providerMetadata: { [MARK_KEY]: { id: string } } }]
+} {
+  return { role: 'user', parts: [{ type: 'text', text, providerMetadata: { [MARK_KEY]: { id: newMessageId() } } }] }
 }

@@ -45,7 +45,8 @@ export interface BuildContextOptions {
    * The conversation summaries (`Memory.setSummary`) a context holds, after the pinned messages and before the rest:
    * the scope's (every conversation's when unscoped, oldest first), each whole or not at all, together in at most
    * `maxShare` of the budget (default 0.25; in characters, or in the tokenizer's tokens for a token budget), chosen
-   * newest first. A summary that does not fit is named in `stats.summary.left`, never cut. `false` leaves them out.
+   * newest first. A summary that does not fit is named in `stats.summary.left`, never cut (with `maxShare: 0`, every
+   * one); `false` leaves them out unnamed.
    */
   summary?: false | { maxShare?: number }
   /**
@@ -73,6 +74,12 @@ export interface BuildContextOptions {
    * not embedded yet are not followed. Ignored by head, tail and full.
    */
   followUpdates?: boolean
+  /**
+   * A line `ctx.text` starts with when it holds anything (e.g. `'Excerpts from earlier in this conversation:'`),
+   * followed by a line break and counted inside the budget, in characters or in the tokenizer's tokens, like the rest:
+   * what the app sends is then within the budget as a whole. At most 1,000 characters. Default none.
+   */
+  heading?: string
 }
 
 /** One selected sentence, in chronological order within `Context.items`. */

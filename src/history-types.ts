@@ -49,6 +49,12 @@ export interface MessagesOptions {
    * message, so a larger one holds the engine longer and a smaller one takes more calls to list a long history.
    */
   limit?: number
+  /**
+   * Only the messages with these ids that are stored (at most 1,000 ids; an id not stored is left out), in `seq`
+   * order, in one page: whether a message the app shows is still stored, and its text now (a `forget` of some of its
+   * sentences rewrites it). The other options still narrow it.
+   */
+  ids?: string[]
 }
 
 /** One page of `memory.messages`. */
@@ -57,6 +63,12 @@ export interface MessagePage {
   messages: StoredMessage[]
   /** Pass it as `after` for the next page (as `before` with `newestFirst`); absent on the last page. */
   next?: number
+  /**
+   * The memory's forget revision when the page was read: how many forgets had removed anything (0 before the first),
+   * kept across reloads and the same in every tab. Pass it as `setSummary`'s `asOf` with a summary written from the
+   * page, so that a forget in the meantime cannot leave forgotten words in a current summary.
+   */
+  revision: number
 }
 
 /** What `memory.findForgettable` searches. */

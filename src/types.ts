@@ -177,7 +177,9 @@ export interface MemoryOptions {
    * Browser only: ask for persistent storage (`navigator.storage.persist()`) when the memory is created. Without it
    * the browser may evict the origin's storage, history included, when the disk runs low; with it, only the user can
    * clear it. The browser decides (it may grant it to an installed or often-used site, or ask the user);
-   * `stats().storage.persisted` says what it decided. Default false. A refusal is not an error.
+   * `stats().storage.persisted` says what it decided. Default false. A refusal is not an error, nor is a browser
+   * without the API (WebKitGTK by default); an answer that does not come (a prompt left unanswered) holds
+   * `createMemory` up at most 3 s after the memory opens, and the request stays pending.
    */
   persist?: boolean
   /**
@@ -239,6 +241,15 @@ export type Summary = CurrentSummary | DroppedSummary
 export interface SetSummaryOptions {
   /** The id of the last message the summary covers, a stored message of the conversation. */
   through: string
+  /**
+   * The `revision` of the `messages()` page the summarised turns were read from (the earliest, for several pages). When
+   * a `forget` since then removed a message the summary covers, or sentences of one, the summary is stored `'dropped'`,
+   * as if that forget had come after it: the LLM may have repeated the forgotten words. Checked and written in one
+   * transaction. Where the memory cannot tell what a forget removed (one from before the memory was last opened), or
+   * `asOf` is a revision it has not reached (from before a `clear()`), it takes the summary to cover it. An integer ≥ 0;
+   * default none: nothing is checked, and the app vouches that the text holds nothing forgotten.
+   */
+  asOf?: number
 }
 
 export interface Memory {
@@ -285,8 +296,11 @@ export interface Memory {
    * hold it in a section of its own after the pinned messages, inside the budget (`BuildContextOptions.summary`), and
    * still retrieve the turns it covers, so a detail it left out can come back. Kept across reloads, in exports and
    * encrypted with the memory. A `forget` of a message it covers deletes its text (it may repeat the forgotten words):
-   * `summary()` then says `'dropped'`, and no context holds it until the app sets a new one. `INVALID_INPUT` for an
-   * empty text, one over `maxMessageChars`, or a `through` that is not a stored message of the conversation.
+   * `summary()` then says `'dropped'`, and no context holds it until the app sets a new one. A forget while the app's
+   * LLM is writing it is caught only with `asOf` (the revision of the page the turns were read from): pass it. The text
+   * is kept as given and shown on one line, its line breaks as spaces, so that it cannot pass for lines of the context.
+   * `INVALID_INPUT` for an empty text, one over `maxMessageChars`, a `through` that is not a stored message of the
+   * conversation, an `asOf` that is not an integer ≥ 0, or options that cannot be read.
    */
   setSummary(conversationId: string, text: string, options: SetSummaryOptions): Promise<void>
   /** A conversation's summary slot: the current summary, one a forget dropped, or `undefined` when none was set. */

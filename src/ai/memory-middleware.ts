@@ -1,11 +1,17 @@
 import type { LanguageModelMiddleware } from 'ai'
-import type { BuildContextOptions } from '../context-types'
+import type { BuildContextOptions, Context } from '../context-types'
 import { DEFAULT_EXCERPTS_HEADING } from '../core/chat-prompt'
-import { isSiftError } from '../errors'
-import type { Memory, MessageInput } from '../types'
-import { exchangeIds, type ExchangeIds } from './exchange-ids'
+import { asSiftError, SiftError } from '../errors'
+import type { Memory } from '../types'
+import { exchangeIds } from './exchange-ids'
+import { rankedPart } from './long-turns'
 import type { ModelCallOptions, ModelFinishReason, ModelGenerateResult, ModelStreamPart } from './model-types'
 import { promptWithExcerpts, readPromptWindow } from './prompt-window'
+import { type PendingExchange, type StoreReport, storeExchange } from './store-exchange'
+import { withStoredTurns } from './stored-turns'
+import { DEFAULT_PART_CHARS, MIN_PART_CHARS, withMark } from './turn-marks'
+
+export type { StoreReport } from './store-exchange'
 
 /** How `siftMemory` builds each call's context and what it stores. */
 export interface SiftMemoryOptions {
@@ -17,7 +23,7 @@ export interface SiftMemoryOptions {
   recentTurns?: number
   /**
    * The context's budget, as `BuildContextOptions.budget` takes it: characters, or `{ tokens, tokenizer }` in the
-   * LLM's tokens. Default 4000 characters.
+   * LLM's tokens. It covers the whole excerpts message, its heading included. Default 4000 characters.
    */
   budget?: BuildContextOptions['budget']
   /**
@@ -37,6 +43,35 @@ export interface SiftMemoryOptions {
    * for an app that stores its turns itself.
    */
   remember?: boolean
+  /**
+   * Longest part of a user's message a context is ranked with, in characters, 100 to 100,000: a longer message (a
+   * pasted document) is ranked with its start and end, and sent and stored whole. Default 8,000.
+   */
+  maxRankedChars?: number
+  /**
+   * Longest message a turn is stored as, in characters, 1,000 to 100,000: a longer turn is stored as consecutive
+   * messages of at most this size (ids `ID`, `ID:2`, …). Keep it at most the memory's `maxMessageChars`. Default 50,000.
+   */
+  partChars?: number
+  /** Told, for each call, what it sent: the context (with its stats), or why none, and the turns left out. */
+  onContext?: (report: ContextReport) => void
+  /** Told, for each exchange, what was stored, or why it could not be: a store never fails the call. */
+  onStore?: (report: StoreReport) => void
+}
+
+/** What one call sent instead of the older turns (`SiftMemoryOptions.onContext`). */
+export interface ContextReport {
+  conversationId: string | undefined
+  /** The context sent in the excerpts message (its `stats`: ranking, degraded, tokens…); undefined with `error`. */
+  context?: Context
+  /** Why no context was built: the prompt was then sent as the app gave it, every turn in it. */
+  error?: SiftError
+  /** Messages the app sent verbatim that were left out: the memory no longer holds them (forgotten). */
+  forgottenTurns: number
+  /** Messages sent as the memory holds them now, some of their sentences forgotten. */
+  rewrittenTurns: number
+  /** Whether the context was ranked with the start and end of a message longer than `maxRankedChars`. */
+  requestShortened: boolean
 }
 
 /** A call's own options for the middleware, under `providerOptions.sift`. */
@@ -44,47 +79,31 @@ export interface SiftCallOptions {
   conversationId?: string
 }
 
-/** An exchange to store once its call has finished. */
-interface PendingExchange {
-  ids: ExchangeIds
-  conversationId: string | undefined
-  request: string
-  replySoFar: string
-  startedAt: number
-}
-
-const DEFAULTS = { recentTurns: 6, budget: 4000 }
+const DEFAULTS = { recentTurns: 6, budget: 4000, maxRankedChars: 8000, partChars: DEFAULT_PART_CHARS }
 
 /**
  * An AI SDK language-model middleware (`wrapLanguageModel({ model, middleware: siftMemory(memory) })`) that gives
  * every call the memory of the whole conversation without sending it: for each call it builds the context for the
  * latest user message from the stored history, keeps the prompt's system messages and its last `recentTurns` turns
- * verbatim, drops the older turns, and puts the context in a system message right after the system prefix (where a
- * provider's prompt cache still finds the prefix). Once the call has succeeded, streamed or not, it stores the user's
- * message and the finished reply; a call that fails, is aborted or ends in tool calls (the next step goes on) stores
- * nothing. A retried call, or a regenerated reply, stores the user's message once and keeps the latest reply.
- * A failure to store (a full disk: `QUOTA_EXCEEDED`) fails the call, streamed or not, after its reply.
+ * verbatim (less any the user has forgotten since), drops the older turns, and puts the context in a system message
+ * right after the system prefix (where a provider's prompt cache still finds the prefix). Once the call has
+ * succeeded, streamed or not, it stores the user's message and the finished reply under new ids, and marks the
+ * reply's text with them (`providerMetadata.sift`), so the app's copy of the thread says which stored turns it
+ * holds; a call that fails, is aborted or ends in tool calls (the next step goes on) stores nothing. The memory
+ * never fails a call: a context it cannot build sends the prompt as given, a turn it cannot store is reported
+ * (`onStore`, and `providerMetadata.sift` of the result).
  */
 export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): LanguageModelMiddleware {
   const { recentTurns = DEFAULTS.recentTurns, budget = DEFAULTS.budget, strategy, summary, remember = true } = options
+  const maxRankedChars = bounded(options.maxRankedChars, DEFAULTS.maxRankedChars, 100, 100_000, 'maxRankedChars')
+  const partChars = bounded(options.partChars, DEFAULTS.partChars, MIN_PART_CHARS, 100_000, 'partChars')
   const heading = options.excerptsHeading ?? DEFAULT_EXCERPTS_HEADING
   // The params object transformParams returns is the one the wrap functions receive.
   const pending = new WeakMap<ModelCallOptions, PendingExchange>()
-  const store = async (exchange: PendingExchange, reply: string) => {
-    const { ids, conversationId, request, startedAt } = exchange
-    const replyMessage: MessageInput = { id: ids.reply, role: 'assistant', content: reply, conversationId }
-    const messages: MessageInput[] = [
-      { id: ids.user, role: 'user', content: request, conversationId, timestamp: startedAt },
-    ]
-    if (reply !== '') messages.push(replyMessage)
-    try {
-      await memory.add(messages)
-    } catch (error) {
-      if (!isSiftError(error) || error.code !== 'DUPLICATE_ID') throw error
-      // The same exchange again: its user message is stored; this reply replaces the one stored before.
-      await memory.forget({ ids: [ids.reply] })
-      if (reply !== '') await memory.add(replyMessage)
-    }
+  const stored = async (exchange: PendingExchange, reply: string): Promise<StoreReport> => {
+    const report = await storeExchange(memory, exchange, reply, partChars)
+    tell(options.onStore, report)
+    return report
   }
   return {
     specificationVersion: 'v3',
@@ -95,24 +114,48 @@ export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): Lan
       const passed: ModelCallOptions = { ...params, providerOptions }
       const window = readPromptWindow(params.prompt, recentTurns)
       if (!window) return passed
-      const context = await memory.buildContext(window.request, {
-        budget,
-        strategy,
-        conversationId,
-        excludeRecent: window.recentTurns,
-        ...(summary !== undefined && { summary }),
-      })
-      const transformed = {
-        ...passed,
-        prompt: promptWithExcerpts(window, context.text === '' ? undefined : `${heading}\n${context.text}`),
+      const request = rankedPart(window.request, maxRankedChars)
+      let report: ContextReport
+      let transformed: ModelCallOptions
+      try {
+        const recent = await withStoredTurns(memory, window.recent)
+        const context = await memory.buildContext(request, {
+          budget,
+          strategy,
+          conversationId,
+          excludeRecent: Math.max(0, window.recentTurns - recent.forgotten),
+          heading,
+          ...(summary !== undefined && { summary }),
+        })
+        const excerpts = context.text === '' ? undefined : context.text
+        transformed = { ...passed, prompt: promptWithExcerpts({ ...window, recent: recent.messages }, excerpts) }
+        report = {
+          conversationId,
+          context,
+          forgottenTurns: recent.forgotten,
+          rewrittenTurns: recent.rewritten,
+          requestShortened: request !== window.request,
+        }
+      } catch (error) {
+        // A valid call must not fail for the memory: it goes out as the app gave it.
+        transformed = passed
+        report = {
+          conversationId,
+          error: asSiftError(error, 'buildContext'),
+          forgottenTurns: 0,
+          rewrittenTurns: 0,
+          requestShortened: request !== window.request,
+        }
       }
+      tell(options.onContext, report)
       if (remember) {
         pending.set(transformed, {
-          ids: await exchangeIds(conversationId, window.exchange),
+          ids: exchangeIds(window.current[0], window.current.slice(1)),
           conversationId,
           request: window.request,
           replySoFar: window.replySoFar,
           startedAt: Date.now(),
+          context: report.context?.stats,
         })
       }
       return transformed
@@ -120,9 +163,22 @@ export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): Lan
     wrapGenerate: async ({ doGenerate, params }) => {
       const result = await doGenerate()
       const exchange = pending.get(params)
-      if (exchange && isFinished(result.finishReason))
-        await store(exchange, joinReply(exchange.replySoFar, textOfContent(result.content)))
-      return result
+      if (!exchange) return result
+      const ending = endingOf(result.finishReason)
+      if (ending === 'none') return result
+      const report =
+        ending === 'store' ? await stored(exchange, joinReply(exchange.replySoFar, textOf(result))) : undefined
+      // The next step of a multi-step call finds the ids on this step's text; a stored reply's text names it.
+      const marked = ending === 'steps' || report?.error === undefined
+      return {
+        ...result,
+        content: marked
+          ? result.content.map((part) =>
+              part.type === 'text' ? { ...part, providerMetadata: markOf(part.providerMetadata, exchange) } : part,
+            )
+          : result.content,
+        providerMetadata: { ...result.providerMetadata, sift: callMetadata(exchange, report) },
+      }
     },
     wrapStream: async ({ doStream, params }) => {
       const result = await doStream()
@@ -131,18 +187,32 @@ export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): Lan
       let text = ''
       let finishReason: ModelFinishReason | undefined
       let failed = false
+      // The ends of the text parts and the finish wait for the store: a text is marked only once it is stored.
+      const held: ModelStreamPart[] = []
       const stream = result.stream.pipeThrough(
         new TransformStream<ModelStreamPart, ModelStreamPart>({
           transform(part, controller) {
             if (part.type === 'text-delta') text += part.delta
-            else if (part.type === 'finish') finishReason = part.finishReason
             else if (part.type === 'error') failed = true
-            controller.enqueue(part)
+            if (part.type === 'finish') finishReason = part.finishReason
+            if (part.type === 'text-end' || part.type === 'finish') held.push(part)
+            else controller.enqueue(part)
           },
           // Not called when the stream errors or is cancelled (an abort): nothing is stored then.
-          async flush() {
-            if (!failed && finishReason && isFinished(finishReason))
-              await store(exchange, joinReply(exchange.replySoFar, text))
+          async flush(controller) {
+            const ending = failed || !finishReason ? 'none' : endingOf(finishReason)
+            const report = ending === 'store' ? await stored(exchange, joinReply(exchange.replySoFar, text)) : undefined
+            const marked = ending === 'steps' || (ending === 'store' && report?.error === undefined)
+            for (const part of held) {
+              if (part.type === 'text-end' && marked)
+                controller.enqueue({ ...part, providerMetadata: markOf(part.providerMetadata, exchange) })
+              else if (part.type === 'finish' && ending !== 'none')
+                controller.enqueue({
+                  ...part,
+                  providerMetadata: { ...part.providerMetadata, sift: callMetadata(exchange, report) },
+                })
+              else controller.enqueue(part)
+            }
           },
         }),
       )
@@ -151,16 +221,46 @@ export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): Lan
   }
 }
 
-/** Whether a call ended with the reply it was for: not in error, and not with tool calls a next step answers. */
-function isFinished(reason: ModelFinishReason): boolean {
-  return reason.unified !== 'error' && reason.unified !== 'tool-calls'
+/**
+ * What a call's ending means for its exchange: `'store'` when it ended with the reply it was for, `'steps'` when it
+ * ended in tool calls a next step answers (the exchange is stored then), `'none'` in error.
+ */
+function endingOf(reason: ModelFinishReason): 'store' | 'steps' | 'none' {
+  return reason.unified === 'error' ? 'none' : reason.unified === 'tool-calls' ? 'steps' : 'store'
 }
 
-function textOfContent(content: ModelGenerateResult['content']): string {
-  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+function textOf(result: ModelGenerateResult): string {
+  return result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
 }
 
 /** The reply stored: the text of this call's earlier steps, then this step's. */
 function joinReply(soFar: string, text: string): string {
   return soFar === '' ? text : text === '' ? soFar : `${soFar}\n\n${text}`
+}
+
+/** A reply's text part's provider metadata with the exchange's mark: the stored reply, and the message it answers. */
+function markOf<M extends Record<string, Record<string, unknown>>>(metadata: M | undefined, exchange: PendingExchange) {
+  return withMark(metadata, { id: exchange.ids.reply, requestId: exchange.ids.user })
+}
+
+/** `providerMetadata.sift` of a call's result: what its context was, and what was stored (JSON values only). */
+function callMetadata(exchange: PendingExchange, report: StoreReport | undefined) {
+  return {
+    context: exchange.context === undefined ? null : JSON.parse(JSON.stringify(exchange.context)),
+    stored: report?.ids ?? [],
+    storeError: report?.error === undefined ? null : { code: report.error.code, message: report.error.message },
+  }
+}
+
+/** Calls an app's callback after the current job: its error shows as the app's, and never fails the call. */
+function tell<T>(callback: ((report: T) => void) | undefined, report: T): void {
+  if (callback) queueMicrotask(() => callback(report))
+}
+
+/** An option that must be an integer in a range: a wrong one is the app's bug, told when the middleware is made. */
+function bounded(value: number | undefined, fallback: number, min: number, max: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new SiftError('INVALID_INPUT', `siftMemory: ${name} must be an integer from ${min} to ${max}, got ${value}.`)
+  return value
 }

@@ -20,11 +20,6 @@ export interface PromptWindow {
   request: string
   /** What the assistant wrote after it in this call's earlier steps: the start of the reply that is stored. */
   replySoFar: string
-  /**
-   * The conversation up to the latest user message as the app sent it (roles and texts, system messages aside), as
-   * text: the same for a retry and for every step of one call, and so the key of the exchange's stored ids.
-   */
-  exchange: string
 }
 
 /** The text of a message's text parts, joined; '' for a message without text. */
@@ -65,12 +60,6 @@ export function readPromptWindow(prompt: ModelPrompt, recentTurns: number): Prom
     .map(textOf)
     .filter((text) => text !== '')
     .join('\n\n')
-  const exchange = JSON.stringify(
-    prompt
-      .slice(0, latestUser + 1)
-      .filter((message) => message.role !== 'system')
-      .map((message) => [message.role, textOf(message)]),
-  )
   return {
     system: prompt.slice(0, prefixEnd),
     recent: prompt.slice(start, latestUser),
@@ -79,7 +68,6 @@ export function readPromptWindow(prompt: ModelPrompt, recentTurns: number): Prom
     current,
     request: textOf(prompt[latestUser]),
     replySoFar,
-    exchange,
   }
 }
 

@@ -8,7 +8,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CHAT_HISTORY, DOG_TURN } from '../../e2e/chat-history'
 import { messageText, startFakeLlm, type ChatRequest, type FakeLlm } from '../../e2e/fake-llm'
-import { recallTool, siftMemory } from '../../src/ai'
+import { type ContextReport, recallTool, siftMemory, type StoreReport, userMessage } from '../../src/ai'
 import { createMemory, type Memory, type StoredMessage } from '../../src/node'
 
 const SYSTEM = 'You are a helpful assistant.'
@@ -38,7 +38,7 @@ async function setUp(options: Parameters<typeof siftMemory>[1] = {}) {
   const provider = createOpenAICompatible({ name: 'fake', baseURL: llm.baseURL })
   const model = wrapLanguageModel({
     model: provider.chatModel('fake-model'),
-    middleware: siftMemory(memory, { recentTurns: RECENT, budget: 400, ...options }),
+    middleware: siftMemory(memory, { recentTurns: RECENT, budget: 450, ...options }),
   })
   return { memory, model }
 }
@@ -112,11 +112,11 @@ describe('siftMemory, the AI SDK middleware', () => {
     const history = await chatThrough(model, false)
     await memory.indexed()
     await generateText({ model, system: SYSTEM, messages: thread(history, 'What do I call my pet?') })
+    // The whole message the memory adds, its heading included, is within the budget.
     const excerpts = messageText(lastRequest().messages[1])
-    const context = excerpts.replace(/^Excerpts from earlier in this conversation:\n/, '')
-    expect(context).not.toBe(excerpts)
-    expect(encode(context).length).toBeLessThanOrEqual(tokens)
-    expect(encode(context).length).toBeGreaterThan(0)
+    expect(excerpts).toMatch(/^Excerpts from earlier in this conversation:\n./)
+    expect(encode(excerpts).length).toBeLessThanOrEqual(tokens)
+    expect(encode(excerpts).length).toBeGreaterThan(tokens * 0.5)
   })
 
   it('stores nothing when the call fails, when the stream breaks off, carries an error or is aborted', async () => {
@@ -148,9 +148,39 @@ describe('siftMemory, the AI SDK middleware', () => {
     expect(await stored()).toEqual(before)
   })
 
-  it('stores a retried exchange once, keeping the latest reply, under ids derived from the conversation', async () => {
+  it('stores a repeated message as a new exchange: the app that sends only the latest message loses no turn', async () => {
+    const { model } = await setUp({ conversationId: 'chat' })
+    const replies: string[] = []
+    for (const text of ['Shall we book the Lisbon flight?', 'yes', 'And the hotel in Alfama?', 'yes'])
+      replies.push((await generateText({ model, system: SYSTEM, messages: thread([], text) })).text)
+    const shown = ['Shall we book the Lisbon flight?', 'yes', 'And the hotel in Alfama?', 'yes'].flatMap((t, i) => [
+      ['user', t],
+      ['assistant', replies[i]],
+    ])
+    expect((await stored()).map((m) => [m.role, m.content])).toEqual(shown)
+    // A new thread that opens with an earlier thread's first message, under the same conversation id.
+    const first = (await generateText({ model, messages: thread([], 'Hi!') })).text
+    await generateText({
+      model,
+      messages: thread([...thread([], 'Hi!'), { role: 'assistant', content: first }], 'Tuesday.'),
+    })
+    const again = (await generateText({ model, messages: thread([], 'Hi!') })).text
+    const contents = (await stored()).map((m) => m.content)
+    expect(contents).toHaveLength(14)
+    expect(contents).toContain(first)
+    expect(contents).toContain(again)
+    const ids = (await stored()).map((m) => m.id)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it("regenerates a marked message's reply in place: the message stored once, the latest reply kept", async () => {
     const { model } = await setUp()
-    const messages = thread([], 'My locker code is 4471.')
+    const asked = userMessage('My locker code is 4471.')
+    const mark = asked.parts[0].providerMetadata
+    // The message as useChat sends it: its text part carries the mark (convertToModelMessages keeps it).
+    const messages: ModelMessage[] = [
+      { role: 'user', content: [{ type: 'text', text: asked.parts[0].text, providerOptions: mark }] },
+    ]
     const first = await generateText({ model, system: SYSTEM, messages })
     const again = await generateText({ model, system: SYSTEM, messages })
     expect(again.text).not.toBe(first.text)
@@ -159,16 +189,95 @@ describe('siftMemory, the AI SDK middleware', () => {
       ['user', 'My locker code is 4471.'],
       ['assistant', again.text],
     ])
-    expect(after[0].id).toMatch(/^sift-ai-[0-9a-f]{32}$/)
-    expect(after[1].id).toBe(`${after[0].id}-reply`)
-    // The same words later in the conversation are another exchange.
-    await generateText({
-      model,
-      system: SYSTEM,
-      messages: thread([...messages, { role: 'assistant', content: again.text }], 'My locker code is 4471.'),
-    })
-    expect(await stored()).toHaveLength(4)
+    expect(after[0].id).toBe(mark.sift.id)
+    expect(after[1].id).toBe(`${mark.sift.id}-reply`)
+    expect(again.providerMetadata?.sift).toMatchObject({ stored: [`${mark.sift.id}-reply`] })
   })
+
+  it('never fails a call for long turns: ranks with a bounded request, stores long turns in parts', async () => {
+    const reports: ContextReport[] = []
+    const { model } = await setUp({ onContext: (report) => reports.push(report) })
+    const pasted = `Please read this. ${'The quarterly figures went up again. '.repeat(2900)}What do you think?`
+    expect(pasted.length).toBeGreaterThan(100_000)
+    const first = await generateText({ model, system: SYSTEM, prompt: pasted })
+    await Promise.resolve()
+    expect(reports.at(-1)).toMatchObject({ requestShortened: true })
+    expect(reports.at(-1)?.error).toBeUndefined()
+    const reply = await generateText({ model, system: SYSTEM, prompt: 'Write it out [long: 120000]' })
+    expect(reply.text).toHaveLength(120_000)
+    const streamed = streamText({ model, system: SYSTEM, prompt: 'Once more, streamed [long: 120000]' })
+    expect(await streamed.text).toHaveLength(120_000)
+    const all = await stored()
+    // Each turn's parts join back to it, in order, each within the memory's limit.
+    const turns = new Map<string, string>()
+    for (const m of all) {
+      const id = m.id.replace(/:\d+$/, '')
+      turns.set(id, (turns.get(id) ?? '') + m.content)
+      expect(m.content.length).toBeLessThanOrEqual(50_000)
+    }
+    expect([...turns.values()]).toEqual([
+      pasted,
+      first.text,
+      'Write it out [long: 120000]',
+      reply.text,
+      'Once more, streamed [long: 120000]',
+      await streamed.text,
+    ])
+  })
+
+  it('reports what it could not store, and a context it could not build, without failing the call', async () => {
+    const contexts: ContextReport[] = []
+    const stores: StoreReport[] = []
+    const { model } = await setUp({ onContext: (r) => contexts.push(r), onStore: (r) => stores.push(r) })
+    const ok = await generateText({ model, system: SYSTEM, prompt: 'First things first.' })
+    await Promise.resolve()
+    expect(contexts.at(-1)?.context?.stats.ranking).toBe('hybrid')
+    expect(ok.providerMetadata?.sift).toMatchObject({ stored: stores.at(-1)?.ids, storeError: null })
+    await memory.close()
+    const closed = await generateText({ model, system: SYSTEM, prompt: 'Still there?' })
+    const streamed = streamText({ model, system: SYSTEM, prompt: 'Still there, streamed?' })
+    expect(await streamed.text).toMatch(/^Noted/)
+    await Promise.resolve()
+    expect(closed.text).toMatch(/^Noted/)
+    expect(contexts.slice(-2).map((r) => r.error?.code)).toEqual(['CLOSED', 'CLOSED'])
+    expect(stores.slice(-2).map((r) => r.error?.code)).toEqual(['CLOSED', 'CLOSED'])
+    expect(closed.providerMetadata?.sift).toMatchObject({ stored: [], storeError: { code: 'CLOSED' } })
+    // The prompt went as the app gave it.
+    expect(lastRequest().messages.map((m) => messageText(m))).toEqual([SYSTEM, 'Still there, streamed?'])
+  })
+
+  it.each([false, true])(
+    'leaves out of the turns it sends verbatim what the user forgot since, whole or by sentence (streamed: %s)',
+    async (streamed) => {
+      const { model } = await setUp()
+      let history: ModelMessage[] = []
+      const say = async (text: string) => {
+        const messages = thread(history, text)
+        const result = streamed
+          ? streamText({ model, system: SYSTEM, messages })
+          : await generateText({ model, system: SYSTEM, messages })
+        // The thread as an app keeps it: the reply's messages as the AI SDK gives them, marks included.
+        history = [...messages, ...(await result.response).messages]
+      }
+      await say('My old address was 12 Elm Street. I moved last spring.')
+      await say('The cat is called Pixel.')
+      await say('I work at the bakery.')
+      const all = await stored()
+      const address = all.find((m) => m.content.startsWith('My old address'))!
+      const cat = all.find((m) => m.content.startsWith('The cat'))!
+      const catReply = all[all.indexOf(cat) + 1]
+      const start = address.content.indexOf('My old')
+      await memory.forget({ sentences: [{ messageId: address.id, start, end: address.content.indexOf(' I moved') }] })
+      await memory.forget({ ids: [cat.id, catReply.id] })
+      await say('What do you know about me?')
+      const sent = JSON.stringify(lastRequest())
+      expect(sent).not.toContain('12 Elm Street')
+      expect(sent).not.toContain('Pixel')
+      expect(sent).not.toContain(catReply.content)
+      expect(sent).toContain('I moved last spring.')
+      expect(sent).toContain('I work at the bakery.')
+    },
+  )
 
   it('stores in the conversation a call names, and builds its context from that conversation alone', async () => {
     const { model } = await setUp()

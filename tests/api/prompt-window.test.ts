@@ -57,14 +57,6 @@ describe('readPromptWindow', () => {
     expect(window.current).toEqual(prompt.slice(4))
   })
 
-  it('names the exchange by the conversation up to the request, the same for each step of one call', () => {
-    const asked: ModelPrompt = [{ role: 'system', content: 'A' }, user('u1'), assistant('a1'), user('now')]
-    const stepped: ModelPrompt = [{ role: 'system', content: 'B' }, ...asked.slice(1), toolCall('c'), toolResult('c')]
-    expect(readPromptWindow(stepped, 2)!.exchange).toBe(readPromptWindow(asked, 6)!.exchange)
-    const later: ModelPrompt = [...asked, assistant('a2'), user('now')]
-    expect(readPromptWindow(later, 2)!.exchange).not.toBe(readPromptWindow(asked, 2)!.exchange)
-  })
-
   it('finds nothing to do in a prompt without a user message', () => {
     expect(readPromptWindow([{ role: 'system', content: 'x' }], 6)).toBeUndefined()
   })

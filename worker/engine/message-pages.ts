@@ -4,14 +4,16 @@ import type { MessagesRequest } from '../input/messages-request'
 
 /**
  * One page of `memory.messages`: which messages from the catalog (it knows every stored message's `seq`), their
- * contents from the store (`read`), which has the whole text (the catalog only has the sentences).
+ * contents from the store (`read`), which has the whole text (the catalog only has the sentences). The engine adds
+ * the forget revision.
  */
 export async function messagePage(
   request: MessagesRequest,
   catalog: SentenceCatalog,
   read: (ids: string[]) => Promise<StoredMessage[]>,
-): Promise<MessagePage> {
+): Promise<Omit<MessagePage, 'revision'>> {
   const { after, before, limit, newestFirst } = request
+  if (request.ids) return { messages: chosenMessages(await read([...new Set(request.ids)]), request) }
   const picked = messagesInRange(catalog.scope(request.conversationId), after, before, limit + 1, newestFirst)
   const page = picked.slice(0, limit)
   const messages = await read(page.map((m) => m.id))
@@ -61,4 +63,13 @@ function countAtMost(messages: readonly CatalogMessage[], seq: number): number {
     else high = middle
   }
   return low
+}
+
+/** The stored messages `request.ids` named that the request's other options let through, in its order. */
+function chosenMessages(stored: StoredMessage[], request: MessagesRequest): StoredMessage[] {
+  const { conversationId, after, before, newestFirst } = request
+  const kept = stored.filter(
+    (m) => (conversationId === undefined || m.conversationId === conversationId) && m.seq > after && m.seq < before,
+  )
+  return kept.sort(newestFirst ? (a, b) => b.seq - a.seq : (a, b) => a.seq - b.seq)
 }

@@ -1,5 +1,6 @@
 import type { Context } from '../../src/types'
 import { assembleContext } from '../context/assemble-context'
+import { withHeading } from '../context/context-heading'
 import type { Embedder } from '../embed/embedder'
 import type { WordNeighbours } from '../embed/word-neighbours'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
@@ -71,21 +72,19 @@ export async function requestContext(
   const summaries = await parts.summaries.inScope(parsed.conversationId)
   const queryMs = performance.now() - startedAt
   engine.assertOpen()
-  const context = assembleContext(
-    parsed,
-    queries,
-    { catalog, vectors: background.vectors, lexical, wordNeighbours },
-    {
-      backend: embedder.backend,
-      embeddedThrough: background.embeddedThrough,
-      startedAt,
-      queryMs,
-      degraded,
-      countTokens,
-      pinnedSids,
-      summaries,
-    },
-    tuning,
+  const sources = { catalog, vectors: background.vectors, lexical, wordNeighbours }
+  const moment = {
+    backend: embedder.backend,
+    embeddedThrough: background.embeddedThrough,
+    startedAt,
+    queryMs,
+    degraded,
+    countTokens,
+    pinnedSids,
+    summaries,
+  }
+  const context = withHeading(parsed, moment, (request, headed) =>
+    assembleContext(request, queries, sources, headed, tuning),
   )
   background.requestAnswered()
   return context

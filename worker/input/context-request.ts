@@ -18,8 +18,13 @@ export interface ContextRequest {
   excludeRecent: number
   adaptiveStop: boolean
   followUpdates: boolean
-  /** The share of the budget the scope's summaries may take together; 0 leaves them out (`summary: false`). */
-  summaryShare: number
+  /**
+   * The share of the budget the scope's summaries may take together (0: none fits, each is named as left out); `false`
+   * leaves them out unnamed (`summary: false`).
+   */
+  summaryShare: number | false
+  /** The line the text starts with when it holds anything, inside the budget (`BuildContextOptions.heading`). */
+  heading?: string
 }
 
 export const DEFAULT_BUDGET = 8000
@@ -40,6 +45,8 @@ const CHARS_PER_TOKEN_GUESS = 4
  * (tests/input/query-count.test.ts).
  */
 export const MAX_EXTRA_QUERIES = 32
+/** A heading is a label, not content: a longer one would be a second context the packer cannot rank. */
+const MAX_HEADING_CHARS = 1000
 const STRATEGIES: readonly Strategy[] = ['hybrid', 'dense', 'lexical', 'head', 'tail', 'full']
 
 /**
@@ -69,6 +76,7 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     adaptiveStop = false,
     followUpdates = false,
     summary = {},
+    heading,
   } = options as Record<string, unknown>
   const tokenBudget = typeof budget === 'object' && budget !== null ? toTokenBudget(budget) : undefined
   if (tokenBudget === undefined && (typeof budget !== 'number' || !Number.isInteger(budget) || budget <= 0))
@@ -94,6 +102,8 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
   if (typeof adaptiveStop !== 'boolean') invalid(`adaptiveStop must be a boolean, got ${describe(adaptiveStop)}`)
   if (typeof followUpdates !== 'boolean') invalid(`followUpdates must be a boolean, got ${describe(followUpdates)}`)
   const summaryShare = toSummaryShare(summary)
+  if (heading !== undefined && (typeof heading !== 'string' || heading.length > MAX_HEADING_CHARS))
+    invalid(`heading must be a string of at most ${MAX_HEADING_CHARS} characters when given, got ${describe(heading)}`)
   const requestChars = (queries as string[]).reduce((sum, query) => sum + query.length, request.length)
   if (requestChars > maxRequestChars) {
     invalid(
@@ -111,11 +121,12 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     adaptiveStop,
     followUpdates,
     summaryShare,
+    ...(heading !== undefined && heading !== '' && { heading }),
   }
 }
 
-function toSummaryShare(summary: unknown): number {
-  if (summary === false) return 0
+function toSummaryShare(summary: unknown): number | false {
+  if (summary === false) return false
   if (typeof summary !== 'object' || summary === null || Array.isArray(summary))
     invalid(`summary must be false or { maxShare }, got ${describe(summary)}`)
   const { maxShare = DEFAULT_SUMMARY_SHARE } = summary as Record<string, unknown>

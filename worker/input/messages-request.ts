@@ -12,6 +12,8 @@ export interface MessagesRequest {
   limit: number
   /** The newest `limit` in range, newest first; else the oldest, oldest first. */
   newestFirst: boolean
+  /** Only these messages, when given. */
+  ids?: string[]
 }
 
 export const DEFAULT_PAGE_SIZE = 100
@@ -32,6 +34,7 @@ function messagesRequest(options: unknown): MessagesRequest {
     before = Infinity,
     limit = DEFAULT_PAGE_SIZE,
     newestFirst = false,
+    ids,
   } = options as Record<string, unknown>
   if (conversationId !== undefined && typeof conversationId !== 'string')
     invalid(`conversationId must be a string when given, got ${describe(conversationId)}`)
@@ -43,7 +46,21 @@ function messagesRequest(options: unknown): MessagesRequest {
     invalid(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${describe(limit)}`)
   if (typeof newestFirst !== 'boolean')
     invalid(`newestFirst must be true or false when given, got ${describe(newestFirst)}`)
-  return { conversationId, after, before, limit, newestFirst }
+  if (ids !== undefined) {
+    if (!Array.isArray(ids) || ids.length > MAX_PAGE_SIZE)
+      invalid(`ids must be an array of at most ${MAX_PAGE_SIZE} message ids when given, got ${describe(ids)}`)
+    // By index, not `some`: a sparse array's hole must be refused too.
+    for (let i = 0; i < ids.length; i++)
+      if (typeof ids[i] !== 'string') invalid(`ids[${i}] must be a string, got ${describe(ids[i])}`)
+  }
+  return {
+    conversationId,
+    after,
+    before,
+    limit,
+    newestFirst,
+    ...(ids !== undefined && { ids: [...(ids as string[])] }),
+  }
 }
 
 function invalid(message: string): never {

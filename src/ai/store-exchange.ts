@@ -1,0 +1,76 @@
+// How the middleware stores one finished exchange: new messages only, long turns in parts, and a regenerated reply
+// in place of the one before it. Storing never deletes another turn and never fails the call: what could not be
+// stored is reported.
+import type { ContextStats } from '../context-types'
+import { asSiftError, type SiftError } from '../errors'
+import type { Memory, MessageInput } from '../types'
+import type { ExchangeIds } from './exchange-ids'
+import { splitTurn } from './long-turns'
+import { partIds } from './turn-marks'
+
+/** An exchange to store once its call has finished. */
+export interface PendingExchange {
+  ids: ExchangeIds
+  conversationId: string | undefined
+  request: string
+  replySoFar: string
+  startedAt: number
+  /** The stats of the context the call was sent with, for the result's metadata. */
+  context?: ContextStats
+}
+
+/** What storing one exchange did (`SiftMemoryOptions.onStore`). */
+export interface StoreReport {
+  conversationId: string | undefined
+  /** The ids stored: the user's message (unless it was stored before) and the reply, each in its parts. */
+  ids: string[]
+  /** The ids of a reply this one regenerated, removed in its place. */
+  replaced: string[]
+  /** Why nothing was stored (a full disk, a closed memory): the call itself succeeded. */
+  error?: SiftError
+}
+
+/** Most ids one `messages({ ids })` takes: the user's parts and the earlier reply's are looked up in one read. */
+const MAX_LOOKED_UP = 1000
+
+/** Stores `exchange` with `reply`, each turn in parts of at most `partChars`; resolves with what it did. */
+export async function storeExchange(
+  memory: Memory,
+  exchange: PendingExchange,
+  reply: string,
+  partChars: number,
+): Promise<StoreReport> {
+  const { ids, conversationId, request, startedAt } = exchange
+  const asked = splitTurn(request, partChars)
+  const user: MessageInput[] = partIds(ids.user, asked.length).map((id, i) => ({
+    id,
+    role: 'user',
+    content: asked[i],
+    conversationId,
+    timestamp: startedAt,
+  }))
+  const answered = reply === '' ? [] : splitTurn(reply, partChars)
+  const replies: MessageInput[] = partIds(ids.reply, answered.length).map((id, i) => ({
+    id,
+    role: 'assistant',
+    content: answered[i],
+    conversationId,
+  }))
+  try {
+    if (!ids.userMarked) {
+      return { conversationId, ids: await memory.add([...user, ...replies]), replaced: [] }
+    }
+    // A marked message may be stored already (a regenerated reply): its missing parts are stored, and the reply
+    // stored to it before gives way to this one, the reply the app now shows.
+    const earlier = partIds(ids.reply, MAX_LOOKED_UP - user.length)
+    const present = new Set(
+      (await memory.messages({ ids: [...user.map((m) => m.id!), ...earlier] })).messages.map((m) => m.id),
+    )
+    const replaced = earlier.filter((id) => present.has(id))
+    if (replaced.length > 0) await memory.forget({ ids: replaced })
+    const added = await memory.add([...user.filter((m) => !present.has(m.id!)), ...replies])
+    return { conversationId, ids: added, replaced }
+  } catch (error) {
+    return { conversationId, ids: [], replaced: [], error: asSiftError(error, 'add') }
+  }
+}
