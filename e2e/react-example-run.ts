@@ -11,6 +11,8 @@ import { messageText, type ChatRequest, type FakeLlm } from './fake-llm'
 const QUESTION = 'What do I call my pet?'
 /** The turns the page sends verbatim (examples/react-ai-sdk/src/App.tsx, RECENT_TURNS). */
 const RECENT_TURNS = 6
+/** Said after the reload, then forgotten: a fact the next request must not carry. */
+const FORGOTTEN = 'My locker code is 4471, keep it safe.'
 /** The request whose reply the run stops halfway: that reply is shown and sent by useChat, but never stored. */
 const SLOW = /\[slow\]/
 
@@ -20,6 +22,9 @@ export interface ReactChatRun {
   /** What the page showed before the reload and after it (role: text). */
   shownBefore: string[]
   shownAfter: string[]
+  /** After the reload: a fact said, then forgotten with its Forget button; what the page showed then, and the request after. */
+  shownAfterForget: string[]
+  requestAfterForget: ChatRequest
   /** Bytes transferred on the first visit (headers and bodies of the page's own origin), until the reload. */
   firstVisitBytes: number
 }
@@ -83,19 +88,39 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
     await page.locator('#status', { hasText: 'Model ready, all indexed' }).waitFor({ timeout: 120_000 })
     await send(page, QUESTION)
     await expect.poll(() => storedCount(page)).toBe(afterHistory + 2)
-    const shownBefore = await page.locator('#turns li').allTextContents()
+    const shownBefore = await page.locator('#turns li .text').allTextContents()
     firstVisit = false
     await page.reload()
     await page.locator('#turns li').first().waitFor({ timeout: 60_000 })
-    const shownAfter = await page.locator('#turns li').allTextContents()
-    return { requests: llm.requests.slice(firstRequest), problems, shownBefore, shownAfter, firstVisitBytes }
+    const shownAfter = await page.locator('#turns li .text').allTextContents()
+    const requests = llm.requests.slice(firstRequest)
+
+    // A fact among the turns useChat sends verbatim, forgotten from the screen: gone from the screen and from the
+    // next request, though useChat kept its own copy of the thread.
+    await send(page, FORGOTTEN)
+    await expect.poll(() => storedCount(page)).toBe(afterHistory + 4)
+    await page.locator('#turns li', { hasText: FORGOTTEN }).locator('button.forget').click()
+    await expect.poll(() => page.locator('#turns li', { hasText: FORGOTTEN }).count()).toBe(0)
+    const shownAfterForget = await page.locator('#turns li .text').allTextContents()
+    await send(page, 'What else do you know?')
+    const requestAfterForget = llm.requests.at(-1)!
+    return {
+      requests,
+      problems,
+      shownBefore,
+      shownAfter,
+      shownAfterForget,
+      requestAfterForget,
+      firstVisitBytes,
+    }
   } finally {
     await browser.close()
   }
 }
 
 /** The checks on one run: what each request held, and what the reload showed. */
-export function expectReactChat({ requests, problems, shownBefore, shownAfter }: ReactChatRun): void {
+export function expectReactChat(run: ReactChatRun): void {
+  const { requests, problems, shownBefore, shownAfter } = run
   // The one failure asked for: the fake LLM's 500s (the AI SDK retries twice) and useChat's report of it.
   const asked = /status of 500 \(Internal Server Error\)|The fake LLM was asked to fail/
   expect(problems.filter((problem) => !asked.test(problem))).toEqual([])
@@ -127,4 +152,9 @@ export function expectReactChat({ requests, problems, shownBefore, shownAfter }:
   )
   expect(shownAfter).toEqual(finished)
   expect(shownAfter).toHaveLength(2 * (CHAT_HISTORY.length + 1))
+  // The forgotten fact left the screen and the next request, its reply still there.
+  expect(run.shownAfterForget.join('\n')).not.toContain('4471')
+  expect(run.shownAfterForget).toHaveLength(shownAfter.length + 1)
+  expect(JSON.stringify(run.requestAfterForget)).not.toContain('4471')
+  expect(messageText(run.requestAfterForget.messages.at(-1)!)).toBe('What else do you know?')
 }

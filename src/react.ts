@@ -1,11 +1,47 @@
 // `sift-memory/react`: a hook for a chat UI built with React (an optional peer dependency).
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { SiftError } from './errors'
+import { type ChatMessageLike, chatEdits, withChatEdits } from './react/chat-in-store'
 import { toChatMessages, type ChatUIMessage } from './react/chat-messages'
 import { acquireMemory } from './react/shared-memory'
 import type { IndexProgress, Memory, MemoryOptions } from './types'
 
 export type { ChatUIMessage } from './react/chat-messages'
+export type { ChatMessageLike } from './react/chat-in-store'
+
+/** What `useStoredChat` reads of `useChat`'s helpers. */
+export interface ChatLike<M extends ChatMessageLike> {
+  messages: M[]
+  setMessages: (update: (messages: M[]) => M[]) => void
+  status: string
+}
+
+/**
+ * Keeps `useChat`'s own copy of the thread in line with the memory: after each change the memory tells of (a forget
+ * in this tab or another, a clear), once no reply is streaming, the messages whose stored text was forgotten leave
+ * the screen, and those with forgotten sentences show the stored text. The middleware leaves them out of the next
+ * request either way; this makes the screen agree. Only messages that name their stored message are checked: the
+ * replies the middleware stored, the messages `useMemory` read, and user messages sent with `userMessage`
+ * (`sift-memory/ai`) or answered by a stored reply.
+ */
+export function useStoredChat<M extends ChatMessageLike>(state: MemoryState, chat: ChatLike<M>): void {
+  const { memory, changes } = state
+  const latest = useRef(chat)
+  latest.current = chat
+  const idle = chat.status === 'ready' || chat.status === 'error'
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a check runs after each change the memory tells of, and when a reply has finished.
+  useEffect(() => {
+    if (!memory || !idle) return
+    let current = true
+    chatEdits(memory, latest.current.messages).then(
+      (edits) => current && edits.size > 0 && latest.current.setMessages((messages) => withChatEdits(messages, edits)),
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [memory, changes, idle])
+}
 
 /** What `useMemory` lists, besides the memory's own options. */
 export interface UseMemoryOptions extends MemoryOptions {
@@ -32,6 +68,8 @@ export interface MemoryState {
   messages: ChatUIMessage[] | undefined
   /** Reads `messages` again. */
   refresh: () => void
+  /** How many changes (adds, forgets, clears…, in this tab or another) the memory told of since it opened. */
+  changes: number
 }
 
 const DEFAULT_LIMIT = 100
@@ -49,6 +87,7 @@ export function useMemory(options: UseMemoryOptions = {}): MemoryState {
   const [modelReady, setModelReady] = useState(false)
   const [progress, setProgress] = useState<IndexProgress>()
   const [messages, setMessages] = useState<ChatUIMessage[]>()
+  const [changes, setChanges] = useState(0)
   // What a change heard later reads: the memory and the page as they are by then.
   const latest = useRef({ memory, conversationId, limit })
   latest.current = { memory, conversationId, limit }
@@ -73,6 +112,7 @@ export function useMemory(options: UseMemoryOptions = {}): MemoryState {
     const { opening, release } = acquireMemory(memoryOptions, (event) => {
       if (!current) return
       if (event.type === 'progress') setProgress(event.progress)
+      else setChanges((count) => count + 1)
       refresh()
     })
     opening.then(
@@ -97,5 +137,5 @@ export function useMemory(options: UseMemoryOptions = {}): MemoryState {
     if (memory) read(memory, conversationId, limit)
   }, [memory, conversationId, limit, read])
 
-  return { memory, error, modelReady, progress, messages, refresh }
+  return { memory, error, modelReady, progress, messages, refresh, changes }
 }

@@ -247,7 +247,8 @@ export interface SetSummaryOptions {
    * as if that forget had come after it: the LLM may have repeated the forgotten words. Checked and written in one
    * transaction. Where the memory cannot tell what a forget removed (one from before the memory was last opened), or
    * `asOf` is a revision it has not reached (from before a `clear()`), it takes the summary to cover it. An integer ≥ 0;
-   * default none: nothing is checked, and the app vouches that the text holds nothing forgotten.
+   * default none: then a forget this memory ran, since it opened, after `through` was stored, that removed a message
+   * the summary covers drops it, even one the app read after (which `asOf` tells apart).
    */
   asOf?: number
 }
@@ -297,7 +298,7 @@ export interface Memory {
    * still retrieve the turns it covers, so a detail it left out can come back. Kept across reloads, in exports and
    * encrypted with the memory. A `forget` of a message it covers deletes its text (it may repeat the forgotten words):
    * `summary()` then says `'dropped'`, and no context holds it until the app sets a new one. A forget while the app's
-   * LLM is writing it is caught only with `asOf` (the revision of the page the turns were read from): pass it. The text
+   * LLM is writing it drops it (`asOf`, the revision of the page the turns were read from, makes the check exact). The text
    * is kept as given and shown on one line, its line breaks as spaces, so that it cannot pass for lines of the context.
    * `INVALID_INPUT` for an empty text, one over `maxMessageChars`, a `through` that is not a stored message of the
    * conversation, an `asOf` that is not an integer ≥ 0, or options that cannot be read.

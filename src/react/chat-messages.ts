@@ -1,3 +1,4 @@
+import { MARK_KEY } from '../ai/turn-marks'
 import type { StoredMessage } from '../types'
 
 /**
@@ -7,7 +8,8 @@ import type { StoredMessage } from '../types'
 export interface ChatUIMessage {
   id: string
   role: 'user' | 'assistant' | 'system'
-  parts: { type: 'text'; text: string }[]
+  /** Its text, marked with the stored message's id (`providerMetadata.sift`): what the middleware checks it by. */
+  parts: { type: 'text'; text: string; providerMetadata: { [MARK_KEY]: { id: string } } }[]
   /** When it was said, in epoch milliseconds, and its conversation. */
   metadata: { timestamp: number; conversationId: string }
 }
@@ -23,7 +25,7 @@ export function toChatMessages(newestFirst: readonly StoredMessage[]): ChatUIMes
     messages.push({
       id,
       role: role as ChatUIMessage['role'],
-      parts: [{ type: 'text', text: content }],
+      parts: [{ type: 'text', text: content, providerMetadata: { [MARK_KEY]: { id } } }],
       metadata: { timestamp, conversationId },
     })
   }

@@ -61,10 +61,13 @@ describe('a summary written while a forget happened (asOf)', () => {
     await memory.forget({ id: 'o1' })
     await memory.setSummary('e', SUMMARY, { through: 'e3', asOf: read })
     expect(await memory.summary('e')).toMatchObject({ state: 'current', text: SUMMARY })
-    // Without asOf nothing is checked: the app vouches for its text, as before.
+    // Without asOf, a forget of a covered message since the summary's last one was stored drops it (the app read
+    // that message, so it read no earlier), even where the app read after the forget: its asOf tells them apart.
     const stale = await readTurns(memory, 'e')
     await memory.forget({ id: 'e2' })
     await memory.setSummary('e', SUMMARY, { through: 'e3' })
+    expect(await memory.summary('e')).toMatchObject({ state: 'dropped' })
+    await memory.setSummary('e', SUMMARY, { through: 'e3', asOf: await readTurns(memory, 'e') })
     expect(await memory.summary('e')).toMatchObject({ state: 'current' })
     await memory.setSummary('e', SUMMARY, { through: 'e3', asOf: stale })
     expect(await memory.summary('e')).toMatchObject({ state: 'dropped' })

@@ -42,7 +42,7 @@ const KEPT_FORGETS = 1000
 export class Summaries {
   private rows: Promise<Map<string, Row>> | undefined
   /** What each of the latest forgets this engine ran removed (`ForgetResult.earliest`), by revision, oldest first. */
-  private readonly forgets = new Map<number, readonly MessagePlace[]>()
+  private readonly forgets = new Map<number, KnownForget>()
 
   constructor(private readonly parts: SummaryParts) {}
 
@@ -62,7 +62,10 @@ export class Summaries {
         throw invalid(`setSummary: no message with id "${through}" is stored in the conversation "${id}".`)
       const record = summaryRecord(message, request.text, Date.now())
       const rows = await this.loaded()
-      const stale = asOf === undefined ? undefined : (revision: number) => this.forgottenSince(asOf, revision, record)
+      const stale =
+        asOf === undefined
+          ? () => this.forgottenSinceStored(message.seq, record)
+          : (revision: number) => this.forgottenSince(asOf, revision, record)
       rows.set(id, await this.parts.store.saveSummary(record, stale))
     })
   }
@@ -109,7 +112,10 @@ export class Summaries {
   forgotten({ droppedSummaries, earliest, revision }: ForgetResult): void {
     if (droppedSummaries.length > 0) this.rows = undefined
     if (revision === undefined) return
-    this.forgets.set(revision, earliest)
+    // The newest message then: a forget with a seq at or past a message's ran after that message was stored.
+    let atSeq = 0
+    for (const message of this.parts.catalog.scope(undefined).messages) atSeq = Math.max(atSeq, message.seq)
+    this.forgets.set(revision, { places: earliest, atSeq })
     // A Map iterates in insertion order: the first key is the oldest forget.
     if (this.forgets.size > KEPT_FORGETS) this.forgets.delete(this.forgets.keys().next().value!)
   }
@@ -141,10 +147,20 @@ export class Summaries {
   private forgottenSince(asOf: number, revision: number, summary: SummaryRecord): boolean {
     if (asOf > revision) return true
     for (let next = asOf + 1; next <= revision; next++) {
-      const places = this.forgets.get(next)
-      if (!places || places.some((place) => place.conversationId === summary.conversationId && covers(summary, place)))
-        return true
+      const forget = this.forgets.get(next)
+      if (!forget || coveredBy(summary, forget)) return true
     }
+    return false
+  }
+
+  /**
+   * Without `asOf`: whether a forget this engine ran after the summary's last message (`throughSeq`) was stored
+   * removed a message the summary covers. The app read that message, so its read cannot be older; a forget the app
+   * read after is counted too (the summary is dropped where it may have been clean: `asOf` tells them apart).
+   */
+  private forgottenSinceStored(throughSeq: number, summary: SummaryRecord): boolean {
+    for (const forget of this.forgets.values())
+      if (forget.atSeq >= throughSeq && coveredBy(summary, forget)) return true
     return false
   }
 
@@ -153,6 +169,17 @@ export class Summaries {
     this.rows.catch(() => (this.rows = undefined))
     return this.rows
   }
+}
+
+/** A forget this engine ran: the earliest place it removed in each conversation, and the newest seq stored then. */
+interface KnownForget {
+  places: readonly MessagePlace[]
+  atSeq: number
+}
+
+/** Whether `forget` removed a message `summary` covers. */
+function coveredBy(summary: SummaryRecord, forget: KnownForget): boolean {
+  return forget.places.some((place) => place.conversationId === summary.conversationId && covers(summary, place))
 }
 
 /** The row of a summary that ends at `through`: its place in time order copied from the message, in clear. */

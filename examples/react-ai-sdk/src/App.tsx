@@ -1,14 +1,14 @@
 // The chat page: useChat (the AI SDK's React hook) talks to a ToolLoopAgent in the page (DirectChatTransport, no
 // server of ours), whose model is wrapped with Sift's middleware: each request carries the system prompt, the context
 // built from the whole stored history, the last few turns and the new message, never the whole history; each
-// finished reply is stored. useMemory (sift-memory/react) opens the memory and gives the stored chat after a reload.
+// finished reply is stored. useMemory (sift-memory/react) opens the memory and gives the stored chat after a reload;
+// useStoredChat keeps useChat's copy in line with it when a message is forgotten.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { useChat } from '@ai-sdk/react'
 import { DirectChatTransport, type InferUITools, ToolLoopAgent, type UIMessage, wrapLanguageModel } from 'ai'
 import { type FormEvent, useMemo, useState } from 'react'
-import type { Memory } from 'sift-memory'
-import { recallTool, siftMemory } from 'sift-memory/ai'
-import { useMemory } from 'sift-memory/react'
+import { recallTool, siftMemory, userMessage } from 'sift-memory/ai'
+import { type MemoryState, useMemory, useStoredChat } from 'sift-memory/react'
 
 const SYSTEM = 'You are a helpful assistant. Use the excerpts from earlier in the conversation when they help.'
 /** The one conversation this page keeps. */
@@ -28,11 +28,12 @@ interface Endpoint {
 }
 
 export function App() {
-  const { memory, messages, modelReady, progress, error } = useMemory({
+  const state = useMemory({
     name: 'react-chat',
     conversationId: CONVERSATION,
     limit: SHOWN_MESSAGES,
   })
+  const { memory, messages, modelReady, progress, error } = state
   const [endpoint, setEndpoint] = useState<Endpoint>({
     baseURL: 'http://localhost:11434/v1',
     model: 'llama3.2',
@@ -67,12 +68,22 @@ export function App() {
           <input id="api-key" type="password" value={endpoint.apiKey} onChange={change('apiKey')} />
         </label>
       </form>
-      {memory && messages && <Chat memory={memory} stored={messages} endpoint={endpoint} />}
+      {memory && messages && <Chat state={state} stored={messages} endpoint={endpoint} />}
     </>
   )
 }
 
-function Chat({ memory, stored, endpoint }: { memory: Memory; stored: ChatMessage[]; endpoint: Endpoint }) {
+/** The stored message a chat message is, where it names one (the mark the middleware and the hook put on its text). */
+function storedId(message: ChatMessage): string | undefined {
+  for (const part of message.parts) {
+    const mark = part.type === 'text' ? part.providerMetadata?.sift : undefined
+    if (mark && typeof mark === 'object' && 'id' in mark && typeof mark.id === 'string') return mark.id
+  }
+  return undefined
+}
+
+function Chat({ state, stored, endpoint }: { state: MemoryState; stored: ChatMessage[]; endpoint: Endpoint }) {
+  const memory = state.memory!
   const transport = useMemo(() => {
     const provider = createOpenAICompatible({ name: 'llm', baseURL: endpoint.baseURL, apiKey: endpoint.apiKey })
     const model = wrapLanguageModel({
@@ -88,23 +99,41 @@ function Chat({ memory, stored, endpoint }: { memory: Memory; stored: ChatMessag
   }, [memory, endpoint])
   // The stored chat is where useChat starts; from then on useChat keeps the thread and the middleware stores it.
   const [initial] = useState(stored)
-  const { messages, sendMessage, status, stop, error } = useChat({ id: CONVERSATION, messages: initial, transport })
+  const chat = useChat({ id: CONVERSATION, messages: initial, transport })
+  const { messages, sendMessage, status, stop, error } = chat
+  // A message forgotten here or in another tab leaves the screen (the middleware leaves it out of the next request).
+  useStoredChat(state, chat)
   const [input, setInput] = useState('')
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (input.trim() === '') return
-    void sendMessage({ text: input })
+    // Marked with the id it is stored under: a regenerated reply then replaces the stored one, and a forget finds it.
+    void sendMessage(userMessage(input))
     setInput('')
   }
   const busy = status === 'submitted' || status === 'streaming'
   return (
     <main>
       <ol id="turns" role="log" aria-label="Conversation">
-        {messages.map((message) => (
-          <li key={message.id} data-role={message.role} data-done={busy && message === messages.at(-1) ? 'no' : 'yes'}>
-            {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
-          </li>
-        ))}
+        {messages.map((message) => {
+          const id = storedId(message)
+          return (
+            <li
+              key={message.id}
+              data-role={message.role}
+              data-done={busy && message === messages.at(-1) ? 'no' : 'yes'}
+            >
+              <span className="text">
+                {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
+              </span>
+              {id && !busy && (
+                <button type="button" className="forget" onClick={() => void memory.forget({ ids: [id] })}>
+                  Forget
+                </button>
+              )}
+            </li>
+          )
+        })}
       </ol>
       {error && (
         <p id="error" className="error">
