@@ -97,8 +97,15 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
 
     // A fact among the turns useChat sends verbatim, forgotten from the screen: gone from the screen and from the
     // next request, though useChat kept its own copy of the thread.
+    // The endpoint is kept in the tab's state only: set again after the reload.
+    await page.fill('#base-url', llm.baseURL)
+    await page.fill('#model', 'fake-model')
     await send(page, FORGOTTEN)
-    await expect.poll(() => storedCount(page)).toBe(afterHistory + 4)
+    await expect
+      .poll(() => storedCount(page), {
+        message: `the exchange after the reload was not stored; page: ${await page.locator('#error').allTextContents()} ${problems.join(' | ')}`,
+      })
+      .toBe(afterHistory + 4)
     await page.locator('#turns li', { hasText: FORGOTTEN }).locator('button.forget').click()
     await expect.poll(() => page.locator('#turns li', { hasText: FORGOTTEN }).count()).toBe(0)
     const shownAfterForget = await page.locator('#turns li .text').allTextContents()
@@ -130,7 +137,10 @@ export function expectReactChat(run: ReactChatRun): void {
     expect(system.role).toBe('system')
     const excerpts = rest[0]?.role === 'system' ? messageText(rest.shift()!) : ''
     // Never the whole history: the recent turns and the new message at most.
-    expect(rest.length).toBeLessThanOrEqual(RECENT_TURNS + 1)
+    expect(
+      rest.length,
+      JSON.stringify(request.messages.map((m) => [m.role, messageText(m).slice(0, 50)])),
+    ).toBeLessThanOrEqual(RECENT_TURNS + 1)
     // No excerpt repeats a turn the request sends verbatim. The reply stopped halfway is sent by useChat but was
     // never stored (a prefix such as "Noted " is in every stored reply), so only the others are looked for.
     rest.forEach((turn, i) => {

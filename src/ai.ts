@@ -44,7 +44,8 @@ export function recallTool(
  */
 export function userMessage(text: string): {
   role: 'user'
-  parts: [{ type: 'text'; text: string; providerMetadata: { [MARK_KEY]: { id: string } } }]
+  parts: [{ type: 'text'; text: string; providerMetadata: { [MARK_KEY]: { id: string; asked: true } } }]
 } {
-  return { role: 'user', parts: [{ type: 'text', text, providerMetadata: { [MARK_KEY]: { id: newMessageId() } } }] }
+  const mark = { id: newMessageId(), asked: true as const }
+  return { role: 'user', parts: [{ type: 'text', text, providerMetadata: { [MARK_KEY]: mark } }] }
 }

@@ -120,7 +120,8 @@ function markedTurns(messages: readonly TurnView[]): Map<string, TextAt[]> {
   messages.forEach((message, index) => {
     message.texts.forEach((part, i) => {
       if (!part) return
-      const id = markOf(message, part)?.id ?? requestIds.get(index)
+      const mark = markOf(message, part)
+      const id = mark && !mark.asked ? mark.id : requestIds.get(index)
       if (id !== undefined) turns.set(id, [...(turns.get(id) ?? []), { message: index, part: i, text: part.text }])
     })
   })

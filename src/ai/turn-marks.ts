@@ -9,6 +9,12 @@
 export interface TurnMark {
   id: string
   requestId?: string
+  /**
+   * Set on a user message marked as it is sent (`userMessage`): the id it will be stored under once its call
+   * succeeds, not proof that it was. Such a message is checked against the memory only once a reply names it
+   * (`requestId`): one whose call failed or was stopped was never stored, not forgotten.
+   */
+  asked?: true
 }
 
 /** The key of the mark in `providerOptions` and `providerMetadata`. */
@@ -28,16 +34,20 @@ export function markIn(options: unknown): TurnMark | undefined {
   if (typeof options !== 'object' || options === null) return undefined
   const mark = (options as Record<string, unknown>)[MARK_KEY]
   if (typeof mark !== 'object' || mark === null) return undefined
-  const { id, requestId } = mark as Record<string, unknown>
+  const { id, requestId, asked } = mark as Record<string, unknown>
   if (typeof id !== 'string' || id === '') return undefined
-  return typeof requestId === 'string' && requestId !== '' ? { id, requestId } : { id }
+  return {
+    id,
+    ...(typeof requestId === 'string' && requestId !== '' && { requestId }),
+    ...(asked === true && { asked: true as const }),
+  }
 }
 
 /** `metadata` (a part's provider metadata, or none) with `mark` under `MARK_KEY`, the rest kept. */
 export function withMark<M extends Record<string, unknown>>(
   metadata: M | undefined,
   mark: TurnMark,
-): M & { [MARK_KEY]: { id: string; requestId?: string } } {
+): M & { [MARK_KEY]: TurnMark } {
   return { ...(metadata ?? ({} as M)), [MARK_KEY]: { ...mark } }
 }
 

@@ -279,6 +279,18 @@ describe('siftMemory, the AI SDK middleware', () => {
     },
   )
 
+  it('keeps sending a marked message whose call failed: never stored is not forgotten', async () => {
+    const { model } = await setUp()
+    const [part] = userMessage('Please [fail] this once.').parts
+    const failed: ModelMessage = {
+      role: 'user',
+      content: [{ type: 'text', text: part.text, providerOptions: part.providerMetadata }],
+    }
+    await expect(generateText({ model, messages: [failed], maxRetries: 0 })).rejects.toThrow()
+    await generateText({ model, messages: [failed, { role: 'user', content: 'Try again.' }] })
+    expect(JSON.stringify(lastRequest())).toContain('Please [fail] this once.')
+  })
+
   it('stores in the conversation a call names, and builds its context from that conversation alone', async () => {
     const { model } = await setUp()
     await generateText({ model, prompt: DOG_TURN, providerOptions: { sift: { conversationId: 'pets' } } })
