@@ -249,7 +249,8 @@ describe('siftMemory, the AI SDK middleware', () => {
   it.each([false, true])(
     'leaves out of the turns it sends verbatim what the user forgot since, whole or by sentence (streamed: %s)',
     async (streamed) => {
-      const { model } = await setUp()
+      // Every turn below is sent verbatim: what reaches the request is the check's doing, not the ranking's.
+      const { model } = await setUp({ recentTurns: 8 })
       let history: ModelMessage[] = []
       const say = async (text: string) => {
         const messages = thread(history, text)
@@ -274,8 +275,11 @@ describe('siftMemory, the AI SDK middleware', () => {
       expect(sent).not.toContain('12 Elm Street')
       expect(sent).not.toContain('Pixel')
       expect(sent).not.toContain(catReply.content)
-      expect(sent).toContain('I moved last spring.')
-      expect(sent).toContain('I work at the bakery.')
+      const verbatim = lastRequest()
+        .messages.filter((m) => m.role !== 'system')
+        .map(messageText)
+      expect(verbatim).toContain('I moved last spring.')
+      expect(verbatim).toContain('I work at the bakery.')
     },
   )
 
