@@ -16,26 +16,27 @@ declare global {
 
 /** Opens a page on the demo with `window.tabMemory` open on `name` (WASM), its progress events in `window.tabProgress`. */
 export async function openPage(context: BrowserContext, name: string): Promise<Page> {
-  const page = await context.newPage()
-  await page.goto(`${baseUrl}/?open=0`)
-  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-  await page.evaluate(async (name) => {
-    window.tabProgress = []
-    window.tabMemory = await window.sift.createMemory({
-      name,
-      device: 'wasm',
-      onProgress: (progress) => window.tabProgress.push(progress),
-    })
-  }, name)
-  return page
+  return withTabMemory(await context.newPage(), name)
 }
 
 /** A new tab of `browser` on the demo with `window.tabMemory` open on `name` (WASM), as `openPage` opens a page. */
 export async function openTab(browser: BrowserSession, name: string): Promise<PageSession> {
-  const page = await browser.newPage()
-  await page.goto(`${baseUrl}/?open=0`)
-  await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
-  await page.evaluate(async (name) => {
+  return withTabMemory(await browser.newPage(), name)
+}
+
+/** What opening a tab's memory takes of a page: both playwright's `Page` and a `PageSession` have it. */
+interface DemoTab {
+  goto(url: string): Promise<unknown>
+  waitForFunction(fn: () => unknown): Promise<unknown>
+  evaluate(fn: (name: string) => Promise<void>, name: string): Promise<unknown>
+}
+
+/** `page` on the demo with `window.tabMemory` open on `name`: the same steps through either page interface. */
+async function withTabMemory<P extends DemoTab>(page: P, name: string): Promise<P> {
+  const tab: DemoTab = page
+  await tab.goto(`${baseUrl}/?open=0`)
+  await tab.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+  await tab.evaluate(async (name) => {
     window.tabProgress = []
     window.tabMemory = await window.sift.createMemory({
       name,

@@ -1,16 +1,8 @@
 // Locates Firefox and WebKit (Debian's firefox-esr; webkit2gtk-driver's WebKitWebDriver with the MiniBrowser of
 // libwebkit2gtk-4.1, run under Xvfb) for the browser tests; Chromium is scripts/find-chromium.ts's.
-import { accessSync, constants, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
+import { isExecutable } from './find-chromium'
 
 /** A program on PATH, or undefined. */
 function onPath(name: string): string | undefined {

@@ -12,7 +12,8 @@ const knownPaths = [
   '/Applications/Chromium.app/Contents/MacOS/Chromium',
 ]
 
-function isExecutable(path: string): boolean {
+/** Whether `path` is a file this process may run. */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK)
     return true

@@ -30,7 +30,7 @@ export interface StoreReport {
   error?: SiftError
 }
 
-/** Most ids one `messages({ ids })` takes: the user's parts and the earlier reply's are looked up in one read. */
+/** Most ids one `messages({ ids })` takes: as many parts as an earlier reply is looked for in. */
 const MAX_LOOKED_UP = 1000
 
 /** Stores `exchange` with `reply`, each turn in parts of at most `partChars`; resolves with what it did. */
@@ -61,12 +61,12 @@ export async function storeExchange(
       return { conversationId, ids: await memory.add([...user, ...replies]), replaced: [] }
     }
     // A marked message may be stored already (a regenerated reply): its missing parts are stored, and the reply
-    // stored to it before gives way to this one, the reply the app now shows.
-    const earlier = partIds(ids.reply, MAX_LOOKED_UP - user.length)
-    const present = new Set(
-      (await memory.messages({ ids: [...user.map((m) => m.id!), ...earlier] })).messages.map((m) => m.id),
-    )
-    const replaced = earlier.filter((id) => present.has(id))
+    // stored to it before gives way to this one, the reply the app now shows. A first send finds none of its parts
+    // stored and looks no further.
+    const storedIds = async (wanted: string[]) =>
+      new Set((await memory.messages({ ids: wanted })).messages.map((message) => message.id))
+    const present = await storedIds(user.map((m) => m.id!))
+    const replaced = present.size === 0 ? [] : [...(await storedIds(partIds(ids.reply, MAX_LOOKED_UP)))]
     if (replaced.length > 0) await memory.forget({ ids: replaced })
     const added = await memory.add([...user.filter((m) => !present.has(m.id!)), ...replies])
     return { conversationId, ids: added, replaced }

@@ -18,6 +18,9 @@ export interface TurnView {
 /** What becomes of each message: kept as it is, left out, or its text parts changed (undefined: part left out). */
 export type TurnEdits = Map<number, Map<number, string | undefined>>
 
+/** Most ids one `messages({ ids })` takes. */
+const MAX_IDS_PER_READ = 1000
+
 /** A text part of a message, where it is. */
 interface TextAt {
   message: number
@@ -43,9 +46,12 @@ export async function editsAgainstStore(memory: Memory, messages: readonly TurnV
         texts.reduce((sum, t) => sum + t.text.length, 0),
       ),
     )
-  const stored = new Map(
-    (await memory.messages({ ids: [...asked.values()].flat().slice(0, 1000) })).messages.map((m) => [m.id, m.content]),
-  )
+  // One read for a thread's turns; more only where long turns ask for more ids than a page holds.
+  const wanted = [...asked.values()].flat()
+  const stored = new Map<string, string>()
+  for (let from = 0; from < wanted.length; from += MAX_IDS_PER_READ)
+    for (const m of (await memory.messages({ ids: wanted.slice(from, from + MAX_IDS_PER_READ) })).messages)
+      stored.set(m.id, m.content)
   for (const [id, texts] of turns) {
     const verdict = turnAgainstStore(
       texts.map((t) => t.text),

@@ -54,4 +54,21 @@ describe("useStoredChat's check of a chat against the memory", () => {
     // Applied again, nothing changes: the same array.
     expect(withChatEdits(after, await chatEdits(memory, after))).toBe(after)
   })
+
+  it('checks every turn of a thread whose long turns ask for more ids than one read takes', async () => {
+    memory = await createMemory({ name: 'chat-in-store-long', indexedDB: new IDBFactory(), requireModelFiles: false })
+    await memory.add([{ id: 'kept', role: 'user', content: 'Still here.' }])
+    const mark = (id: string) => ({ sift: { id } })
+    const chat = [
+      // A pasted document of 600,000 characters, stored in parts that were all forgotten since.
+      {
+        id: 'long',
+        role: 'user',
+        parts: [{ type: 'text', text: 'x'.repeat(600_000), providerMetadata: mark('gone') }],
+      },
+      { id: 'short', role: 'user', parts: [{ type: 'text', text: 'Still here.', providerMetadata: mark('kept') }] },
+    ]
+    const after = withChatEdits(chat, await chatEdits(memory, chat))
+    expect(after.map((m) => m.id)).toEqual(['short'])
+  })
 })

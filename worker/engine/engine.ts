@@ -268,8 +268,7 @@ export class Engine {
     const request = toMessagesRequest(options)
     return this.writes.run(async () => {
       this.assertOpen()
-      const page = await messagePage(request, this.catalog, (ids) => this.store.messagesById(ids))
-      return { ...page, revision: await this.store.forgetRevision() }
+      return messagePage(request, this.catalog, this.store)
     })
   }
 

@@ -2,22 +2,29 @@ import type { MessagePage, StoredMessage } from '../../src/types'
 import type { CatalogMessage, CatalogScope, SentenceCatalog } from '../index/sentence-catalog'
 import type { MessagesRequest } from '../input/messages-request'
 
+/** What a page reads from the store: the messages' whole text (the catalog only has the sentences), the revision. */
+export interface PageSource {
+  messagesById(ids: readonly string[]): Promise<StoredMessage[]>
+  forgetRevision(): Promise<number>
+}
+
 /**
  * One page of `memory.messages`: which messages from the catalog (it knows every stored message's `seq`), their
- * contents from the store (`read`), which has the whole text (the catalog only has the sentences). The engine adds
- * the forget revision.
+ * contents from the store, and the forget revision they were read at.
  */
 export async function messagePage(
   request: MessagesRequest,
   catalog: SentenceCatalog,
-  read: (ids: string[]) => Promise<StoredMessage[]>,
-): Promise<Omit<MessagePage, 'revision'>> {
+  store: PageSource,
+): Promise<MessagePage> {
+  const revision = await store.forgetRevision()
   const { after, before, limit, newestFirst } = request
-  if (request.ids) return { messages: chosenMessages(await read([...new Set(request.ids)]), request) }
+  if (request.ids)
+    return { messages: chosenMessages(await store.messagesById([...new Set(request.ids)]), request), revision }
   const picked = messagesInRange(catalog.scope(request.conversationId), after, before, limit + 1, newestFirst)
   const page = picked.slice(0, limit)
-  const messages = await read(page.map((m) => m.id))
-  return picked.length > limit ? { messages, next: page[page.length - 1].seq } : { messages }
+  const messages = await store.messagesById(page.map((m) => m.id))
+  return picked.length > limit ? { messages, next: page[page.length - 1].seq, revision } : { messages, revision }
 }
 
 /**

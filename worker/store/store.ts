@@ -296,17 +296,10 @@ export class SiftStore<Saved extends SavedIndexes = SavedIndexes> {
     return this.run('read the summaries', () => readSummaries(db, codec))
   }
 
-  /**
-   * Replaces a conversation's summary (one record), or stores it dropped when `stale`, given the forget revision, says
-   * a forget since the app's read may have removed something it covers (`saveSummaryRow`). Resolves with the row.
-   */
-  async saveSummary(
-    summary: SummaryRecord,
-    stale: (revision: number) => boolean = () => false,
-  ): Promise<SummaryRecord | DroppedSummaryRecord> {
-    const { db, codec } = this
-    const encoded = await codec.encodeSummary(summary)
-    return this.run('save the summary', () => saveSummaryRow(db, summary, encoded, stale))
+  /** Replaces a conversation's summary, or stores it dropped where `stale` says so (`saveSummaryRow`); the row. */
+  async saveSummary(summary: SummaryRecord, stale = (_revision: number) => false) {
+    const encoded = await this.codec.encodeSummary(summary)
+    return this.run('save the summary', () => saveSummaryRow(this.db, summary, encoded, stale))
   }
 
   /** How many forgets removed anything (`MessagePage.revision`). */
