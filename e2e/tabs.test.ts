@@ -1,12 +1,12 @@
-// Several tabs, one memory: tabs of one browser open the same name through the demo page's test hook, in the engine
-// SIFT_E2E_BROWSER picks (Chromium by default; e2e/browsers/). One engine serves them all (src/tab-election.ts):
+// Several tabs, one memory: tabs of one browser open the same name through the demo page's test hook, in every engine
+// (e2e/browsers/each-engine.ts). One engine serves them all (src/tab-election.ts):
 // every page sees one history, each sentence is embedded once, a forget is final everywhere, and when the page
 // holding the engine closes mid-ingest another takes over. WebKit's driver runs one command at a time, so there the
 // "concurrent" adds of the first test reach the memory one after the other.
-import { afterEach, describe, expect, inject, test } from 'vitest'
+import { afterEach, expect, inject, test } from 'vitest'
 import type { MessageInput } from '../src/types'
-import { selectedEngine } from './browsers/engines'
-import type { BrowserSession, PageSession } from './browsers/session'
+import { describeEachEngine } from './browsers/each-engine'
+import type { PageSession } from './browsers/session'
 import { scanDatabase } from './raw-scan'
 import { indexedWithRetry, openTab } from './tab-pages'
 
@@ -29,19 +29,22 @@ function storedIds(page: PageSession): Promise<string[]> {
   })
 }
 
-const engine = selectedEngine()
-const missing = engine.missing()
-let browser: BrowserSession | undefined
-afterEach(async () => {
-  await browser?.close()
-  browser = undefined
-})
+describeEachEngine('tabs', (run) => {
+  // One browser per engine for the file: each test opens its own memory name, and closes the tabs it opened.
+  let opened: PageSession[] = []
+  const tab = async (name: string) => {
+    const page = await openTab(run.browser(), name)
+    opened.push(page)
+    return page
+  }
+  afterEach(async () => {
+    for (const page of opened) await page.close().catch(() => undefined)
+    opened = []
+  })
 
-describe.skipIf(missing !== undefined)(`tabs in ${engine.name}${missing ? ` (skipped: ${missing})` : ''}`, () => {
   test('two pages share one history: concurrent adds stored once and embedded once, an add seen at once, a forget final in both', async () => {
-    browser = await engine.launch()
     const name = 'e2e-tabs-shared'
-    const [a, b] = [await openTab(browser, name), await openTab(browser, name)]
+    const [a, b] = [await tab(name), await tab(name)]
 
     const add = (page: PageSession, messages: MessageInput[]) =>
       page.evaluate((messages) => window.tabMemory.add(messages), messages)
@@ -89,16 +92,15 @@ describe.skipIf(missing !== undefined)(`tabs in ${engine.name}${missing ? ` (ski
   })
 
   test('the page holding the engine closes mid-ingest: another page finishes the backlog, and a third page opened meanwhile sees it all', async () => {
-    browser = await engine.launch()
     const name = 'e2e-tabs-leader'
-    const first = await openTab(browser, name)
-    const second = await openTab(browser, name)
+    const first = await tab(name)
+    const second = await tab(name)
     const added = await first.evaluate((messages) => window.tabMemory.add(messages), turns('ingest', 200))
     const before = await second.evaluate(() => window.tabMemory.stats())
     expect(before.pending).toBeGreaterThan(0)
 
     await first.close()
-    const third = await openTab(browser, name)
+    const third = await tab(name)
     await indexedWithRetry(second)
     const stats = await second.evaluate(() => window.tabMemory.stats())
     expect(stats).toMatchObject({ messages: 200, pending: 0 })
@@ -112,16 +114,16 @@ describe.skipIf(missing !== undefined)(`tabs in ${engine.name}${missing ? ` (ski
   })
 
   test('a newer Sift upgrades the database in another page: the pages sharing the older engine stop with SCHEMA_TOO_NEW, the upgrade goes through', async () => {
-    browser = await engine.launch()
     const name = 'e2e-tabs-upgrade'
-    const [leader, follower] = [await openTab(browser, name), await openTab(browser, name)]
+    const [leader, follower] = [await tab(name), await tab(name)]
     await leader.evaluate(() =>
       window.tabMemory.add({ role: 'user', content: 'The cellar key hangs behind the clock.' }),
     )
     await indexedWithRetry(follower)
 
     // What a newer release does when it opens the database: an upgrade, which waits until every open connection closes.
-    const newer = await browser.newPage()
+    const newer = await run.browser().newPage()
+    opened.push(newer)
     await newer.goto(`${baseUrl}/?open=0`)
     const upgrade = await newer.evaluate(async (name) => {
       const installed = (await indexedDB.databases()).find((database) => database.name === name)!.version!

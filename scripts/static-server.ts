@@ -2,7 +2,7 @@
 // headers ONNX Runtime needs for SharedArrayBuffer (multi-threaded WASM) and a strict Content-Security-Policy; the
 // files themselves (exact MIME types for .wasm/.mjs, validators) go as `sift-memory/vite` sends them in an app.
 import { stat } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, normalize, sep } from 'node:path'
 import { sendStaticFile } from '../src/send-static-file'
@@ -30,6 +30,23 @@ export interface StaticServerOptions {
   port: number
   /** Default `'127.0.0.1'`: the demo is for this machine only. */
   host?: string
+  /**
+   * Called once for every request, when its body has been read and its answer sent: the origin's own record of what
+   * reached it (the browser tests check it in engines whose driver reports no requests). Absent, requests go as
+   * before, their bodies left unread.
+   */
+  onRequest?(entry: RequestLogEntry): void
+}
+
+/** One request as the server saw it. */
+export interface RequestLogEntry {
+  method: string
+  /** The request target as sent: path and query. */
+  url: string
+  /** Bytes of request body received (0 for none). */
+  bodyBytes: number
+  /** The status answered (404 for a path that is no file). */
+  status: number
 }
 
 export interface StaticServer {
@@ -52,9 +69,23 @@ function filePathFor(root: string, urlPath: string): string | undefined {
   return decoded.endsWith('/') ? join(path, 'index.html') : path
 }
 
+/** Counts the request's body as it arrives and reports the request once the body has ended and the answer is sent. */
+function logRequest(request: IncomingMessage, response: ServerResponse, onRequest: (entry: RequestLogEntry) => void) {
+  let bodyBytes = 0
+  request.on('data', (chunk: Buffer) => {
+    bodyBytes += chunk.length
+  })
+  const bodyRead = new Promise((resolve) => request.once('close', resolve))
+  const answered = new Promise((resolve) => response.once('close', resolve))
+  void Promise.all([bodyRead, answered]).then(() =>
+    onRequest({ method: request.method ?? '', url: request.url ?? '', bodyBytes, status: response.statusCode }),
+  )
+}
+
 export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
   const root = normalize(options.root)
   const server: Server = createServer(async (request, response) => {
+    if (options.onRequest) logRequest(request, response, options.onRequest)
     for (const [name, value] of Object.entries(isolationHeaders)) response.setHeader(name, value)
     const path = filePathFor(root, request.url ?? '/')
     const info = path ? await stat(path).catch(() => undefined) : undefined

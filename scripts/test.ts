@@ -67,6 +67,33 @@ function ensureOtherEngines(): void {
   for (const missing of missingEngines()) console.log(`npm test: skipping that engine's browser tests: ${missing}`)
 }
 
+interface ReportedTest {
+  ancestorTitles: string[]
+  status: string
+}
+
+/**
+ * How many e2e tests each engine ran, passed and skipped: a test inside a `[engine] …` block (e2e/browsers/each-engine.ts)
+ * counts for that engine; every other e2e test drives Chromium alone.
+ */
+function perEngine(files: { name: string; assertionResults: ReportedTest[] }[]): string[] {
+  const counts = new Map<string, { passed: number; failed: number; skipped: number }>()
+  for (const file of files) {
+    if (!/[/\\]e2e[/\\]/.test(file.name)) continue
+    for (const test of file.assertionResults) {
+      const engine = /^\[([a-z-]+)\] /.exec(test.ancestorTitles[0] ?? '')?.[1] ?? 'chromium'
+      const count = counts.get(engine) ?? { passed: 0, failed: 0, skipped: 0 }
+      if (test.status === 'passed') count.passed++
+      else if (test.status === 'failed') count.failed++
+      else count.skipped++
+      counts.set(engine, count)
+    }
+  }
+  return [...counts].map(
+    ([engine, { passed, failed, skipped }]) => `  ${engine}: ${passed} passed, ${failed} failed, ${skipped} skipped`,
+  )
+}
+
 /** One closing line in the plain `N passed, N failed` form that CI reads, from vitest's JSON report. */
 function printSummary(reportPath: string): void {
   if (!existsSync(reportPath)) return
@@ -75,7 +102,10 @@ function printSummary(reportPath: string): void {
     numFailedTests: number
     numPendingTests: number
     numTodoTests: number
+    testResults: { name: string; assertionResults: ReportedTest[] }[]
   }
+  const engines = perEngine(report.testResults)
+  if (engines.length > 0) console.log(`browser tests per engine:\n${engines.join('\n')}`)
   console.log(
     `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`,
   )

@@ -110,10 +110,24 @@ class WebDriverBrowser implements BrowserSession {
     })
   }
 
-  /** After a tab's window closed: the next command switches to its own window first. */
-  windowClosed(handle: string): void {
-    this.open.delete(handle)
-    if (this.current === handle) this.current = undefined
+  /** A window left blank when its tab closed, because it was the last one: the next `newPage()` takes it. */
+  private spare: string | undefined
+
+  /**
+   * Closes a tab's window. WebDriver ends the session with its last window, so the last one is left on a blank page
+   * instead, for the next tab.
+   */
+  closeWindow(handle: string): Promise<void> {
+    return this.inWindow(handle, async () => {
+      if (this.open.size === 1) {
+        await this.send('POST', '/url', { url: 'about:blank' })
+        this.spare = handle
+      } else {
+        await this.send('DELETE', '/window')
+        if (this.current === handle) this.current = undefined
+      }
+      this.open.delete(handle)
+    })
   }
 
   async newPage(): Promise<PageSession> {
@@ -123,6 +137,12 @@ class WebDriverBrowser implements BrowserSession {
         this.current = (await this.send('GET', '/window')) as string
         this.open.add(this.current)
         return this.current
+      }
+      if (this.spare !== undefined) {
+        const spare = this.spare
+        this.spare = undefined
+        this.open.add(spare)
+        return spare
       }
       // A new window opens from the current one: after the current tab closed, from another that is still open.
       const [other] = this.open
@@ -243,9 +263,8 @@ Promise.resolve()
     return [...this.seen, ...(await this.readHook())]
   }
 
-  async close(): Promise<void> {
-    await this.on(() => this.send('DELETE', '/window'))
-    this.browser.windowClosed(this.handle)
+  close(): Promise<void> {
+    return this.browser.closeWindow(this.handle)
   }
 
   /** The element's WebDriver reference (the implicit wait lets it appear first). */
