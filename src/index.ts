@@ -2,6 +2,7 @@ import { proxy, wrap } from 'comlink'
 import { installSiftErrorTransfer } from './error-transfer'
 import { askForPersistence, type StorageManagerLike } from './browser-storage'
 import { asSiftError, SiftError } from './errors'
+import { checkStorageLoss, markOpened, pageSources } from './storage-loss'
 import { refuseUnsendable, WorkerMemory, type EngineConnection } from './memory'
 import { readMemoryOptions } from './memory-options'
 import type { EngineApi, EngineOptions } from './protocol'
@@ -28,13 +29,21 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   // error. Asked alongside the open, not before it: a browser may wait for the user to answer, and one that never
   // answers (headless Firefox's unanswered prompt) costs a bounded wait after the open, not a memory that never opens.
   const asked = persist ? askForPersistence(navigator.storage as StorageManagerLike | undefined) : undefined
+  const name = engineOptions.name ?? 'sift'
+  const storage = pageSources()
+  const evicted = await checkStorageLoss(name, storage)
   const memory = await openMemory(engineOptions, onProgress)
+  memory.evicted = evicted
+  markOpened(name, storage)
   await asked?.()
   return memory
 }
 
 /** The memory of `options.name`: its own engine worker, or the one another memory of that name runs in this origin. */
-async function openMemory(engineOptions: EngineOptions, onProgress: MemoryOptions['onProgress']): Promise<Memory> {
+async function openMemory(
+  engineOptions: EngineOptions,
+  onProgress: MemoryOptions['onProgress'],
+): Promise<WorkerMemory> {
   // After memory.changeKey, a worker started again (or by the next leader in this tab) opens with the new key.
   const keyChanged = (next: KeyChange) => {
     delete engineOptions.passphrase

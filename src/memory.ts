@@ -58,6 +58,8 @@ export class WorkerMemory implements Memory {
   /** Whether the current worker answered a call since it opened: a worker that never did is not restarted unasked. */
   private answered = false
   private readonly unanswered = new WeakMap<EngineConnection, UnansweredCalls>()
+  /** What the page found of this memory's database as it opened (`stats().storage.evicted`, src/storage-loss.ts). */
+  evicted: boolean | undefined
 
   constructor(
     first: EngineConnection,
@@ -138,8 +140,10 @@ export class WorkerMemory implements Memory {
     this.keyChanged?.(next)
   }
 
-  stats(): Promise<MemoryStats> {
-    return this.call('stats', (remote) => remote.stats())
+  async stats(): Promise<MemoryStats> {
+    const stats = await this.call('stats', (remote) => remote.stats())
+    if (stats.storage && this.evicted !== undefined) stats.storage.evicted = this.evicted
+    return stats
   }
 
   close(): Promise<void> {

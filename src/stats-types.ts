@@ -71,6 +71,14 @@ export interface StorageState {
    * answer within a bounded wait): treat it as not persistent, and keep an export.
    */
   persisted: boolean | 'unknown'
+  /**
+   * Browser only: whether the database this device held under the memory's name was gone when this memory opened
+   * (`true`: the browser evicted it, or something outside Sift deleted it, and the memory opened empty), or was there
+   * (`false`). Absent where the page cannot tell: the memory's first open on this device, no `localStorage` or no
+   * `indexedDB.databases()`, and an eviction that took `localStorage` with it (Safari's deletion after seven days
+   * without a visit, the user clearing the site's data). A mark in `localStorage` (src/storage-loss.ts) is how it knows.
+   */
+  evicted?: boolean
 }
 
 /** The WASM backend's threads (`MemoryStats.wasmThreads`). */
