@@ -6,6 +6,7 @@ import { cp, mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { hookedSite } from './browsers/page-hook'
 
 /** What `npm pack --json` reports of the tarball. */
 export interface PackedPackage {
@@ -19,9 +20,10 @@ export interface PackedPackage {
 /**
  * The environment without the `npm_*` variables `npm test` exports (this repository's .npmrc among them, such as
  * `onnxruntime-node-install=skip`): the app's npm reads only its own and the user's configuration, as a new user's does.
+ * Nor vitest's `NODE_ENV=test`: the app's `vite build` would keep it, and bundle React's development build.
  */
 export function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'NODE_ENV'))
 }
 
 export function run(command: string, args: string[], cwd: string): string {
@@ -134,5 +136,40 @@ export async function startVite(dir: string, args: string[]): Promise<AppServer>
       throw new Error(`vite ${args.join(' ')} did not answer on ${url} within 60 s:\n${output}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+const built = new Set<string>()
+
+/** `vite build` of the app in `dir`, once however many tests ask for it; returns its dist folder. */
+export function buildApp(dir: string): string {
+  if (!built.has(dir)) {
+    run(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], dir)
+    built.add(dir)
+  }
+  return join(dir, 'dist')
+}
+
+/**
+ * `vite preview` of the app's build (`buildApp`) with the in-page error hook first in its HTML (e2e/browsers/page-hook.ts),
+ * for engines whose driver gives no page console. The app's own Vite serves the hooked copy (`--outDir`), so its
+ * responses are what the app's preview sends (the headers its config gives, isolation and its Content-Security-Policy,
+ * and Vite's own caching), and the hook is a same-origin script, which those policies allow (the React example's nonce
+ * policy keeps 'self').
+ */
+export async function startHookedPreview(dir: string): Promise<AppServer> {
+  const site = await hookedSite(buildApp(dir))
+  try {
+    const server = await startVite(dir, ['preview', '--outDir', site.root])
+    return {
+      url: server.url,
+      close: async () => {
+        await server.close()
+        await site.remove()
+      },
+    }
+  } catch (error) {
+    await site.remove()
+    throw error
   }
 }

@@ -36,7 +36,9 @@ export interface FakeLlm {
 const corsHeaders = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST',
-  'Access-Control-Allow-Headers': 'content-type, authorization',
+  // The AI SDK's providers send a `user-agent` of their own; Firefox sends it (Chromium drops it), so the preflight
+  // asks for it, as it would of a real endpoint (Ollama's CORS allows it).
+  'Access-Control-Allow-Headers': 'content-type, authorization, user-agent',
 }
 
 /** A message's text, whatever shape its content has. */

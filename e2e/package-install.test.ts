@@ -1,74 +1,34 @@
-// The package as a package: `npm pack`, the tarball installed from the registry into a copy of examples/chat (a fresh
-// Vite app outside this repository), which then runs in Chromium under `vite dev` and under `vite build` +
-// `vite preview` with the default model, its chat requests going to a fake LLM on localhost that records them.
+// The package as a package: `npm pack`, the tarball installed from the registry into copies of examples/chat and
+// examples/react-ai-sdk (fresh Vite apps outside this repository), which then run in Chromium under `vite dev` and
+// under `vite build` + `vite preview` with the default model, their chat requests going to a fake LLM on localhost
+// that records them; and the same builds in Firefox ESR and WebKit (both profiles), under `vite preview`.
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium } from '../scripts/launch-chromium'
 import {
+  buildApp,
   folderBytes,
   installApp,
   pack,
   packagesWithInstallScripts,
   run,
+  startHookedPreview,
   startVite,
   type PackedPackage,
 } from './app-install'
-import { expectReactChat, reactChatThrough } from './react-example-run'
-import { messageText, startFakeLlm, type ChatRequest, type FakeLlm } from './fake-llm'
+import { engineTitle, enginesToRun } from './browsers/each-engine'
+import type { BrowserSession, PageSession } from './browsers/session'
+import { chatThrough, chatThroughIn, expectChatRequests, expectContextNotHistory } from './chat-example-run'
+import { startFakeLlm, type FakeLlm } from './fake-llm'
+import { expectReactChat, reactChatThrough, reactChatThroughIn } from './react-example-run'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const exampleDir = join(root, 'examples/chat')
 const reactExampleDir = join(root, 'examples/react-ai-sdk')
 const MB = 1_000_000
-/** The context budget the test sets in the page: well under the history it builds, so the budget has to choose. */
-const BUDGET = 1000
-
-/**
- * The history typed into the chat, one user turn each. The dog's name is said early, long before the last turns
- * the page sends verbatim, so only the context can bring it to the final question.
- */
-const HISTORY = [
-  'I moved to Leeds in March for a job at the university library.',
-  'My flat is on the fourth floor and the lift breaks down every other week.',
-  'We adopted a greyhound last spring and named her Biscuit after her colour.',
-  'On Saturdays I swim forty lengths at the leisure centre before breakfast.',
-  'My sister Ines is a paediatric nurse in Porto and visits every August.',
-  'I am learning the cello, and my teacher says my bowing arm is too stiff.',
-  'Our book club is reading a long Russian novel that nobody has finished yet.',
-  'I cannot eat peanuts, so I always check the labels on cereal bars.',
-  'The library is digitising its map collection and I catalogue the scans.',
-  'I bought a second-hand bicycle with a wicker basket for the commute.',
-  'My grandmother taught me to bake rye bread with caraway seeds.',
-  'Last winter the boiler failed twice and the landlord took weeks to fix it.',
-  'I keep tomato plants on the balcony, and the pigeons keep eating the seedlings.',
-  'For my birthday I would like a proper raincoat, because Leeds is wet.',
-  'At work we are planning an exhibition on nineteenth-century railway posters.',
-  'I usually take the early train to York to visit an old school friend.',
-  'My favourite film is a quiet Japanese drama about a family of shoplifters.',
-  'I started a spreadsheet to track what I spend on groceries each month.',
-  'The neighbours downstairs play the trombone late on Thursday evenings.',
-  'I would like to walk the Pennine Way one day, in stages over several summers.',
-  'Our team lunch is every second Friday at a Vietnamese place near the station.',
-  'I have been reading about how to prune an apple tree in late winter.',
-  'My manager wants the map catalogue finished before the autumn conference.',
-  'I signed up for a pottery evening class but missed the first two sessions.',
-  'The cello teacher suggested scales every morning for twenty minutes.',
-  'Ines is thinking about moving to Lisbon for a hospital job next year.',
-  'I repaired the bicycle chain myself after watching a video about it.',
-  'The book club voted to read a detective story after the Russian novel.',
-  'I want to learn enough Portuguese to chat with my sister in her language.',
-  'On rainy evenings I listen to old radio plays while I cook.',
-]
-const QUESTION = 'What is the name of my dog?'
-/** The turns the page sends verbatim (examples/chat/src/main.ts, RECENT_TURNS). */
-const RECENT_TURNS = 6
-/** The turns the page shows again after a reload (examples/chat/src/main.ts, SHOWN_TURNS). */
-const SHOWN_TURNS = 50
-
 let workDir: string
 let packed: PackedPackage
 let appDir: string
@@ -160,132 +120,18 @@ describe('the packed package', () => {
   })
 })
 
-/** What one run of the example recorded: the chat requests, and every same-origin response of the visit. */
-interface ChatRun {
-  requests: ChatRequest[]
-  /** URL path → bytes as transferred (headers and body, compressed where the server compressed). */
-  transferred: Map<string, number>
-  problems: string[]
-  /** The URLs of the workers the page started (the engine's, and the model's that it starts). */
-  workers: string[]
-  /** Requests to any origin but the page's and the fake LLM's. */
-  foreign: string[]
-}
-
-/** Types HISTORY and then QUESTION into the example at `url`, each sent with the Send button and answered by the fake LLM. */
-async function chatThrough(url: string): Promise<ChatRun> {
-  const browser = await launchChromium({ webgpu: false })
-  const firstRequest = llm.requests.length
-  const transferred = new Map<string, number>()
-  const problems: string[] = []
-  const workers: string[] = []
-  const foreign: string[] = []
-  try {
-    const context = await browser.newContext()
-    context.on('request', (request) => {
-      const origin = new URL(request.url()).origin
-      if (origin !== url && origin !== new URL(llm.url).origin && !request.url().startsWith('data:'))
-        foreign.push(request.url())
-    })
-    // The first visit only: the reload at the end fetches again.
-    let firstVisit = true
-    context.on('requestfinished', async (request) => {
-      if (!firstVisit || !request.url().startsWith(url)) return
-      const sizes = await request.sizes()
-      const path = new URL(request.url()).pathname
-      transferred.set(path, (transferred.get(path) ?? 0) + sizes.responseBodySize + sizes.responseHeadersSize)
-    })
-    const page = await context.newPage()
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`))
-    page.on('worker', (worker) => {
-      workers.push(worker.url())
-      worker.on(
-        'console',
-        (message) => message.type() === 'error' && problems.push(`worker console: ${message.text()}`),
-      )
-    })
-    await page.goto(`${url}/`)
-    await page.locator('#status', { hasText: 'all indexed' }).waitFor({ timeout: 60_000 })
-    await page.fill('#endpoint', llm.url)
-    await page.fill('#model', 'fake-model')
-    await page.fill('#budget', String(BUDGET))
-    for (const [index, text] of [...HISTORY, QUESTION].entries()) {
-      if (text === QUESTION)
-        await page.locator('#status', { hasText: /, all indexed \(wasm\)$/ }).waitFor({ timeout: 120_000 })
-      await page.fill('#message', text)
-      await page.click('#send')
-      await page.locator('#turns li[data-role=assistant]').nth(index).waitFor({ timeout: 60_000 })
-    }
-    expect(await page.locator('#turns li[data-role=error]').count()).toBe(0)
-    // After a reload the page shows the last stored turns again, oldest first (read newest first).
-    const shown = await page.locator('#turns li').allTextContents()
-    expect(shown.length).toBeGreaterThan(SHOWN_TURNS)
-    firstVisit = false
-    await page.reload()
-    await page.locator('#status', { hasText: 'all indexed' }).waitFor({ timeout: 60_000 })
-    expect(await page.locator('#turns li').allTextContents()).toEqual(shown.slice(-SHOWN_TURNS))
-    return { requests: llm.requests.slice(firstRequest), transferred, problems, workers, foreign }
-  } finally {
-    await browser.close()
-  }
-}
-
-/** The checks on the chat requests one run recorded. */
-function expectContextNotHistory({ requests, problems, workers, foreign }: ChatRun): void {
-  expect(problems).toEqual([])
-  expect(foreign).toEqual([])
-  // The workers are the package's own chunks, which the app's Vite found through their URLs and served or bundled.
-  expect(
-    workers.some((worker) => /\/engine-worker-[^/]*\.js/.test(worker)),
-    workers.join('\n'),
-  ).toBe(true)
-  expect(
-    workers.some((worker) => /\/model-worker-[^/]*\.js/.test(worker)),
-    workers.join('\n'),
-  ).toBe(true)
-  expect(requests).toHaveLength(HISTORY.length + 1)
-  // The stable prefix: the system prompt, byte for byte the same in every request.
-  const [system] = requests[0].messages
-  expect(system.role).toBe('system')
-  for (const request of requests) expect(request.messages[0]).toEqual(system)
-
-  const last = requests.at(-1)!
-  const contextMessage = last.messages[1]
-  expect(contextMessage.role).toBe('system')
-  const contextText = messageText(contextMessage)
-  expect(contextText).toContain('named her Biscuit')
-  // The context message is the budgeted context plus its one-line heading.
-  const heading = contextText.indexOf('\n') + 1
-  expect(contextText.length - heading).toBeLessThanOrEqual(BUDGET)
-  expect(last.messages.slice(2)).toHaveLength(RECENT_TURNS + 1)
-  expect(last.messages.at(-1)).toEqual({ role: 'user', content: QUESTION })
-  // Not the whole history: of the turns before the recent ones, most are left out, and everything sent after the
-  // system prompt is shorter than the user's turns alone.
-  const body = JSON.stringify(last.messages)
-  const older = HISTORY.slice(0, -RECENT_TURNS / 2)
-  const sent = older.filter((turn) => body.includes(turn))
-  expect(sent.length).toBeLessThan(older.length / 2)
-  const sentChars = last.messages.slice(1).reduce((sum, message) => sum + messageText(message).length, 0)
-  expect(sentChars).toBeLessThan(HISTORY.join(' ').length)
-  console.log(
-    `[chat] last request: ${sentChars} characters after the system prompt, for ${HISTORY.join(' ').length} characters of user turns alone; ${sent.length} of ${older.length} older turns in it`,
-  )
-}
-
 describe('examples/chat, installed from the tarball', () => {
   test('under vite dev: the model and ONNX Runtime files served by sift-memory/vite, the context sent instead of the history', async () => {
     const server = await startVite(appDir, [])
     try {
-      expectContextNotHistory(await chatThrough(server.url))
+      expectContextNotHistory(await chatThrough(server.url, llm))
     } finally {
       await server.close()
     }
   })
 
   test('under vite build + vite preview: the assets emitted, no unused wasm, a first visit within 28 MB', async () => {
-    run(process.execPath, [join(appDir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], appDir)
-    const distDir = join(appDir, 'dist')
+    const distDir = buildApp(appDir)
     const emitted = run('find', ['.', '-type', 'f'], distDir).split('\n').filter(Boolean).sort()
     expect(emitted.filter((file) => file.endsWith('.wasm'))).toEqual([
       './ort/ort-wasm-simd-threaded.asyncify.wasm',
@@ -296,7 +142,7 @@ describe('examples/chat, installed from the tarball', () => {
 
     const server = await startVite(appDir, ['preview'])
     try {
-      const chat = await chatThrough(server.url)
+      const chat = await chatThrough(server.url, llm)
       expectContextNotHistory(chat)
       let decoded = 0
       for (const path of chat.transferred.keys()) {
@@ -329,11 +175,7 @@ describe('examples/react-ai-sdk (React, useChat, sift-memory/ai and sift-memory/
   })
 
   test('under vite build + vite preview: the same', async () => {
-    run(
-      process.execPath,
-      [join(reactAppDir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-      reactAppDir,
-    )
+    buildApp(reactAppDir)
     const server = await startVite(reactAppDir, ['preview'])
     try {
       const chat = await reactChatThrough(server.url, llm)
@@ -344,3 +186,61 @@ describe('examples/react-ai-sdk (React, useChat, sift-memory/ai and sift-memory/
     }
   })
 })
+
+/**
+ * Both examples in the other engines, `[engine] …` blocks (e2e/browsers/each-engine.ts) with one browser each. One
+ * mode is enough there, and it is the build under `vite preview`: what an app ships (the bundle, the model and the
+ * ONNX Runtime files as the plugin emits them), served with the headers the app's config gives it, and a built page
+ * can take the in-page error hook without a change to the app (the hooked copy, startHookedPreview); Firefox's and
+ * WebKit's drivers give no page console. The Chromium tests above cover `vite dev`. Each run gets a server of its
+ * own, so a fresh origin: nothing stored by an earlier run or engine shows in its pages.
+ */
+for (const engine of enginesToRun().filter((engine) => engine.name !== 'chromium')) {
+  const missing = engine.missing()
+  const title = engineTitle(
+    engine.name,
+    `examples installed from the tarball, built, under vite preview${missing ? ` (skipped: ${missing})` : ''}`,
+  )
+  describe.skipIf(missing !== undefined)(title, () => {
+    let browser: BrowserSession | undefined
+    // One tab for both examples, left open: in WebKit, closing the session's last window ends the session.
+    let page: PageSession
+    beforeAll(async () => {
+      browser = await engine.launch()
+      page = await browser.newPage()
+      console.log(`[examples] ${engine.name}: ${browser.version}`)
+    })
+    afterAll(async () => {
+      await browser?.close()
+    })
+
+    /** `visit` in this engine's tab, on a hooked preview of the app in `dir`. */
+    async function inPreview(dir: string, visit: (url: string) => Promise<void>) {
+      const server = await startHookedPreview(dir)
+      try {
+        await visit(server.url)
+      } finally {
+        await server.close()
+      }
+    }
+
+    test('examples/chat: no console error, the context sent instead of the history, the history kept across a reload', async () => {
+      await inPreview(appDir, async (url) => {
+        const started = performance.now()
+        const chat = await chatThroughIn(page, url, llm)
+        expect(chat.problems).toEqual([])
+        expectChatRequests(chat.requests)
+        expect(chat.shownAfter).toEqual(chat.shownBefore)
+        console.log(`[examples] ${engine.name} chat: ${((performance.now() - started) / 1000).toFixed(0)} s`)
+      })
+    })
+
+    test('examples/react-ai-sdk: no console error, the context instead of the history, finished replies kept across a reload', async () => {
+      await inPreview(reactAppDir, async (url) => {
+        const started = performance.now()
+        expectReactChat(await reactChatThroughIn(page, url, llm))
+        console.log(`[examples] ${engine.name} react: ${((performance.now() - started) / 1000).toFixed(0)} s`)
+      })
+    })
+  })
+}

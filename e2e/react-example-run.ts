@@ -1,11 +1,13 @@
-// examples/react-ai-sdk in Chromium, as a user chats with it (useChat, Sift's AI SDK middleware, the fake LLM), and
-// the checks on what the LLM received and what was stored: package-install.test.ts runs it under `vite dev` and
-// `vite build` + `vite preview`.
+// examples/react-ai-sdk as a user chats with it (useChat, Sift's AI SDK middleware, the fake LLM), in Chromium and,
+// through the session interface (e2e/browsers/session.ts), in every engine; and the checks on what the LLM received
+// and what was stored: package-install.test.ts runs it under `vite dev` and `vite build` + `vite preview`.
 import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { launchChromium } from '../scripts/launch-chromium'
+import type { PageSession } from './browsers/session'
 import { CHAT_HISTORY } from './chat-history'
 import { messageText, type ChatRequest, type FakeLlm } from './fake-llm'
+import { setField, texts, waitForText } from './page-steps'
 
 /** Shares no word with the turn that answers it. */
 const QUESTION = 'What do I call my pet?'
@@ -126,7 +128,7 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
 }
 
 /** The checks on one run: what each request held, and what the reload showed. */
-export function expectReactChat(run: ReactChatRun): void {
+export function expectReactChat(run: Omit<ReactChatRun, 'firstVisitBytes'>): void {
   const { requests, problems, shownBefore, shownAfter } = run
   // The one failure asked for: the fake LLM's 500s (the AI SDK retries twice) and useChat's report of it.
   const asked = /status of 500 \(Internal Server Error\)|The fake LLM was asked to fail/
@@ -167,4 +169,90 @@ export function expectReactChat(run: ReactChatRun): void {
   expect(run.shownAfterForget).toHaveLength(shownAfter.length + 1)
   expect(JSON.stringify(run.requestAfterForget)).not.toContain('4471')
   expect(messageText(run.requestAfterForget.messages.at(-1)!)).toBe('What else do you know?')
+}
+
+const storedIn = async (page: PageSession) => Number(await page.textContent('#stored'))
+
+/** Clicks Send with `text` typed, and waits until the page has shown it and is idle again. */
+async function sendIn(page: PageSession, text: string): Promise<void> {
+  const users = await page.evaluate(() => document.querySelectorAll('#turns li[data-role=user]').length)
+  await setField(page, '#message', text)
+  await page.click('#send')
+  await page.waitForFunction(
+    (users) =>
+      document.querySelectorAll('#turns li[data-role=user]').length > users &&
+      !(document.getElementById('send') as HTMLButtonElement).disabled,
+    users,
+    { timeout: 60_000 },
+  )
+}
+
+/** The same visit as `reactChatThrough`, in a tab of any engine (the page's errors from the in-page hook), left open. */
+export async function reactChatThroughIn(
+  page: PageSession,
+  url: string,
+  llm: FakeLlm,
+): Promise<Omit<ReactChatRun, 'firstVisitBytes'>> {
+  const firstRequest = llm.requests.length
+  const earlierErrors = (await page.errors()).length
+  await page.goto(`${url}/`)
+  // The chat is shown once the memory is open and its stored chat read: the status leaves "Opening memory…" then.
+  await waitForText(page, '#status', '^(Model|Memory failed)', 120_000)
+  expect(await page.textContent('#status')).toMatch(/^Model/)
+  await setField(page, '#base-url', llm.baseURL)
+  await setField(page, '#model', 'fake-model')
+  for (const text of CHAT_HISTORY) await sendIn(page, text)
+  const afterHistory = 2 * CHAT_HISTORY.length
+  await expect.poll(() => storedIn(page)).toBe(afterHistory)
+
+  await sendIn(page, 'Please [fail] this time.')
+  await expect.poll(() => page.evaluate(() => document.querySelectorAll('#error').length)).toBe(1)
+  await setField(page, '#message', 'Tell me slowly [slow] and I will stop you.')
+  await page.click('#send')
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('#turns li[data-role=assistant][data-done=no]')].some((item) =>
+      item.textContent?.includes('Noted'),
+    ),
+  )
+  expect(await storedIn(page)).toBe(afterHistory)
+  await page.click('#stop')
+  await page.waitForFunction(() => !(document.getElementById('send') as HTMLButtonElement).disabled)
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  expect(await storedIn(page)).toBe(afterHistory)
+
+  await waitForText(page, '#status', 'Model ready, all indexed', 180_000)
+  await sendIn(page, QUESTION)
+  await expect.poll(() => storedIn(page)).toBe(afterHistory + 2)
+  const shownBefore = await texts(page, '#turns li .text')
+  await page.reload()
+  await waitForText(page, '#status', '^(Model|Memory failed)', 60_000)
+  expect(await page.textContent('#status')).toMatch(/^Model/)
+  const shownAfter = await texts(page, '#turns li .text')
+  const requests = llm.requests.slice(firstRequest)
+
+  await setField(page, '#base-url', llm.baseURL)
+  await setField(page, '#model', 'fake-model')
+  await sendIn(page, FORGOTTEN)
+  await expect.poll(() => storedIn(page)).toBe(afterHistory + 4)
+  // The turn's own Forget button, clicked as a user clicks it: the session's click takes a selector, so the turn is
+  // marked for one first.
+  await page.evaluate((fact) => {
+    const turn = [...document.querySelectorAll('#turns li')].find((item) => item.textContent?.includes(fact))
+    turn?.setAttribute('data-e2e-forget', '')
+  }, FORGOTTEN)
+  await page.click('#turns li[data-e2e-forget] button.forget')
+  await page.waitForFunction(
+    (fact) => ![...document.querySelectorAll('#turns li')].some((item) => item.textContent?.includes(fact)),
+    FORGOTTEN,
+  )
+  const shownAfterForget = await texts(page, '#turns li .text')
+  await sendIn(page, 'What else do you know?')
+  return {
+    requests,
+    problems: (await page.errors()).slice(earlierErrors),
+    shownBefore,
+    shownAfter,
+    shownAfterForget,
+    requestAfterForget: llm.requests.at(-1)!,
+  }
 }

@@ -4,7 +4,8 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Plugin } from 'vite'
+import type { OutgoingHttpHeaders } from 'node:http'
+import type { Connect, Plugin } from 'vite'
 import { ONNX_RUNTIME_FILE_NAMES } from '../worker/embed/onnx-runtime-files'
 import { sendStaticFile } from './send-static-file'
 
@@ -30,7 +31,14 @@ export function siftMemory(): Plugin {
     }))
   return {
     name: 'sift-memory',
+    // Vite sends `server.headers` / `preview.headers` with a 200 but not with a 304 (a file revalidated on a reload),
+    // and WebKit starts no worker whose 304 lacks Cross-Origin-Embedder-Policy in an isolated page: the memory never
+    // opened after a reload. Set first on every response, the app's headers go with the 304s too.
+    configurePreviewServer(server) {
+      server.middlewares.use(sendHeaders(server.config.preview.headers))
+    },
     configureServer(server) {
+      server.middlewares.use(sendHeaders(server.config.server.headers))
       server.middlewares.use((request, response, next) => {
         void servedFiles()
           .then(async (served) => {
@@ -53,6 +61,14 @@ export function siftMemory(): Plugin {
         this.emitFile({ type: 'asset', fileName: path.slice(1), source: await readFile(file) })
       }
     },
+  }
+}
+
+/** Sets `headers` on every response before Vite's own handlers answer it. */
+function sendHeaders(headers: OutgoingHttpHeaders | undefined): Connect.NextHandleFunction {
+  return (_request, response, next) => {
+    for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) response.setHeader(name, value)
+    next()
   }
 }
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer, type ViteDevServer } from 'vite'
+import { build, createServer, preview, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { siftMemory } from '../../src/vite'
 import { ONNX_RUNTIME_FILE_NAMES } from '../../worker/embed/onnx-runtime-files'
@@ -64,5 +64,81 @@ describe('siftMemory() under vite dev', () => {
     const other = await fetch(`${url}/ort/ort.webgpu.min.mjs`)
     expect(other.headers.get('content-type')).toMatch(/^text\/html/)
     expect(await other.text()).toContain('<title>app</title>')
+  })
+})
+
+// Vite sends `server.headers` and `preview.headers` with a 200 only; a page reload revalidates its files and gets 304s
+// without them, and WebKit starts no worker whose 304 lacks Cross-Origin-Embedder-Policy in an isolated page (the
+// memory never opened after a reload there: e2e/package-install.test.ts).
+describe("siftMemory(): the app's isolation headers on a revalidated file (304) too", () => {
+  const headers = { 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Opener-Policy': 'same-origin' }
+  let appDir: string
+  beforeAll(async () => {
+    appDir = await mkdtemp(join(tmpdir(), 'sift-vite-304-'))
+    await writeFile(
+      join(appDir, 'index.html'),
+      '<!doctype html><title>app</title><script type="module" src="/main.js"></script>',
+    )
+    await writeFile(join(appDir, 'main.js'), 'console.log("app")\n')
+  })
+  afterAll(async () => {
+    await rm(appDir, { recursive: true, force: true })
+  })
+
+  async function revalidated(url: string, path: string): Promise<Response> {
+    const first = await fetch(`${url}${path}`)
+    expect(first.status, path).toBe(200)
+    await first.arrayBuffer()
+    const tag = first.headers.get('etag')
+    expect(tag, `${path} has a validator`).toBeTruthy()
+    return fetch(`${url}${path}`, { headers: { 'If-None-Match': tag! } })
+  }
+
+  it('under vite dev', async () => {
+    const server = await createServer({
+      root: appDir,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [siftMemory()],
+      server: { port: 0, host: '127.0.0.1', headers },
+    })
+    await server.listen()
+    try {
+      const url = `http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}`
+      for (const path of ['/', '/main.js']) {
+        const response = await revalidated(url, path)
+        expect(response.status, path).toBe(304)
+        for (const [name, value] of Object.entries(headers))
+          expect(response.headers.get(name), `${path} ${name}`).toBe(value)
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('under vite preview', async () => {
+    const outDir = join(appDir, 'dist')
+    await build({ root: appDir, configFile: false, logLevel: 'silent', build: { outDir } })
+    const server = await preview({
+      root: appDir,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [siftMemory()],
+      build: { outDir },
+      preview: { port: 0, host: '127.0.0.1', headers },
+    })
+    try {
+      const url = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(await (await fetch(url)).text())?.[1]
+      expect(script).toBeTruthy()
+      for (const path of ['/', script!]) {
+        const response = await revalidated(url, path)
+        expect(response.status, path).toBe(304)
+        for (const [name, value] of Object.entries(headers))
+          expect(response.headers.get(name), `${path} ${name}`).toBe(value)
+      }
+    } finally {
+      await server.close()
+    }
   })
 })
