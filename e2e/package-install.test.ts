@@ -19,7 +19,8 @@ import {
   startVite,
   type PackedPackage,
 } from './app-install'
-import { engineTitle, enginesToRun } from './browsers/each-engine'
+import { enginesToRun } from './browsers/each-engine'
+import { engineTitle } from './browsers/session'
 import type { BrowserSession, PageSession } from './browsers/session'
 import { chatThrough, chatThroughIn, expectChatRequests, expectContextNotHistory } from './chat-example-run'
 import { startFakeLlm, type FakeLlm } from './fake-llm'
@@ -91,16 +92,22 @@ describe('the packed package', () => {
     )
   })
 
-  test("the example's sources, and the README's lines that call it, type-check against the installed package's declarations", async () => {
-    // README, "Use it in your app": the block that creates the memory and calls chatTurn, beside the example's chat-turn.ts.
-    const blocks = [...(await readFile(join(root, 'README.md'), 'utf8')).matchAll(/```ts\n([\s\S]*?)```/g)].map(
-      (match) => match[1],
-    )
-    const usage = blocks.filter((block) => block.includes("from './chat-turn'"))
+  test("the example's sources, docs/setup.md's lines that call it and the README's quick start type-check against the installed package's declarations", async () => {
+    const tsBlocks = async (file: string) =>
+      [...(await readFile(join(root, file), 'utf8')).matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1])
+    // docs/setup.md, "Use it in your app": the block that creates the memory and calls chatTurn, beside the example's chat-turn.ts.
+    const usage = (await tsBlocks('docs/setup.md')).filter((block) => block.includes("from './chat-turn'"))
     expect(usage).toHaveLength(1)
     await writeFile(join(appDir, 'src/readme-usage.ts'), `${usage[0]}export { reply }\n`)
+    // README, "Quick start": the plugin's one line and a whole chat turn, each a module of its own.
+    const quickStart = await tsBlocks('README.md')
+    expect(quickStart.length).toBeGreaterThanOrEqual(2)
+    const quickStartFiles = quickStart.map((_, i) => `src/readme-quick-start-${i}.ts`)
+    for (const [i, block] of quickStart.entries()) await writeFile(join(appDir, quickStartFiles[i]), block)
     const program = ts.createProgram(
-      ['src/main.ts', 'src/chat-turn.ts', 'src/readme-usage.ts', 'vite.config.ts'].map((file) => join(appDir, file)),
+      ['src/main.ts', 'src/chat-turn.ts', 'src/readme-usage.ts', 'vite.config.ts', ...quickStartFiles].map((file) =>
+        join(appDir, file),
+      ),
       {
         strict: true,
         noEmit: true,

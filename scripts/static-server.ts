@@ -8,8 +8,8 @@ import { join, normalize, sep } from 'node:path'
 import { sendStaticFile } from '../src/send-static-file'
 
 /**
- * The Content-Security-Policy the demo (and every browser test) runs under, the strictest Sift works with (README,
- * "Privacy"): everything from the page's own origin, nothing inline, and nothing sent anywhere else.
+ * The Content-Security-Policy the demo (and every browser test) runs under, the strictest Sift works with
+ * (docs/privacy.md, "Privacy"): everything from the page's own origin, nothing inline, and nothing sent anywhere else.
  * `'wasm-unsafe-eval'` lets ONNX Runtime compile its WebAssembly; it allows no JavaScript `eval`. A dedicated
  * worker takes the policy of its own script's response, so every response carries it.
  */

@@ -185,11 +185,12 @@ export interface MemoryOptions {
   /**
    * Encrypt the memory at rest (AES-GCM, a fresh nonce per record) with a key derived from this passphrase
    * (PBKDF2-SHA-256, 600,000 iterations, a random salt stored beside it): message text, sentence spans, vectors and
-   * saved indexes are sealed; ids, conversation ids, timestamps and counts stay in clear (README, "Encryption at
-   * rest"). Opening the memory again needs the same passphrase: another one, or none, fails with `WRONG_KEY` before
-   * anything is read. Given for a memory stored without encryption, it encrypts that memory in one go. The derivation
-   * costs each open a fraction of a second on purpose (it costs someone guessing passphrases as much per guess), and
-   * every read and write of the memory costs more (BENCHMARKS.md). Default: none, the memory is stored in clear.
+   * saved indexes are sealed; ids, conversation ids, timestamps and counts stay in clear (docs/privacy.md,
+   * "Encryption at rest"). Opening the memory again needs the same passphrase: another one, or none, fails with
+   * `WRONG_KEY` before anything is read. Given for a memory stored without encryption, it encrypts that memory in one
+   * go. The derivation costs each open a fraction of a second on purpose (it costs someone guessing passphrases as
+   * much per guess), and every read and write of the memory costs more (BENCHMARKS.md). Default: none, the memory is
+   * stored in clear.
    */
   passphrase?: string
   /**
@@ -330,8 +331,8 @@ export interface Memory {
    * with the old one, from then on only with the new one (a new salt for a passphrase). A memory stored in clear is
    * encrypted so. Other calls wait meanwhile. This memory keeps working, and re-opens its worker with the new key;
    * memories of the same name created in other tabs with the old key fail with `WRONG_KEY` when they next open it.
-   * In a tab that does not run the engine a `CryptoKey` must be extractable, to cross to that tab sealed (README,
-   * "Encryption at rest"); a non-extractable one is refused there with `INVALID_INPUT`.
+   * In a tab that does not run the engine a `CryptoKey` must be extractable, to cross to that tab sealed
+   * (docs/privacy.md, "Encryption at rest"); a non-extractable one is refused there with `INVALID_INPUT`.
    */
   changeKey(next: KeyChange): Promise<void>
   stats(): Promise<MemoryStats>

@@ -1,6 +1,6 @@
-// From `npm create vite` to a working useChat chat, the steps the README gives, timed: a fresh React + TypeScript
-// app from create-vite's template, the packed tarball and the AI SDK installed, the README's Vite config (its CSP
-// recipe for React) and the example app's page (README: examples/react-ai-sdk/src/App.tsx), `vite build` and
+// From `npm create vite` to a working useChat chat, the steps docs/setup.md gives, timed: a fresh React + TypeScript
+// app from create-vite's template, the packed tarball and the AI SDK installed, docs/setup.md's Vite config (its CSP
+// recipe for React) and the example app's page (docs/setup.md: examples/react-ai-sdk/src/App.tsx), `vite build` and
 // `vite preview`, then one exchange in Chromium against the fake LLM. Prints each step's wall time.
 //
 //   npm pack && npx tsx bench/chat-apps/create-vite-chat.ts --tarball sift-memory-0.1.0.tgz
@@ -37,9 +37,9 @@ try {
     app,
   )
   step('npm install sift-memory ai @ai-sdk/react @ai-sdk/openai-compatible')
-  const readme = await readFile(join(root, 'README.md'), 'utf8')
-  const config = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('cspNonce'))
-  if (!config) throw new Error('README has no Vite config with html.cspNonce')
+  const guide = await readFile(join(root, 'docs/setup.md'), 'utf8')
+  const config = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('cspNonce'))
+  if (!config) throw new Error('docs/setup.md has no Vite config with html.cspNonce')
   await writeFile(join(app, 'vite.config.ts'), config)
   for (const file of ['App.tsx', 'main.tsx', 'style.css'])
     await copyFile(join(root, 'examples/react-ai-sdk/src', file), join(app, 'src', file))

@@ -1,4 +1,4 @@
-// The share of excerpt characters that repeat turns the request also sends verbatim, for the README's recipe before
+// The share of excerpt characters that repeat turns the request also sends verbatim, for docs/setup.md's recipe before
 // `excludeRecent` (the context built from the whole history) and after it (the latest turns left out). A LoCoMo
 // conversation is replayed turn by turn; every `--every`th user turn is a request, sent with the RECENT turns before
 // it verbatim and a context of the history before it.

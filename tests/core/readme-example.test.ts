@@ -1,19 +1,19 @@
-// README, "Use it in your app", shows examples/chat's vite.config.ts and src/chat-turn.ts in full: the example is
-// what e2e/package-install.test.ts installs from the tarball and runs, so the README's lines are the ones proven.
+// docs/setup.md, "Use it in your app", shows examples/chat's vite.config.ts and src/chat-turn.ts in full: the example
+// is what e2e/package-install.test.ts installs from the tarball and runs, so the guide's lines are the ones proven.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..')
-const readmeBlocks = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
+const setupBlocks = [...readFileSync(join(root, 'docs', 'setup.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
   (match) => match[1],
 )
 
-describe('README, "Use it in your app"', () => {
+describe('docs/setup.md, "Use it in your app"', () => {
   it.each(['examples/chat/vite.config.ts', 'examples/chat/src/chat-turn.ts'])(
     'shows %s exactly as the example has it',
     (file) => {
-      expect(readmeBlocks).toContain(readFileSync(join(root, file), 'utf8'))
+      expect(setupBlocks).toContain(readFileSync(join(root, file), 'utf8'))
     },
   )
 })

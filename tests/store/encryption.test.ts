@@ -41,7 +41,7 @@ const WORDS = [
 ]
 const REQUESTS = ['What instrument does my grandmother keep?', 'What do I cook in winter?', 'Where can I volunteer?']
 
-/** The fields an encrypted memory's records may hold, by object store: the README's list of what stays in clear, and `sealed`. */
+/** The fields an encrypted memory's records may hold, by object store: docs/privacy.md's list of what stays in clear, and `sealed`. */
 const CLEAR_FIELDS = {
   messages: ['id', 'seq', 'conversationId', 'timestamp', 'firstSid', 'sentences', 'sealed'],
   vectorBlocks: ['blockId', 'format', 'model', 'dim', 'firstSid', 'lastSid', 'sealed'],

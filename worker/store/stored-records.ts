@@ -15,8 +15,8 @@ import type { FloatVectorBlock, VectorBlock, VectorResiduals } from './vector-bl
  * What each table holds: a plain memory's records as they are, or an encrypted memory's sealed ones (`RecordCodec`
  * turns one into the other). In a sealed record, what IndexedDB's indexes and the store's own bookkeeping need stays in
  * clear (keys, the fields indexes are built on, sid ranges and counts), everything said or derived from what was said
- * is in `sealed` (`RecordCipher`, under the context each layout names). The README's "Encryption at rest" lists what
- * stays in clear and what that tells.
+ * is in `sealed` (`RecordCipher`, under the context each layout names). docs/privacy.md's "Encryption at rest" lists
+ * what stays in clear and what that tells.
  */
 
 /** A message of an encrypted memory: `role`, `content` and the sentence spans are sealed under `message:<id>`. */
