@@ -26,7 +26,7 @@ describeEachEngine('the demo and the API', (run) => {
   test('the demo: no console error, the model on WASM, a message added, a context, the history kept across a reload', async () => {
     const started = performance.now()
     await page.goto(`${baseUrl}/?name=${name}`)
-    await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 120_000 })
+    await waitFor(page, 'the demo open', 120_000, () => document.body.dataset.ready === 'true')
     const opened = performance.now()
 
     await page.fill('#content', passport)
@@ -47,7 +47,7 @@ describeEachEngine('the demo and the API', (run) => {
     const contextShown = performance.now()
 
     await page.reload()
-    await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 120_000 })
+    await waitFor(page, 'the demo open after a reload', 120_000, () => document.body.dataset.ready === 'true')
     expect(await page.textContent('#history')).toContain('blue drawer')
     expect(await page.errors()).toEqual([])
     console.log(
@@ -210,9 +210,10 @@ async function waitFor(page: PageSession, what: string, timeout: number, fn: () 
   try {
     await page.waitForFunction(fn, undefined, { timeout })
   } catch (error) {
-    const shown = await page.evaluate(() =>
-      ['progress-text', 'status', 'load-status'].map((id) => `${id}: ${document.getElementById(id)?.textContent}`),
-    )
+    const shown = await page.evaluate(() => [
+      `document ${document.readyState}`,
+      ...['progress-text', 'status', 'load-status'].map((id) => `${id}: ${document.getElementById(id)?.textContent}`),
+    ])
     const errors = await page.errors()
     throw new Error(
       `waiting for ${what}; the page shows ${shown.join(' | ')}; errors: ${errors.join(' | ') || 'none'}`,

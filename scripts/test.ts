@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { engineOfTitle } from '../e2e/browsers/session'
 import { findFirefox, findWebKit } from './find-browsers'
 import { findChromium } from './find-chromium'
 import { setUp } from './setup'
@@ -81,7 +82,7 @@ function perEngine(files: { name: string; assertionResults: ReportedTest[] }[]):
   for (const file of files) {
     if (!/[/\\]e2e[/\\]/.test(file.name)) continue
     for (const test of file.assertionResults) {
-      const engine = /^\[([a-z-]+)\] /.exec(test.ancestorTitles[0] ?? '')?.[1] ?? 'chromium'
+      const engine = engineOfTitle(test.ancestorTitles[0] ?? '') ?? 'chromium'
       const count = counts.get(engine) ?? { passed: 0, failed: 0, skipped: 0 }
       if (test.status === 'passed') count.passed++
       else if (test.status === 'failed') count.failed++

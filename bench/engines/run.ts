@@ -133,12 +133,12 @@ async function measureEngine(browser: BrowserSession, benchUrl: string, demoUrl:
 
 function table(rows: EngineFigures[]): string {
   const chromium = rows.find((row) => row.engine === 'chromium')
-  const cell = (value: number | undefined, digits: number, base: number | undefined, higherIsBetter: boolean) => {
+  // Each figure's ratio to Chromium's (sentences/s: above 1 is faster; milliseconds: above 1 is slower).
+  const cell = (value: number | undefined, digits: number, base: number | undefined) => {
     if (value === undefined) return 'failed'
     const text = value.toFixed(digits)
     if (base === undefined || chromium === undefined) return text
-    const ratio = higherIsBetter ? value / base : value / base
-    return `${text} (${ratio.toFixed(2)}×)`
+    return `${text} (${(value / base).toFixed(2)}×)`
   }
   const lines = [
     `| engine | embed sentences/s (WASM, batch ${embedBatch}) | model load ms | hybrid p50 / p95 ms at ${size.toLocaleString('en')} | demo sample s |`,
@@ -146,7 +146,7 @@ function table(rows: EngineFigures[]): string {
   ]
   for (const row of rows) {
     lines.push(
-      `| ${row.engine} (${row.version.trim()}) | ${cell(row.embedPerSecond, 1, chromium?.embedPerSecond, true)} | ${cell(row.modelLoadMs, 0, chromium?.modelLoadMs, false)} | ${cell(row.contextP50, 1, chromium?.contextP50, false)} / ${cell(row.contextP95, 1, chromium?.contextP95, false)} | ${cell(row.sampleEmbedMs && row.sampleEmbedMs / 1000, 1, chromium?.sampleEmbedMs && chromium.sampleEmbedMs / 1000, false)} |`,
+      `| ${row.engine} (${row.version.trim()}) | ${cell(row.embedPerSecond, 1, chromium?.embedPerSecond)} | ${cell(row.modelLoadMs, 0, chromium?.modelLoadMs)} | ${cell(row.contextP50, 1, chromium?.contextP50)} / ${cell(row.contextP95, 1, chromium?.contextP95)} | ${cell(row.sampleEmbedMs && row.sampleEmbedMs / 1000, 1, chromium?.sampleEmbedMs && chromium.sampleEmbedMs / 1000)} |`,
     )
   }
   return lines.join('\n')

@@ -4,7 +4,7 @@
 // can count the tests each engine ran (scripts/test.ts). SIFT_E2E_BROWSERS narrows a local run to some engines.
 import { afterAll, beforeAll, describe } from 'vitest'
 import { allEngines } from './engines'
-import { type BrowserSession, type Engine, type EngineName, engineNames } from './session'
+import { type BrowserSession, type Engine, engineNames, engineTitle } from './session'
 
 /** The engines SIFT_E2E_BROWSERS lists (comma-separated), or all of them when it lists none. */
 export function enginesToRun(value = process.env.SIFT_E2E_BROWSERS): Engine[] {
@@ -14,11 +14,6 @@ export function enginesToRun(value = process.env.SIFT_E2E_BROWSERS): Engine[] {
     if (!(engineNames as readonly string[]).includes(name))
       throw new Error(`SIFT_E2E_BROWSERS=${value}: ${name} is not one of ${engineNames.join(', ')}`)
   return allEngines.filter((engine) => names.includes(engine.name))
-}
-
-/** The title prefix of every per-engine block: `[firefox] tabs`. */
-export function engineTitle(engine: EngineName, title: string): string {
-  return `[${engine}] ${title}`
 }
 
 export interface EngineRun {

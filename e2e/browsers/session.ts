@@ -6,6 +6,17 @@
 export const engineNames = ['chromium', 'firefox', 'webkit', 'webkit-nostorage'] as const
 export type EngineName = (typeof engineNames)[number]
 
+/** The title prefix of every per-engine block: `[firefox] tabs` (e2e/browsers/each-engine.ts). */
+export function engineTitle(engine: EngineName, title: string): string {
+  return `[${engine}] ${title}`
+}
+
+/** The engine a block title names with `engineTitle`, or undefined for a title that names none. */
+export function engineOfTitle(title: string): EngineName | undefined {
+  const name = /^\[([a-z-]+)\] /.exec(title)?.[1]
+  return (engineNames as readonly string[]).includes(name ?? '') ? (name as EngineName) : undefined
+}
+
 /** The engine SIFT_E2E_BROWSER names; Chromium when it names none. */
 export function engineFromEnv(value = process.env.SIFT_E2E_BROWSER): EngineName {
   if (value === undefined || value === '') return 'chromium'

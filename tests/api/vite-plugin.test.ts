@@ -94,6 +94,16 @@ describe("siftMemory(): the app's isolation headers on a revalidated file (304) 
     return fetch(`${url}${path}`, { headers: { 'If-None-Match': tag! } })
   }
 
+  /** Each path answers a revalidation with a 304 that carries every header the app's server config sets. */
+  async function expectHeadersOn304(url: string, paths: string[]): Promise<void> {
+    for (const path of paths) {
+      const response = await revalidated(url, path)
+      expect(response.status, path).toBe(304)
+      for (const [name, value] of Object.entries(headers))
+        expect(response.headers.get(name), `${path} ${name}`).toBe(value)
+    }
+  }
+
   it('under vite dev', async () => {
     const server = await createServer({
       root: appDir,
@@ -105,12 +115,7 @@ describe("siftMemory(): the app's isolation headers on a revalidated file (304) 
     await server.listen()
     try {
       const url = `http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}`
-      for (const path of ['/', '/main.js']) {
-        const response = await revalidated(url, path)
-        expect(response.status, path).toBe(304)
-        for (const [name, value] of Object.entries(headers))
-          expect(response.headers.get(name), `${path} ${name}`).toBe(value)
-      }
+      await expectHeadersOn304(url, ['/', '/main.js'])
     } finally {
       await server.close()
     }
@@ -131,12 +136,7 @@ describe("siftMemory(): the app's isolation headers on a revalidated file (304) 
       const url = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`
       const script = /src="(\/assets\/[^"]+\.js)"/.exec(await (await fetch(url)).text())?.[1]
       expect(script).toBeTruthy()
-      for (const path of ['/', script!]) {
-        const response = await revalidated(url, path)
-        expect(response.status, path).toBe(304)
-        for (const [name, value] of Object.entries(headers))
-          expect(response.headers.get(name), `${path} ${name}`).toBe(value)
-      }
+      await expectHeadersOn304(url, ['/', script!])
     } finally {
       await server.close()
     }
