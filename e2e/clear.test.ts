@@ -1,12 +1,11 @@
-// clear() in real Chromium, called from the tab that does not run the engine: the database is deleted and opened
-// again empty in the engine's worker (the model with it), both tabs see the empty memory and what is added after it.
-import { afterEach, expect, inject, test } from 'vitest'
+// clear() in every engine (e2e/browsers/each-engine.ts), called from the tab that does not run the engine: the
+// database is deleted and opened again empty in the engine's worker (the model with it), both tabs see the empty
+// memory and what is added after it.
+import { expect, test } from 'vitest'
 import type { MessageInput } from '../src/types'
-import { launchDemo, type DemoSession } from './launch-demo'
+import { describeEachEngine } from './browsers/each-engine'
 import { scanDatabase } from './raw-scan'
-import { indexedWithRetry, openPage } from './tab-pages'
-
-const baseUrl = inject('baseUrl')
+import { indexedWithRetry, tabsClosedAfterEach } from './tab-pages'
 
 const history: MessageInput[] = Array.from({ length: 20 }, (_, i) => ({
   id: `old-${i}`,
@@ -16,109 +15,120 @@ const history: MessageInput[] = Array.from({ length: 20 }, (_, i) => ({
 }))
 const needles = ['Quillmere', 'old-7', 'mornings', 'evenings']
 
-let session: DemoSession | undefined
-afterEach(async () => {
-  await session?.close()
-  session = undefined
-})
+describeEachEngine('clear', (run) => {
+  // Firefox ESR 153: in 7 of 92 tries here (2026-12-06) the engine worker stalled while opening the database, 6 of them
+  // in the reopen after clear() deleted it (clear() never settled), once opening a new tab's memory. An open bug
+  // (issue 29's note), not a driver limit: named here rather than left to fail CI at random until it is fixed.
+  const skipped =
+    run.engine.name === 'firefox' ? ' (skipped in Firefox: the reopen after a clear can stall, issue 29)' : ''
 
-test('clear from a following tab deletes everything, and both tabs go on with an empty memory', async () => {
-  session = await launchDemo({ baseUrl, webgpu: false })
-  const name = 'e2e-clear'
-  const [leader, follower] = [await openPage(session.context, name), await openPage(session.context, name)]
-  await leader.evaluate((messages) => window.tabMemory.add(messages), history)
-  await indexedWithRetry(leader)
-  const before = await scanDatabase(leader, name, needles)
-  for (const needle of needles)
-    expect(
-      before.found.some((where) => where.endsWith(`: ${needle}`)),
-      needle,
-    ).toBe(true)
+  const tab = tabsClosedAfterEach(run)
 
-  expect(await follower.evaluate(() => window.tabMemory.clear())).toBe(history.length)
+  test.skipIf(skipped)(
+    `clear from a following tab deletes everything, and both tabs go on with an empty memory${skipped}`,
+    async () => {
+      const name = `e2e-clear-${run.engine.name}`
+      const [leader, follower] = [await tab(name), await tab(name)]
+      await leader.evaluate((messages) => window.tabMemory.add(messages), history)
+      await indexedWithRetry(leader)
+      const before = await scanDatabase(leader, name, needles)
+      for (const needle of needles)
+        expect(
+          before.found.some((where) => where.endsWith(`: ${needle}`)),
+          needle,
+        ).toBe(true)
 
-  const after = await scanDatabase(leader, name, needles)
-  expect(after.found).toEqual([])
-  expect(after.rowCount).toBe(0)
-  for (const page of [leader, follower]) {
-    const seen = await page.evaluate(async () => ({
-      stats: await window.tabMemory.stats(),
-      page: await window.tabMemory.messages(),
-      context: (await window.tabMemory.buildContext('When does the ferry leave?', { strategy: 'full' })).items.length,
-    }))
-    expect(seen).toMatchObject({ stats: { messages: 0, sentences: 0 }, page: { messages: [] }, context: 0 })
-  }
+      expect(await follower.evaluate(() => window.tabMemory.clear())).toBe(history.length)
 
-  // The memory works on: what one tab adds, the other lists, ranks and can be asked to forget.
-  await follower.evaluate(() =>
-    window.tabMemory.add({ id: 'new-1', role: 'user', content: 'I moved my piano lessons to Thursdays.' }),
-  )
-  await indexedWithRetry(leader)
-  const later = await leader.evaluate(async () => ({
-    listed: (await window.tabMemory.messages()).messages.map((m) => [m.id, m.seq]),
-    context: (await window.tabMemory.buildContext('When are my piano lessons?', { strategy: 'hybrid', budget: 400 }))
-      .text,
-    found: (await window.tabMemory.findForgettable('Please forget that I moved my piano lessons')).map(
-      (m) => m.messageId,
-    ),
-  }))
-  expect(later).toEqual({
-    listed: [['new-1', 1]],
-    context: expect.stringContaining('piano lessons to Thursdays'),
-    found: ['new-1'],
-  })
-  expect(await leader.evaluate(() => window.tabMemory.forget({ ids: ['new-1'] }))).toBe(1)
-})
-
-test('calls made right after clear(), without awaiting it, find the memory empty, in the leading and the following tab', async () => {
-  session = await launchDemo({ baseUrl, webgpu: false })
-  const name = 'e2e-clear-barrier'
-  const tabs = { leader: await openPage(session.context, name), follower: await openPage(session.context, name) }
-  for (const [role, page] of Object.entries(tabs)) {
-    await tabs.leader.evaluate(async (messages) => {
-      await window.tabMemory.add(messages)
-      await window.tabMemory.pin('old-0')
-      await window.tabMemory.setSummary('mornings', 'The ferry leaves early.', { through: 'old-2' })
-    }, history)
-    const seen = await page.evaluate(async () => {
-      const memory = window.tabMemory
-      const outcome = <T>(call: Promise<T>, read: (value: T) => unknown = (value) => value) =>
-        call.then(
-          (value) => ({ value: read(value) }),
-          (error: { code?: string }) => ({ code: error.code }),
-        )
-      const cleared = memory.clear()
-      const calls = {
-        lexical: outcome(memory.buildContext('When does the ferry leave?', { strategy: 'lexical' }), (c) => c.text),
-        tail: outcome(memory.buildContext('When does the ferry leave?', { strategy: 'tail' }), (c) => c.text),
-        export: outcome(memory.export(), (e) => ('messages' in e ? [e.messages.length, e.pins] : e)),
-        messages: outcome(memory.messages(), (p) => p.messages),
-        stats: outcome(memory.stats(), (s) => s.messages),
-        pins: outcome(memory.pins()),
-        summary: outcome(memory.summary('mornings')),
-        unpin: outcome(memory.unpin('old-0')),
-        setSummary: outcome(memory.setSummary('mornings', 'Still early.', { through: 'old-2' })),
-        clearSummary: outcome(memory.clearSummary('mornings')),
+      const after = await scanDatabase(leader, name, needles)
+      expect(after.found).toEqual([])
+      expect(after.rowCount).toBe(0)
+      for (const page of [leader, follower]) {
+        const seen = await page.evaluate(async () => ({
+          stats: await window.tabMemory.stats(),
+          page: await window.tabMemory.messages(),
+          context: (await window.tabMemory.buildContext('When does the ferry leave?', { strategy: 'full' })).items
+            .length,
+        }))
+        expect(seen).toMatchObject({ stats: { messages: 0, sentences: 0 }, page: { messages: [] }, context: 0 })
       }
-      const answers = Object.fromEntries(
-        await Promise.all(Object.entries(calls).map(async ([method, call]) => [method, await call])),
+
+      // The memory works on: what one tab adds, the other lists, ranks and can be asked to forget.
+      await follower.evaluate(() =>
+        window.tabMemory.add({ id: 'new-1', role: 'user', content: 'I moved my piano lessons to Thursdays.' }),
       )
-      return { cleared: await cleared, answers }
-    })
-    expect(seen, role).toEqual({
-      cleared: history.length,
-      answers: {
-        lexical: { value: '' },
-        tail: { value: '' },
-        export: { value: [0, undefined] },
-        messages: { value: [] },
-        stats: { value: 0 },
-        pins: { value: [] },
-        summary: { value: undefined },
-        unpin: { code: 'INVALID_INPUT' },
-        setSummary: { code: 'INVALID_INPUT' },
-        clearSummary: { value: false },
-      },
-    })
-  }
+      await indexedWithRetry(leader)
+      const later = await leader.evaluate(async () => ({
+        listed: (await window.tabMemory.messages()).messages.map((m) => [m.id, m.seq]),
+        context: (
+          await window.tabMemory.buildContext('When are my piano lessons?', { strategy: 'hybrid', budget: 400 })
+        ).text,
+        found: (await window.tabMemory.findForgettable('Please forget that I moved my piano lessons')).map(
+          (m) => m.messageId,
+        ),
+      }))
+      expect(later).toEqual({
+        listed: [['new-1', 1]],
+        context: expect.stringContaining('piano lessons to Thursdays'),
+        found: ['new-1'],
+      })
+      expect(await leader.evaluate(() => window.tabMemory.forget({ ids: ['new-1'] }))).toBe(1)
+    },
+  )
+
+  test.skipIf(skipped)(
+    `calls made right after clear(), without awaiting it, find the memory empty, in the leading and the following tab${skipped}`,
+    async () => {
+      const name = `e2e-clear-barrier-${run.engine.name}`
+      const tabs = { leader: await tab(name), follower: await tab(name) }
+      for (const [role, page] of Object.entries(tabs)) {
+        await tabs.leader.evaluate(async (messages) => {
+          await window.tabMemory.add(messages)
+          await window.tabMemory.pin('old-0')
+          await window.tabMemory.setSummary('mornings', 'The ferry leaves early.', { through: 'old-2' })
+        }, history)
+        const seen = await page.evaluate(async () => {
+          const memory = window.tabMemory
+          const outcome = <T>(call: Promise<T>, read: (value: T) => unknown = (value) => value) =>
+            call.then(
+              (value) => ({ value: read(value) }),
+              (error: { code?: string }) => ({ code: error.code }),
+            )
+          const cleared = memory.clear()
+          const calls = {
+            lexical: outcome(memory.buildContext('When does the ferry leave?', { strategy: 'lexical' }), (c) => c.text),
+            tail: outcome(memory.buildContext('When does the ferry leave?', { strategy: 'tail' }), (c) => c.text),
+            // `?? null`: classic WebDriver (WebKit) returns a page's undefined as null.
+            export: outcome(memory.export(), (e) => ('messages' in e ? [e.messages.length, e.pins ?? null] : e)),
+            messages: outcome(memory.messages(), (p) => p.messages),
+            stats: outcome(memory.stats(), (s) => s.messages),
+            pins: outcome(memory.pins()),
+            summary: outcome(memory.summary('mornings'), (summary) => summary ?? null),
+            unpin: outcome(memory.unpin('old-0')),
+            setSummary: outcome(memory.setSummary('mornings', 'Still early.', { through: 'old-2' })),
+            clearSummary: outcome(memory.clearSummary('mornings')),
+          }
+          const answers = Object.fromEntries(
+            await Promise.all(Object.entries(calls).map(async ([method, call]) => [method, await call])),
+          )
+          return { cleared: await cleared, answers }
+        })
+        expect(seen, role).toEqual({
+          cleared: history.length,
+          answers: {
+            lexical: { value: '' },
+            tail: { value: '' },
+            export: { value: [0, null] },
+            messages: { value: [] },
+            stats: { value: 0 },
+            pins: { value: [] },
+            summary: { value: null },
+            unpin: { code: 'INVALID_INPUT' },
+            setSummary: { code: 'INVALID_INPUT' },
+            clearSummary: { value: false },
+          },
+        })
+      }
+    },
+  )
 })

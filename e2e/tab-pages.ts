@@ -1,8 +1,9 @@
 // Pages of one browser profile that open the same memory through the demo page's test hook, as tabs would: a
 // playwright context's pages (Chromium), or a session's tabs in any engine (e2e/browsers/).
 import type { BrowserContext, Page } from 'playwright-core'
-import { inject } from 'vitest'
+import { afterEach, inject } from 'vitest'
 import type { IndexProgress, Memory } from '../src/types'
+import type { EngineRun } from './browsers/each-engine'
 import type { BrowserSession, PageSession } from './browsers/session'
 
 const baseUrl = inject('baseUrl')
@@ -22,6 +23,31 @@ export async function openPage(context: BrowserContext, name: string): Promise<P
 /** A new tab of `browser` on the demo with `window.tabMemory` open on `name` (WASM), as `openPage` opens a page. */
 export async function openTab(browser: BrowserSession, name: string): Promise<PageSession> {
   return withTabMemory(await browser.newPage(), name)
+}
+
+/**
+ * `openTab` for the tests of an engine's block: each tab it opens is closed after the test that opened it, so that
+ * each test opens its own memory name and leaves the block's one browser as it found it.
+ */
+export function tabsClosedAfterEach(run: EngineRun): TabsOfATest {
+  let opened: PageSession[] = []
+  afterEach(async () => {
+    for (const page of opened) await page.close().catch(() => undefined)
+    opened = []
+  })
+  const kept = (page: PageSession) => {
+    opened.push(page)
+    return page
+  }
+  return Object.assign(async (name: string) => kept(await openTab(run.browser(), name)), {
+    blank: async () => kept(await run.browser().newPage()),
+  })
+}
+
+/** A tab with `window.tabMemory` open on `name`; `blank()` a tab with nothing open. Both closed after the test. */
+export interface TabsOfATest {
+  (name: string): Promise<PageSession>
+  blank(): Promise<PageSession>
 }
 
 /** What opening a tab's memory takes of a page: both playwright's `Page` and a `PageSession` have it. */

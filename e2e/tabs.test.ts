@@ -3,12 +3,12 @@
 // every page sees one history, each sentence is embedded once, a forget is final everywhere, and when the page
 // holding the engine closes mid-ingest another takes over. WebKit's driver runs one command at a time, so there the
 // "concurrent" adds of the first test reach the memory one after the other.
-import { afterEach, expect, inject, test } from 'vitest'
+import { expect, inject, test } from 'vitest'
 import type { MessageInput } from '../src/types'
 import { describeEachEngine } from './browsers/each-engine'
 import type { PageSession } from './browsers/session'
 import { scanDatabase } from './raw-scan'
-import { indexedWithRetry, openTab } from './tab-pages'
+import { indexedWithRetry, tabsClosedAfterEach } from './tab-pages'
 
 const baseUrl = inject('baseUrl')
 
@@ -30,17 +30,7 @@ function storedIds(page: PageSession): Promise<string[]> {
 }
 
 describeEachEngine('tabs', (run) => {
-  // One browser per engine for the file: each test opens its own memory name, and closes the tabs it opened.
-  let opened: PageSession[] = []
-  const tab = async (name: string) => {
-    const page = await openTab(run.browser(), name)
-    opened.push(page)
-    return page
-  }
-  afterEach(async () => {
-    for (const page of opened) await page.close().catch(() => undefined)
-    opened = []
-  })
+  const tab = tabsClosedAfterEach(run)
 
   test('two pages share one history: concurrent adds stored once and embedded once, an add seen at once, a forget final in both', async () => {
     const name = 'e2e-tabs-shared'
@@ -122,8 +112,7 @@ describeEachEngine('tabs', (run) => {
     await indexedWithRetry(follower)
 
     // What a newer release does when it opens the database: an upgrade, which waits until every open connection closes.
-    const newer = await run.browser().newPage()
-    opened.push(newer)
+    const newer = await tab.blank()
     await newer.goto(`${baseUrl}/?open=0`)
     const upgrade = await newer.evaluate(async (name) => {
       const installed = (await indexedDB.databases()).find((database) => database.name === name)!.version!
