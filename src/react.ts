@@ -1,4 +1,8 @@
-// `sift-memory/react`: a hook for a chat UI built with React (an optional peer dependency).
+/**
+ * `sift-memory/react`: a hook for a chat UI built with React (an optional peer dependency).
+ *
+ * @module sift-memory/react
+ */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { SiftError } from './errors'
 import { type ChatMessageLike, chatEdits, withChatEdits } from './react/chat-in-store'
