@@ -7,6 +7,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/**/*.test.ts'],
+          // The public types' tests (tests/types/*.test-d.ts): checked by tsc, reported as tests beside the others.
+          typecheck: { enabled: true, include: ['tests/types/**/*.test-d.ts'], tsconfig: 'tests/types/tsconfig.json' },
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 300_000,

@@ -1,5 +1,9 @@
-// `sift-memory/ai`: Sift for apps built on the Vercel AI SDK (`ai`, an optional peer dependency): a language-model
-// middleware that sends the context instead of the history and stores each finished exchange, and the recall tool.
+/**
+ * `sift-memory/ai`: Sift for apps built on the Vercel AI SDK (`ai`, an optional peer dependency): a language-model
+ * middleware that sends the context instead of the history and stores each finished exchange, and the recall tool.
+ *
+ * @module sift-memory/ai
+ */
 import { jsonSchema, tool, type Tool } from 'ai'
 import { RECALL_TOOL, type RecallInput, type RecallResult } from './core/recall-tool'
 import { recall, type RecallOptions } from './recall'

@@ -11,26 +11,57 @@ export type TokenizerName = 'o200k_base' | 'cl100k_base' | (string & {})
 
 /** A budget in the LLM's tokens: `ctx.text` counted by `tokenizer` exactly as it is sent, never more than `tokens`. */
 export interface TokenBudget {
+  /**
+   * The most tokens `ctx.text` may count with `tokenizer`; the packer aims at 90–100% of it.
+   *
+   * Range: an integer ≥ 1; anything else is refused with `INVALID_INPUT`.
+   */
   tokens: number
+  /**
+   * What counts them: `'o200k_base'`, `'cl100k_base'`, or the URL or path of a Hugging Face `tokenizer.json` (a string
+   * with a `/` or `\`, or ending in `.json`); another bare name is refused with `INVALID_INPUT` (a misspelt encoding),
+   * and a `tokenizer.json` that cannot be read rejects with `MODEL_UNAVAILABLE`.
+   */
   tokenizer: TokenizerName
 }
 
+/**
+ * How `Memory.buildContext` builds a context: its budget, its ranking, its scope, and the sections it holds besides the
+ * excerpts (recent turns, summaries). Every option is optional; a value of the wrong type or out of its range is
+ * refused with `INVALID_INPUT` naming it.
+ */
 export interface BuildContextOptions {
   /**
-   * How large `ctx.text` may be: characters (labels and gap markers included; default 8000), or a `TokenBudget` in
-   * the LLM's tokens, counted on the very text returned. Never exceeded, except by `strategy: 'full'`.
+   * How large `ctx.text` may be: characters (labels and gap markers included), or a `TokenBudget` in the LLM's tokens,
+   * counted on the very text returned. Never exceeded, except by `strategy: 'full'`.
+   *
+   * Range: an integer ≥ 1 of characters, or a `TokenBudget`.
+   *
+   * @defaultValue `8000` characters
    */
   budget?: number | TokenBudget
-  /** Default `'hybrid'`. */
+  /**
+   * How the sentences are chosen: `hybrid` fuses `dense` (similarity of meaning to the request) and `lexical` (BM25
+   * over its words) by reciprocal rank fusion; `head`, `tail` and `full` take the history's first sentences, its last,
+   * or all of it (reference baselines).
+   *
+   * @defaultValue `'hybrid'`
+   */
   strategy?: Strategy
   /**
-   * Only use this conversation's history. Default: all conversations. A conversation with nothing stored (a new chat's
-   * first request) is not an error: the context is empty and `stats.historySentences` is 0.
+   * Only use this conversation's history. A conversation with nothing stored (a new chat's first request) is not an
+   * error: the context is empty and `stats.historySentences` is 0.
+   *
+   * @defaultValue every conversation
    */
   conversationId?: string
   /**
    * Include the last N turns (messages) of the scope verbatim, inside the same budget: the latest by `timestamp` (ties:
-   * the later added). All of them when N exceeds the scope's turns. Default 0.
+   * the later added). All of them when N exceeds the scope's turns.
+   *
+   * Range: an integer ≥ 0.
+   *
+   * @defaultValue `0`
    */
   recentTurns?: number
   /**
@@ -38,20 +69,40 @@ export interface BuildContextOptions {
    * after it, so that no excerpt repeats them. The context is then built as if the scope ended before them
    * (`recentTurns` pins the N turns before those; `head`, `tail` and `full` stop there too); `stats.historyChars` and
    * `historySentences` still count the whole scope. The latest by `timestamp`, as for `recentTurns`; all of them when
-   * N exceeds the scope's turns (the context is then empty). Default 0.
+   * N exceeds the scope's turns (the context is then empty).
+   *
+   * Range: an integer ≥ 0.
+   *
+   * @defaultValue `0`
    */
   excludeRecent?: number
   /**
    * The conversation summaries (`Memory.setSummary`) a context holds, after the pinned messages and before the rest:
    * the scope's (every conversation's when unscoped, oldest first), each whole or not at all, together in at most
-   * `maxShare` of the budget (default 0.25; in characters, or in the tokenizer's tokens for a token budget), chosen
-   * newest first. A summary that does not fit is named in `stats.summary.left`, never cut (with `maxShare: 0`, every
-   * one); `false` leaves them out unnamed.
+   * `maxShare` of the budget (in characters, or in the tokenizer's tokens for a token budget), chosen newest first. A
+   * summary that does not fit is named in `stats.summary.left`, never cut (with `maxShare: 0`, every one); `false`
+   * leaves them out unnamed.
+   *
+   * @defaultValue `{ maxShare: 0.25 }`
    */
-  summary?: false | { maxShare?: number }
+  summary?:
+    | false
+    | {
+        /**
+         * The share of the budget the summaries may take together.
+         *
+         * Range: a number from 0 to 1 (0: none fits, each is named as left out).
+         *
+         * @defaultValue `0.25`: a summary is a help beside the originals, not their stand-in
+         */
+        maxShare?: number
+      }
   /**
-   * Extra queries, at most 32; candidates from each query are taken round-robin so no single query monopolises the
-   * budget.
+   * Extra queries; candidates from each query are taken round-robin so no single query monopolises the budget. Each
+   * is embedded and ranked on its own, and their characters count towards `MemoryOptions.maxRequestChars`. At most
+   * 32 strings; more is refused with `INVALID_INPUT`.
+   *
+   * @defaultValue none: the request alone
    */
   queries?: string[]
   /**
@@ -61,6 +112,8 @@ export interface BuildContextOptions {
    * the cliff (weakly worded evidence, or questions whose words match only chit-chat); on LoCoMo it halves the
    * characters hybrid uses at 8,000 for a few points of recall, and lexical stops far too early (BENCHMARKS.md).
    * Ignored by head, tail and full.
+   *
+   * @defaultValue `false`
    */
   adaptiveStop?: boolean
   /**
@@ -68,32 +121,44 @@ export interface BuildContextOptions {
    * (`reason: 'update'`), and mark the older one (`ContextItem.supersededBy`, ` [may be updated below]` in `text`), so a
    * superseded value ("I drive a Polo") comes with what replaced it ("Sold the Polo, picked up a Kia") and the
    * reader can tell which stands. Same subject means close in meaning (the stored sentence vectors); of the closest
-   * later statements the newest wins. Default false: the test cannot tell whose fact a sentence states, so the
+   * later statements the newest wins. Off by default: the test cannot tell whose fact a sentence states, so the
    * speaker's account of someone else's fact on the subject can be followed and marked too, and the extra lines
    * take budget from evidence (BENCHMARKS.md, "Updates"); turn it on when histories revise facts often. Sentences
    * not embedded yet are not followed. Ignored by head, tail and full.
+   *
+   * @defaultValue `false`
    */
   followUpdates?: boolean
   /**
    * A line `ctx.text` starts with when it holds anything (e.g. `'Excerpts from earlier in this conversation:'`),
    * followed by a line break and counted inside the budget, in characters or in the tokenizer's tokens, like the rest:
-   * what the app sends is then within the budget as a whole. At most 1,000 characters. Default none.
+   * what the app sends is then within the budget as a whole. At most 1,000 characters (longer is refused with
+   * `INVALID_INPUT`); `''` is none.
+   *
+   * @defaultValue none
    */
   heading?: string
 }
 
 /** One selected sentence, in chronological order within `Context.items`. */
 export interface ContextItem {
+  /** The id of the message the sentence is from. */
   messageId: string
+  /** The message's conversation. */
   conversationId: string
+  /** The message's `seq` (its place in the order messages were added). */
   seq: number
+  /** Who said the message. */
   role: Role
+  /** The sentence, without the ` [may be updated below]` that follows it in `Context.text` when `supersededBy` is set. */
   text: string
   /** Relevance score used for ranking (strategy-dependent; 0 for head/tail/full/recent). */
   score: number
   /** Offsets of `text` in the message's content. */
   start: number
+  /** Where `text` ends in the message's content (exclusive). */
   end: number
+  /** When the message was said: epoch milliseconds. */
   timestamp: number
   /**
    * Why this sentence is in the context: a sentence of a pinned message (`Memory.pin`), retrieved for relevance, one of the `recentTurns`, a head/tail/full pick,
@@ -128,13 +193,16 @@ export interface ContextItem {
 
 /** An item's rank in each ranking that holds it (1-based): BM25 over words, and similarity of meaning. */
 export interface ItemRanks {
+  /** Its rank by BM25 among the sentences sharing a word with the query; absent when it shares none. */
   lexical?: number
+  /** Its rank by similarity of meaning to the query; absent without a vector, or when the dense ranking was not run. */
   dense?: number
 }
 
 /** Why packing stopped: the budget reached ≥ 90% fill, candidates ran out (history thinner than the budget, or nothing relevant left), or relevance fell off a cliff. */
 export type StopReason = 'budget' | 'exhausted' | 'cliff'
 
+/** What a context took and how it was built (`Context.stats`). */
 export interface ContextStats {
   /** The character budget; for a token budget, the characters the packer was last given to reach it. */
   budget: number
@@ -152,19 +220,26 @@ export interface ContextStats {
   historyChars: number
   /** Sentences in scope. */
   historySentences: number
+  /** The strategy asked for (`BuildContextOptions.strategy`). */
   strategy: Strategy
   /** The ranking that chose the sentences: `strategy`, or `'lexical'` when `hybrid`/`dense` could not embed the request (`degraded` says why). */
   ranking: Strategy
   /** Set only when `ranking` differs from `strategy`: why the model could not embed the request (the `MODEL_UNAVAILABLE` message). */
   degraded?: string
+  /** The backend the model runs on. */
   backend: Backend
+  /** Why packing stopped. */
   stoppedBy: StopReason
   /** Ranked candidates looked at while packing. */
   candidatesConsidered: number
   /** Sentences not yet embedded when the context was built (dense/hybrid missed them). */
   pending: number
-  /** Wall-clock milliseconds spent in buildContext, and the part spent embedding the request. */
+  /** Wall-clock milliseconds spent in buildContext. */
   ms: number
+  /**
+   * Of `ms`, the milliseconds before ranking began: embedding the request and its queries, and readying what the
+   * context needs (the word-neighbour table and the tokenizer on first use, the pins and summaries in scope).
+   */
   queryMs: number
   /**
    * The language the request's words were analysed in (their stop words and stems, ISO 639-1), as detected, preferring
@@ -185,6 +260,10 @@ export interface ContextStats {
 export interface DenseTrust {
   /** 0–1: what a sentence's dense reciprocal rank is multiplied by in the fusion. */
   weight: number
+  /**
+   * `'unknown-text'`: most of the request's letters are unknown to the model's tokenizer; `'other-language'`: the
+   * request is in a language the model was not trained on (`EmbeddingOptions.languages`).
+   */
   reason: 'unknown-text' | 'other-language'
 }
 
@@ -212,17 +291,22 @@ export interface PinnedStats {
 
 /** What a token budget used (`ContextStats.tokens`). */
 export interface TokenStats {
+  /** The budget's `tokens`. */
   budget: number
   /** `text` counted by `tokenizer`, as the LLM will count it: never more than `budget` (except for `strategy: 'full'`). */
   used: number
   /** used / budget. */
   fill: number
+  /** The budget's `tokenizer`. */
   tokenizer: TokenizerName
 }
 
+/** What `Memory.buildContext` returns: the text to send the LLM, the sentences it holds, and how it was built. */
 export interface Context {
   /** Rendered context: chronological, role-labelled, gaps marked with `[…]`. */
   text: string
+  /** The sentences in `text`: the pinned ones first (`reason: 'pinned'`), then the rest in chronological order. */
   items: ContextItem[]
+  /** What it took of the budget, and how it was built. */
   stats: ContextStats
 }

@@ -45,6 +45,7 @@ export type SiftErrorCode =
 
 /** The one error class Sift throws. Survives the worker boundary with its `code` intact. */
 export class SiftError extends Error {
+  /** What went wrong, as a stable code to branch on (`SiftErrorCode`); `message` says it for people. */
   readonly code: SiftErrorCode
   constructor(code: SiftErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options)

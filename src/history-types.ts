@@ -7,12 +7,38 @@ import type { Role, StoredMessage } from './types'
  * or, with `sentences`, only some sentences of stored messages (`ForgetSentence`), the rest of each message kept.
  */
 export type ForgetSelector =
-  | { id: string }
-  | { ids: string[] }
-  | { conversationId: string }
-  | { before: number | string | Date }
-  | { after: number | string | Date }
-  | { sentences: ForgetSentence[] }
+  | {
+      /** One message's id (a non-empty string); an id not stored removes nothing. */
+      id: string
+    }
+  | {
+      /** Messages' ids, each a non-empty string; ids not stored are skipped, and an empty list removes nothing. */
+      ids: string[]
+    }
+  | {
+      /** Every message of this conversation (a non-empty string). */
+      conversationId: string
+    }
+  | {
+      /**
+       * Every message dated strictly before this time (`MessageInput.timestamp`), to the fraction of a millisecond.
+       *
+       * Range: as `MessageInput.timestamp`: epoch milliseconds within ±8.64e15, an ISO 8601 string or a valid Date.
+       */
+      before: number | string | Date
+    }
+  | {
+      /**
+       * Every message dated strictly after this time, to the fraction of a millisecond.
+       *
+       * Range: as `MessageInput.timestamp`: epoch milliseconds within ±8.64e15, an ISO 8601 string or a valid Date.
+       */
+      after: number | string | Date
+    }
+  | {
+      /** Only these sentences of stored messages, each message's other sentences kept; an empty list removes nothing. */
+      sentences: ForgetSentence[]
+    }
 
 /**
  * One sentence of a stored message for `forget({ sentences })`, by its offsets in the message's content, as
@@ -23,8 +49,19 @@ export type ForgetSelector =
  * with `INVALID_INPUT` and nothing is removed; a message no longer stored is skipped.
  */
 export interface ForgetSentence {
+  /** The id of the stored message the sentence is in (a non-empty string). */
   messageId: string
+  /**
+   * Where the sentence starts in the message's content (`ForgettableSentence.start`).
+   *
+   * Range: an integer ≥ 0, below `end`.
+   */
   start: number
+  /**
+   * Where it ends in the message's content, exclusive (`ForgettableSentence.end`).
+   *
+   * Range: an integer above `start`.
+   */
   end: number
 }
 
@@ -33,26 +70,50 @@ export interface ForgetSentence {
  * first, or newest first with `newestFirst`.
  */
 export interface MessagesOptions {
-  /** Only this conversation's messages. Default: every conversation. */
+  /**
+   * Only this conversation's messages.
+   *
+   * @defaultValue every conversation
+   */
   conversationId?: string
-  /** Cursor: only messages with a `seq` above this one (the previous page's `next`). Default 0: from the first. */
+  /**
+   * Cursor: only messages with a `seq` above this one (the previous page's `next`).
+   *
+   * Range: an integer ≥ 0.
+   *
+   * @defaultValue `0`: from the first
+   */
   after?: number
-  /** Cursor: only messages with a `seq` below this one (the previous page's `next` with `newestFirst`). Default: up to the last. */
+  /**
+   * Cursor: only messages with a `seq` below this one (the previous page's `next` with `newestFirst`).
+   *
+   * Range: an integer ≥ 1, or `Infinity`.
+   *
+   * @defaultValue `Infinity`: up to the last
+   */
   before?: number
   /**
    * The page holds the newest messages in range, newest first, and `next` is passed as `before`: what a chat shows
-   * after a reload, its last turns, without reading the whole history. Default false: the oldest first.
+   * after a reload, its last turns, without reading the whole history.
+   *
+   * @defaultValue `false`: the oldest first
    */
   newestFirst?: boolean
   /**
-   * Messages per page, 1 to 1,000. Default 100: a page is read from the database and sent to the page in one
-   * message, so a larger one holds the engine longer and a smaller one takes more calls to list a long history.
+   * Messages per page. A page is read from the database and sent to the page in one message, so a larger one holds
+   * the engine longer and a smaller one takes more calls to list a long history.
+   *
+   * Range: an integer from 1 to 1,000.
+   *
+   * @defaultValue `100`
    */
   limit?: number
   /**
    * Only the messages with these ids that are stored (at most 1,000 ids; an id not stored is left out), in `seq`
    * order, in one page: whether a message the app shows is still stored, and its text now (a `forget` of some of its
    * sentences rewrites it). The other options still narrow it.
+   *
+   * @defaultValue none: every message in range
    */
   ids?: string[]
 }
@@ -73,24 +134,40 @@ export interface MessagePage {
 
 /** What `memory.findForgettable` searches. */
 export interface FindForgettableOptions {
-  /** Only this conversation's messages. Default: every conversation. */
+  /**
+   * Only this conversation's messages.
+   *
+   * @defaultValue every conversation
+   */
   conversationId?: string
-  /** Most messages to return, 1 to 100. Default 10: a short list a user can read and confirm. */
+  /**
+   * Most messages to return.
+   *
+   * Range: an integer from 1 to 100 (more is a search, not a list to confirm).
+   *
+   * @defaultValue `10`: a short list a user can read and confirm
+   */
   limit?: number
   /**
-   * The cut-off, 0 to 1: messages whose `score` is below it are not returned. Default 0.4: above what turns on other
-   * subjects score (a message sharing no word with the request, as close in meaning as unrelated turns of a chat
-   * come), below a reply that repeats one of its two key words or a rewording of the request (BENCHMARKS.md,
-   * "Forgetting"). 0 returns every ranked message, down to those that share no word with it.
+   * The cut-off: messages whose `score` is below it are not returned. 0 returns every ranked message, down to those
+   * that share no word with the request.
+   *
+   * Range: a number from 0 to 1.
+   *
+   * @defaultValue `0.4`: above what turns on other subjects score (a message sharing no word with the request, as
+   * close in meaning as unrelated turns of a chat come), below a reply that repeats one of its two key words or a
+   * rewording of the request (BENCHMARKS.md, "Forgetting")
    */
   minScore?: number
 }
 
 /** A sentence of a `ForgettableMatch` that matched the request. */
 export interface ForgettableSentence {
+  /** The sentence, trimmed. */
   text: string
   /** Offsets of `text` in the message's content. */
   start: number
+  /** Where `text` ends in the message's content (exclusive). */
   end: number
   /** Its score in the ranking that found it (fused reciprocal rank for hybrid, BM25 when ranked lexically): it orders the message's sentences, and compares with nothing else. */
   score: number
@@ -102,9 +179,13 @@ export interface ForgettableSentence {
 
 /** A stored message that a "forget that I …" request may refer to (`memory.findForgettable`), best first. */
 export interface ForgettableMatch {
+  /** The stored message's id: what `forget({ ids })` and `forget({ sentences })` take. */
   messageId: string
+  /** Its conversation. */
   conversationId: string
+  /** Who said it: the user's own statements come before replies that repeat them. */
   role: Role
+  /** When it was said: epoch milliseconds. */
   timestamp: number
   /** The whole stored message, as `forget({ ids })` would remove it. */
   content: string
@@ -123,21 +204,31 @@ export interface ForgettableMatch {
 
 /** What `memory.export()` writes: which messages, and whether to encrypt them. */
 export interface ExportOptions {
-  /** Only this conversation's messages. Default: every conversation. */
+  /**
+   * Only this conversation's messages.
+   *
+   * @defaultValue every conversation
+   */
   conversationId?: string
   /**
    * Encrypt the export with this passphrase (AES-GCM, key from PBKDF2-SHA-256 with 600,000 iterations and a random
-   * salt): the result is an `EncryptedSiftExport`, and `import` needs the same passphrase. Default: none, a plain
-   * `SiftExport` anyone holding the file can read. The passphrase is the only protection, so it must be strong.
+   * salt): the result is an `EncryptedSiftExport`, and `import` needs the same passphrase. The passphrase is the only
+   * protection, so it must be strong.
+   *
+   * @defaultValue none: a plain `SiftExport` anyone holding the file can read
    */
   passphrase?: string
 }
 
 /** One message of an export: everything `add` took, with the id, conversation and timestamp it was given. */
 export interface ExportedMessage {
+  /** Its id, which `import` keeps (and refuses when it is stored already). */
   id: string
+  /** Its conversation. */
   conversationId: string
+  /** Who said it. */
   role: Role
+  /** Its text as stored. */
   content: string
   /** Epoch milliseconds. */
   timestamp: number
@@ -148,11 +239,13 @@ export interface ExportedMessage {
  * Vectors are left out: the importer embeds the messages again, so an export also moves a history to another model.
  */
 export interface SiftExport {
+  /** Says what the file is. */
   format: 'sift-memory'
   /** The layout's version; `import` refuses a newer one rather than guess. */
   version: 1
   /** When the export was made, as an ISO 8601 string (for people looking at the file). */
   exportedAt: string
+  /** The messages, in the order they were added. */
   messages: ExportedMessage[]
   /**
    * The exported messages that are pinned (`Memory.pin`), in pin order; absent when none is. `import` pins them again.
@@ -168,19 +261,29 @@ export interface SiftExport {
 
 /** A conversation's summary in an export: its text, the last message it covers, when it was set. */
 export interface ExportedSummary {
+  /** The conversation it summarises. */
   conversationId: string
+  /** The app's text. */
   text: string
+  /** The id of the last message it covers, an exported message. */
   through: string
+  /** When it was set (epoch milliseconds). */
   setAt: number
 }
 
 /** A `SiftExport` encrypted with a passphrase (`ExportOptions.passphrase`); binary fields are base64. */
 export interface EncryptedSiftExport {
+  /** Says what the file is (readable without the passphrase). */
   format: 'sift-memory'
+  /** The layout's version (readable without the passphrase). */
   version: 1
+  /** The plain export, sealed, and what it takes to open it with the passphrase. */
   encrypted: {
+    /** How the key is derived from the passphrase. */
     kdf: 'PBKDF2-SHA-256'
+    /** PBKDF2's iteration count: 600,000 in an export Sift writes; `import` takes 1 to 10,000,000. */
     iterations: number
+    /** The random salt of the key derivation. */
     salt: string
     /** The AES-GCM nonce. */
     iv: string
@@ -191,12 +294,18 @@ export interface EncryptedSiftExport {
 
 /** How `memory.import()` reads its data. */
 export interface ImportOptions {
-  /** The passphrase of an `EncryptedSiftExport` (ignored for plain data). A wrong one fails with `WRONG_KEY`. */
+  /**
+   * The passphrase of an `EncryptedSiftExport` (ignored for plain data). A wrong one fails with `WRONG_KEY`.
+   *
+   * @defaultValue none: encrypted data is then refused with `INVALID_IMPORT`, asking for it
+   */
   passphrase?: string
 }
 
 /** What an import stored. */
 export interface ImportResult {
+  /** Messages stored. */
   messages: number
+  /** Sentences of those messages, to be embedded in the background (`indexed()` waits for them). */
   sentences: number
 }

@@ -1,3 +1,9 @@
+/**
+ * `sift-memory`: the browser entry. `createMemory` opens a memory whose engine runs in a Web Worker; the pure helpers
+ * (`splitSentences`, `packBudget`, `renderContext`, `chatPrompt`…) and every public type come with it.
+ *
+ * @module sift-memory
+ */
 import { proxy, wrap } from 'comlink'
 import { installSiftErrorTransfer } from './error-transfer'
 import { askForPersistence, type StorageManagerLike } from './browser-storage'

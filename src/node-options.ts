@@ -2,15 +2,27 @@ import type { MemoryOptions } from './types'
 
 /** What only the Node entry takes: where IndexedDB comes from, and an optional on-disk embedding cache. */
 export interface NodeHostOptions {
-  /** An IndexedDB implementation (such as `new IDBFactory()` from fake-indexeddb); default a private in-memory fake-indexeddb instance. */
+  /**
+   * An IndexedDB implementation (such as `new IDBFactory()` from fake-indexeddb).
+   *
+   * @defaultValue a private in-memory fake-indexeddb instance
+   */
   indexedDB?: IDBFactory
   /**
    * The `IDBKeyRange` of that implementation, needed beside any `indexedDB` but Sift's own copy of fake-indexeddb:
-   * default the one bundled with Sift, which another copy (the app's own `fake-indexeddb`) does not take, so
-   * `createMemory` then rejects with `INVALID_INPUT`. Pass both from one import: `{ indexedDB: new IDBFactory(), IDBKeyRange }`.
+   * another copy (the app's own `fake-indexeddb`) does not take the bundled one, so `createMemory` then rejects with
+   * `INVALID_INPUT`. Pass both from one import: `{ indexedDB: new IDBFactory(), IDBKeyRange }`.
+   *
+   * @defaultValue the one bundled with Sift
    */
   IDBKeyRange?: typeof IDBKeyRange
-  /** Folder for the on-disk embedding cache; none when absent. */
+  /**
+   * Folder for the on-disk embedding cache: a file per model setup, its vectors keyed by a hash of that setup and the
+   * sentence's text, so that a history embedded once is not embedded again by the next process. `forget` rewrites it
+   * without the forgotten texts, and `clear` deletes it.
+   *
+   * @defaultValue none: no cache
+   */
   embeddingCacheDir?: string
 }
 

@@ -1,3 +1,10 @@
+/**
+ * `sift-memory/node`: the same memory with its engine in the calling process (onnxruntime-node through
+ * transformers.js's Node build, fake-indexeddb by default): for scripts, tests and servers. Its types are the browser
+ * entry's.
+ *
+ * @module sift-memory/node
+ */
 import { openNodeMemory } from '../worker/hosts/node/open-node-memory'
 import { readMemoryOptions } from './memory-options'
 import type { NodeMemoryOptions } from './node-options'

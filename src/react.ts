@@ -1,4 +1,8 @@
-// `sift-memory/react`: a hook for a chat UI built with React (an optional peer dependency).
+/**
+ * `sift-memory/react`: a hook for a chat UI built with React (an optional peer dependency).
+ *
+ * @module sift-memory/react
+ */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { SiftError } from './errors'
 import { type ChatMessageLike, chatEdits, withChatEdits } from './react/chat-in-store'
@@ -11,8 +15,11 @@ export type { ChatMessageLike } from './react/chat-in-store'
 
 /** What `useStoredChat` reads of `useChat`'s helpers. */
 export interface ChatLike<M extends ChatMessageLike> {
+  /** The chat's messages, as `useChat` holds them. */
   messages: M[]
+  /** How the hook replaces them after a forget (`useChat`'s `setMessages`). */
   setMessages: (update: (messages: M[]) => M[]) => void
+  /** `useChat`'s status: the messages are checked only when it is `'ready'` or `'error'` (no reply streaming). */
   status: string
 }
 
@@ -45,9 +52,19 @@ export function useStoredChat<M extends ChatMessageLike>(state: MemoryState, cha
 
 /** What `useMemory` lists, besides the memory's own options. */
 export interface UseMemoryOptions extends MemoryOptions {
-  /** The conversation whose messages `messages` holds. Default: every conversation. */
+  /**
+   * The conversation whose messages `messages` holds.
+   *
+   * @defaultValue every conversation
+   */
   conversationId?: string
-  /** The latest messages `messages` holds, 1 to 1,000. Default 100. */
+  /**
+   * The latest messages `messages` holds (`MessagesOptions.limit`).
+   *
+   * Range: an integer from 1 to 1,000; another value fails the read, and `error` says why.
+   *
+   * @defaultValue `100`
+   */
   limit?: number
 }
 

@@ -4,13 +4,33 @@ import type { Memory } from './types'
 
 /** How the recall tool builds its context. */
 export interface RecallOptions {
-  /** Characters of excerpts per call. Default 2000: a few facts with their surroundings, not a second context. */
+  /**
+   * Characters of excerpts per call (`BuildContextOptions.budget`, in characters).
+   *
+   * Range: an integer ≥ 1; anything else rejects the call with `INVALID_INPUT`.
+   *
+   * @defaultValue `2000`: a few facts with their surroundings, not a second context
+   */
   budget?: number
-  /** Only this conversation's history. Default: every conversation. */
+  /**
+   * Only this conversation's history.
+   *
+   * @defaultValue every conversation
+   */
   conversationId?: string
-  /** The latest turns the model already sees verbatim, left out (`BuildContextOptions.excludeRecent`). Default 0. */
+  /**
+   * The latest turns the model already sees verbatim, left out (`BuildContextOptions.excludeRecent`).
+   *
+   * Range: an integer ≥ 0.
+   *
+   * @defaultValue `0`
+   */
   excludeRecent?: number
-  /** Default `'hybrid'`. */
+  /**
+   * How the excerpts are ranked (`BuildContextOptions.strategy`).
+   *
+   * @defaultValue `'hybrid'`
+   */
   strategy?: BuildContextOptions['strategy']
 }
 

@@ -2,17 +2,22 @@
 import type { SiftErrorCode } from './errors'
 import type { Backend } from './types'
 
+/** What `Memory.stats()` tells of a memory. */
 export interface MemoryStats {
+  /** Messages stored. */
   messages: number
+  /** Sentences of the stored messages. */
   sentences: number
   /** Sentences waiting for a vector. */
   pending: number
+  /** The backend the model runs on (or will, while it loads). */
   backend: Backend
   /**
    * Why `backend`: what `device` asked for and, for `'auto'`, what the WebGPU adapter is (a software adapter such as
    * SwiftShader gets WASM, which runs the model far faster on the CPU), plus any backend that failed to load first.
    */
   backendReason: string
+  /** The embedding model, as `MemoryOptions.model` named it. */
   model: string
   /**
    * Where the embedding model is: `'loading'` (its files downloading, or the model starting; `hybrid` and `dense`
@@ -27,7 +32,21 @@ export interface MemoryStats {
    * a share calibrated on the data (sample rows as queries) for recall ≥ 0.99 of the exact top 50, when the lists were
    * trained on `trainedRows` vectors (they are trained again once the vectors double).
    */
-  denseIndex: { kind: 'exact' } | { kind: 'coarse-lists'; lists: number; probeShare: number; trainedRows: number }
+  denseIndex:
+    | {
+        /** Every vector is scanned. */
+        kind: 'exact'
+      }
+    | {
+        /** The coarse lists nearest the request are scanned. */
+        kind: 'coarse-lists'
+        /** How many lists (centroids) the vectors are filed under. */
+        lists: number
+        /** The share of the vectors a request scans, below 1. */
+        probeShare: number
+        /** How many vectors the lists were trained on. */
+        trainedRows: number
+      }
   /**
    * The latest failure of the work the engine does in the background since this memory was opened, absent while
    * none has failed. It is recorded (and sent to `onProgress`) when it happens, because nothing else would show
@@ -83,6 +102,7 @@ export interface StorageState {
 
 /** The WASM backend's threads (`MemoryStats.wasmThreads`). */
 export interface WasmThreads {
+  /** How many threads: half the device's cores, 1 to 4, on a cross-origin isolated page with `SharedArrayBuffer`; else 1. */
   count: number
   /** Why `count`, e.g. `one thread: SharedArrayBuffer is not available`. */
   reason: string

@@ -22,33 +22,58 @@ export type Role = 'user' | 'assistant' | 'system' | (string & {})
 
 /** A chat turn as the app hands it to `memory.add`. */
 export interface MessageInput {
+  /**
+   * Who said it: `'user'`, `'assistant'`, `'system'`, or any other non-empty string (a `'tool'`, a participant's name).
+   * A context labels each line with it. Refused with `INVALID_INPUT` when empty, or when it holds a control character,
+   * a line or paragraph separator, a bidirectional control or a lone surrogate (it would forge a line of the context).
+   */
   role: Role
   /**
    * The text of the turn. Must be a string; an empty string is stored but yields no sentences. Stored as given, except
    * that VT, FF, NEL, FS, GS and RS become '\n', so that no content can start a line of its own in a context.
    */
   content: string
-  /** Groups messages into one thread; default `'default'`. `buildContext` can be scoped to one. */
+  /**
+   * Groups messages into one thread: `buildContext`, `messages`, `forget` and summaries can be scoped to one. A
+   * non-empty string, with the same characters refused as in `role`.
+   *
+   * @defaultValue `'default'`
+   */
   conversationId?: string
-  /** Stable id chosen by the app (e.g. its own message id). Default: a generated UUID. Adding an id twice is an error. */
+  /**
+   * Stable id chosen by the app (e.g. its own message id), a non-empty string with the same characters refused as in
+   * `role`. Adding an id that is stored, or twice in one batch, fails with `DUPLICATE_ID` and stores nothing.
+   *
+   * @defaultValue a generated UUID
+   */
   id?: string
   /**
-   * When the turn happened: epoch milliseconds, an ISO 8601 string (`2020-03-07`, `2020-03-07T10:00:00Z`) or a Date;
-   * other date strings are refused. Default: the time of `add`. Contexts are in timestamp order (ties: the order of
-   * `add`), so a history imported out of order still reads in time order, and the date is rendered so a reader can
-   * tell old from new.
+   * When the turn happened: epoch milliseconds, an ISO 8601 string (`2020-03-07`, `2020-03-07T10:00:00Z`, with an
+   * offset or without one for local time) or a Date. Contexts are in timestamp order (ties: the order of `add`), so a
+   * history imported out of order still reads in time order, and the date is rendered so a reader can tell old from
+   * new.
+   *
+   * Range: a time a `Date` can hold, within ±8.64e15 ms of 1970 (fractions of a millisecond kept); other date strings
+   * (`'March 7, 2020'`, `'0'`), days a month does not have and invalid Dates are refused with `INVALID_INPUT`.
+   *
+   * @defaultValue the time of `add`
    */
   timestamp?: number | string | Date
 }
 
 /** A stored message. `seq` is its position in the global history (insertion order, starting at 1). */
 export interface StoredMessage {
+  /** The id it was added under (`MessageInput.id`, or the UUID generated for it). */
   id: string
+  /** Its position in the global history, in the order messages were added (1 the first): what `messages` pages by. */
   seq: number
+  /** Who said it, as given to `add`. */
   role: Role
+  /** Its text as stored: as given, less any sentences a `forget({ sentences })` removed since. */
   content: string
+  /** The conversation it belongs to (`'default'` unless `add` named one). */
   conversationId: string
-  /** Epoch milliseconds. */
+  /** When it was said: epoch milliseconds. */
   timestamp: number
 }
 
@@ -56,20 +81,27 @@ export interface StoredMessage {
 export interface Sentence {
   /** Global, monotonically increasing sentence id. */
   sid: number
+  /** The id of the message it is a sentence of. */
   messageId: string
+  /** The message's conversation. */
   conversationId: string
   /** The message's `seq`. */
   seq: number
   /** Position of this sentence within its message (0-based). */
   index: number
+  /** Who said the message. */
   role: Role
+  /** When the message was said: epoch milliseconds. */
   timestamp: number
+  /** The sentence, trimmed. */
   text: string
   /** Character offsets of `text` in the message content: `content.slice(start, end)` contains `text` (trimmed). */
   start: number
+  /** Where it ends in the message content (exclusive), as `start`. */
   end: number
 }
 
+/** Which backend `createMemory` asks for (`MemoryOptions.device`); `stats().backend` says which it got. */
 export type Device = 'auto' | 'webgpu' | 'wasm'
 /** The backend actually in use: `cpu` is onnxruntime-node. */
 export type Backend = 'webgpu' | 'wasm' | 'cpu'
@@ -79,20 +111,47 @@ export type Strategy = 'hybrid' | 'dense' | 'lexical' | 'head' | 'tail' | 'full'
 
 /** How a feature-extraction model's output becomes one vector per text. */
 export interface EmbeddingOptions {
-  /** `none` when the model already outputs one pooled vector per text (the shipped model); `mean` for most sentence-transformers; `cls` for BGE-style models. */
+  /**
+   * How the model's token vectors become one vector per text: `none` when the model already outputs one pooled vector
+   * per text (the shipped model); `mean` for most sentence-transformers; `cls` for BGE-style models. Any other value
+   * is refused with `INVALID_INPUT`. Changing it re-embeds the stored history.
+   *
+   * @defaultValue by the model's name: `'none'` for `use-lite`, `'cls'` for a name containing `bge`, else `'mean'`
+   */
   pooling?: 'none' | 'mean' | 'cls'
-  /** L2-normalise vectors (cosine = dot product). Default true. */
+  /**
+   * L2-normalise vectors (cosine = dot product). Changing it re-embeds the stored history.
+   *
+   * @defaultValue `true`
+   */
   normalize?: boolean
-  /** Prepended to requests, e.g. `'query: '` for E5 or BGE's instruction. */
+  /**
+   * Prepended to requests, e.g. `'query: '` for E5 or BGE's instruction.
+   *
+   * @defaultValue by the model's name: `'query: '` for a name containing `e5`, BGE's retrieval instruction
+   * (`'Represent this sentence for searching relevant passages: '`) for one containing `bge`, else `''`
+   */
   queryPrefix?: string
-  /** Prepended to stored sentences, e.g. `'passage: '` for E5. */
+  /**
+   * Prepended to stored sentences, e.g. `'passage: '` for E5. Changing it re-embeds the stored history.
+   *
+   * @defaultValue `'passage: '` for a model whose name contains `e5`, else `''`
+   */
   documentPrefix?: string
-  /** ONNX weights to load: `fp32` (`onnx/model.onnx`) or `q8` (`onnx/model_quantized.onnx`). Default: `q8` for the shipped model (the only weights its package ships), else `fp32`. */
+  /**
+   * ONNX weights to load: `fp32` (`onnx/model.onnx`) or `q8` (`onnx/model_quantized.onnx`), or the other weights
+   * transformers.js names (`fp16`, `int8`, `uint8`, `q4`); any other value is refused with `INVALID_INPUT`. Changing
+   * it re-embeds the stored history.
+   *
+   * @defaultValue `'q8'` for the shipped model (the only weights its package ships), else `'fp32'`
+   */
   dtype?: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4'
   /**
    * The languages the model was trained on (ISO 639-1 codes, e.g. `['en']`), or `'all'` for a multilingual model:
    * `hybrid` lets the dense ranking reorder word matches only for a request in one of them
-   * (`ContextStats.denseTrust`). Default: `['en']` for the shipped model, `'all'` for any other.
+   * (`ContextStats.denseTrust`).
+   *
+   * @defaultValue `['en']` for the shipped model, `'all'` for any other
    */
   languages?: readonly string[] | 'all'
 }
@@ -105,6 +164,7 @@ export interface IndexProgress {
   total: number
   /** Sentences still waiting for a vector. */
   pending: number
+  /** The backend the model runs on. */
   backend: Backend
   /**
    * Set only on the event sent when a background task fails, the same record `MemoryStats.lastFailure` then
@@ -113,73 +173,119 @@ export interface IndexProgress {
   failure?: BackgroundFailure
 }
 
+/** What `createMemory` opens, and how: every option is optional, and a memory opened with none works. */
 export interface MemoryOptions {
-  /** IndexedDB database name. Default `'sift'`. Two memories with different names are fully separate. */
+  /**
+   * IndexedDB database name: two memories with different names are fully separate, and memories of one name share
+   * one engine across the origin's tabs. A non-empty string.
+   *
+   * @defaultValue `'sift'`
+   */
   name?: string
   /**
-   * transformers.js feature-extraction model: a folder name under `localModelPath` (default `'use-lite'`, the
-   * shipped Universal Sentence Encoder Lite), or a Hub id such as `'Xenova/all-MiniLM-L6-v2'` served from
-   * `localModelPath/<id>/` on the app's own origin (or fetched remotely only if `allowRemoteModels`).
+   * transformers.js feature-extraction model: a folder name under `localModelPath` (`'use-lite'`, the shipped
+   * Universal Sentence Encoder Lite), or a Hub id such as `'Xenova/all-MiniLM-L6-v2'` served from
+   * `localModelPath/<id>/` on the app's own origin (or fetched remotely only if `allowRemoteModels`). A non-empty
+   * string; changing it re-embeds the stored history.
+   *
+   * @defaultValue `'use-lite'`
    */
   model?: string
-  /** Pooling, normalisation and prefixes for `model`; known models get the right defaults. */
+  /**
+   * Pooling, normalisation and prefixes for `model`; known models get the right defaults, and a field given here
+   * replaces only that default.
+   *
+   * @defaultValue the defaults for `model`'s name (`EmbeddingOptions`)
+   */
   embedding?: EmbeddingOptions
   /**
    * `'auto'`: WebGPU on a hardware adapter (falling back to WASM if it fails to load), WASM otherwise, including on
    * a software adapter such as Chromium's SwiftShader, which runs this model far slower than WASM (BENCHMARKS.md;
-   * `stats().backendReason` says which and why). `'webgpu'` uses WebGPU on whatever adapter there is.
-   * Ignored in Node (onnxruntime-node CPU).
+   * `stats().backendReason` says which and why). `'webgpu'` uses WebGPU on whatever adapter there is; `'wasm'` never
+   * tries WebGPU. Any other value is refused with `INVALID_INPUT`. Ignored in Node (onnxruntime-node CPU).
+   *
+   * @defaultValue `'auto'`
    */
   device?: Device
-  /** Where model folders live. Browser default: `'/models/'` on the page's origin. Node default: the package's `public/models/`. */
+  /**
+   * Where model folders live: in the browser a URL, or a path on the page's origin (`'/models/'`); in Node a folder.
+   *
+   * @defaultValue `'/models/'` on the page's origin in the browser; the package's `public/models/` in Node
+   */
   localModelPath?: string
-  /** Where ONNX Runtime's `.wasm` files are served from (browser only). Default `'/ort/'` on the page's origin. */
+  /**
+   * Where ONNX Runtime's `.wasm` files are served from (browser only): a URL, or a path on the page's origin.
+   *
+   * @defaultValue `'/ort/'` on the page's origin
+   */
   wasmPaths?: string
-  /** Let transformers.js download a model from the Hugging Face Hub when it is not found locally. Default false: nothing leaves the origin. */
+  /**
+   * Let transformers.js download a model from the Hugging Face Hub when it is not found under `localModelPath`.
+   *
+   * @defaultValue `false`: nothing leaves the origin
+   */
   allowRemoteModels?: boolean
-  /** Called as the embedding backlog drains. */
+  /**
+   * Called as the embedding backlog drains, and when a background task fails (`IndexProgress.failure`).
+   *
+   * @defaultValue none
+   */
   onProgress?: (progress: IndexProgress) => void
   /**
-   * Longest `content` one message may have, in characters; `add` refuses a longer one with `INVALID_INPUT` naming
-   * this option, and stores nothing of its batch. Default 100,000 (a long pasted document): a message is split, stored
-   * in one transaction and indexed in one pass while every other call waits, at a cost that grows faster than its
-   * length, and its sentences are one embedding backlog. Split longer texts into several messages, or raise the limit
-   * (`Infinity`: none) for an app that accepts that wait.
+   * Longest `content` one message may have, in characters (a summary's text too); `add` refuses a longer one with
+   * `INVALID_INPUT` naming this option, and stores nothing of its batch. A message is split, stored in one transaction
+   * and indexed in one pass while every other call waits, at a cost that grows faster than its length, and its
+   * sentences are one embedding backlog. Split longer texts into several messages, or raise the limit for an app that
+   * accepts that wait.
+   *
+   * Range: an integer ≥ 1, or `Infinity` for no limit; anything else is refused with `INVALID_INPUT`.
+   *
+   * @defaultValue `100_000` (a long pasted document)
    */
   maxMessageChars?: number
   /**
-   * Longest `buildContext` request, in characters, counting its extra `queries` too; a longer one is refused with
-   * `INVALID_INPUT` naming this option. Default 100,000: a request is embedded and searched while the engine answers
-   * nothing else, and a pasted document as the next message still fits.
+   * Longest `buildContext` request, in characters, counting its extra `queries` too, and longest `findForgettable`
+   * text; a longer one is refused with `INVALID_INPUT` naming this option. A request is embedded and searched while
+   * the engine answers nothing else.
+   *
+   * Range: an integer ≥ 1, or `Infinity` for no limit; anything else is refused with `INVALID_INPUT`.
+   *
+   * @defaultValue `100_000`: a pasted document as the next message still fits
    */
   maxRequestChars?: number
   /**
    * What `buildContext` (and `findForgettable`) do with `hybrid` or `dense` while the model has not loaded, or when it
-   * cannot embed the request (its files missing or corrupt, its worker gone). Default false: the request is ranked
+   * cannot embed the request (its files missing or corrupt, its worker gone). False: the request is ranked
    * lexically at once instead of waiting for the model's download and load, and `stats.ranking` and `stats.degraded`
    * say so and why, so a chat never waits for the model nor loses its context to it (`memory.ready()` says when it
    * is there). True: the call waits for the model to load, and rejects with `MODEL_UNAVAILABLE` when it cannot embed,
    * for apps that would rather wait or show the failure than send a context ranked another way.
+   *
+   * @defaultValue `false`
    */
   strictRanking?: boolean
   /**
    * Browser only: what `createMemory` does when the server answers that a file the model needs is not there (an error
    * status, or an HTML page in its place) under `wasmPaths` (ONNX Runtime) or `localModelPath` (the model's folder),
-   * checked with HEAD requests while the store is read, before any of the model is downloaded. Default true: it
+   * checked with HEAD requests while the store is read, before any of the model is downloaded. True: it
    * rejects with `MODEL_UNAVAILABLE` naming the option and the URL, so a deployment without them fails where the app
    * starts rather than in a context ranked without the model. False: the memory opens, stores messages and ranks
    * contexts lexically, the same error is in `stats().lastFailure`, and the model is looked for again as the
    * embedding backlog is retried. A check that gets no clear answer (the network down, a server error) never rejects,
    * and a memory that re-opens itself (a new worker, another tab taking over) does not check again.
+   *
+   * @defaultValue `true`
    */
   requireModelFiles?: boolean
   /**
    * Browser only: ask for persistent storage (`navigator.storage.persist()`) when the memory is created. Without it
    * the browser may evict the origin's storage, history included, when the disk runs low; with it, only the user can
    * clear it. The browser decides (it may grant it to an installed or often-used site, or ask the user);
-   * `stats().storage.persisted` says what it decided. Default false. A refusal is not an error, nor is a browser
+   * `stats().storage.persisted` says what it decided. A refusal is not an error, nor is a browser
    * without the API (WebKitGTK by default); an answer that does not come (a prompt left unanswered) holds
    * `createMemory` up at most 3 s after the memory opens, and the request stays pending.
+   *
+   * @defaultValue `false`
    */
   persist?: boolean
   /**
@@ -189,25 +295,39 @@ export interface MemoryOptions {
    * "Encryption at rest"). Opening the memory again needs the same passphrase: another one, or none, fails with
    * `WRONG_KEY` before anything is read. Given for a memory stored without encryption, it encrypts that memory in one
    * go. The derivation costs each open a fraction of a second on purpose (it costs someone guessing passphrases as
-   * much per guess), and every read and write of the memory costs more (BENCHMARKS.md). Default: none, the memory is
-   * stored in clear.
+   * much per guess), and every read and write of the memory costs more (BENCHMARKS.md). A non-empty string; giving
+   * `key` too is refused with `INVALID_INPUT`.
+   *
+   * @defaultValue none: the memory is stored in clear
    */
   passphrase?: string
   /**
-   * Encrypt the memory at rest with this key instead of a passphrase: an AES-GCM `CryptoKey` with the usages
-   * `['encrypt', 'decrypt']`, which may be non-extractable (Sift only encrypts and decrypts with it). For apps that
-   * keep their own key (in IndexedDB as a `CryptoKey`, from a server, from WebAuthn); the same key must be passed on
-   * every open. Otherwise as `passphrase`.
+   * Encrypt the memory at rest with this key instead of a passphrase: a 256-bit AES-GCM `CryptoKey` with the usages
+   * `['encrypt', 'decrypt']`, which may be non-extractable (Sift only encrypts and decrypts with it); another key is
+   * refused with `INVALID_INPUT`. For apps that keep their own key (in IndexedDB as a `CryptoKey`, from a server, from
+   * WebAuthn); the same key must be passed on every open. Otherwise as `passphrase`.
+   *
+   * @defaultValue none: the memory is stored in clear
    */
   key?: CryptoKey
 }
 
 /** A new key for an encrypted memory (`memory.changeKey`): a passphrase, or an AES-GCM `CryptoKey`, as in `MemoryOptions`. */
-export type KeyChange = { passphrase: string } | { key: CryptoKey }
+export type KeyChange =
+  | {
+      /** The new passphrase: a non-empty string (`MemoryOptions.passphrase`). */
+      passphrase: string
+    }
+  | {
+      /** The new key: a 256-bit AES-GCM `CryptoKey` allowed to encrypt and decrypt (`MemoryOptions.key`). */
+      key: CryptoKey
+    }
 
 /** A pinned message (`Memory.pin`). */
 export interface Pin {
+  /** The pinned message's id. */
   messageId: string
+  /** Its conversation: the contexts scoped to it (and the unscoped ones) hold the message. */
   conversationId: string
 }
 
@@ -216,8 +336,11 @@ export interface Pin {
  * in time order up to and including `through`.
  */
 export interface CurrentSummary {
+  /** A summary contexts hold. */
   state: 'current'
+  /** The conversation it summarises. */
   conversationId: string
+  /** The app's text, as given to `setSummary`. */
   text: string
   /** The id of the last message the summary covers. */
   through: string
@@ -230,7 +353,9 @@ export interface CurrentSummary {
  * its text was deleted with the message and no context holds it until the app sets a new one.
  */
 export interface DroppedSummary {
+  /** A summary no context holds until the app sets a new one. */
   state: 'dropped'
+  /** The conversation it summarised. */
   conversationId: string
   /** When the forget dropped it (epoch milliseconds). */
   droppedAt: number
@@ -239,6 +364,7 @@ export interface DroppedSummary {
 /** What `Memory.summary` tells of a conversation's summary slot. */
 export type Summary = CurrentSummary | DroppedSummary
 
+/** What a summary covers (`Memory.setSummary`). */
 export interface SetSummaryOptions {
   /** The id of the last message the summary covers, a stored message of the conversation. */
   through: string
@@ -247,13 +373,17 @@ export interface SetSummaryOptions {
    * a `forget` since then removed a message the summary covers, or sentences of one, the summary is stored `'dropped'`,
    * as if that forget had come after it: the LLM may have repeated the forgotten words. Checked and written in one
    * transaction. Where the memory cannot tell what a forget removed (one from before the memory was last opened), or
-   * `asOf` is a revision it has not reached (from before a `clear()`), it takes the summary to cover it. An integer ≥ 0;
-   * default none: then a forget this memory ran, since it opened, after `through` was stored, that removed a message
-   * the summary covers drops it, even one the app read after (which `asOf` tells apart).
+   * `asOf` is a revision it has not reached (from before a `clear()`), it takes the summary to cover it.
+   *
+   * Range: an integer ≥ 0 (a `MessagePage.revision`); anything else is refused with `INVALID_INPUT`.
+   *
+   * @defaultValue none: then a forget this memory ran, since it opened, after `through` was stored, that removed a
+   * message the summary covers drops it, even one the app read after (which `asOf` tells apart)
    */
   asOf?: number
 }
 
+/** A memory opened by `createMemory`: the history of one IndexedDB database, and the contexts built from it. */
 export interface Memory {
   /** Store one or more messages. Resolves with their ids once they are durable; embedding follows in the background. */
   add(message: MessageInput | MessageInput[]): Promise<string[]>
@@ -266,6 +396,12 @@ export interface Memory {
    * the next call tries again. For an app that would rather wait, or show when the memory ranks by meaning.
    */
   ready(): Promise<void>
+  /**
+   * The context for `request` (the user's next message): the history's sentences that bear on it, ranked by
+   * `options.strategy`, packed into `options.budget` with the pinned messages, the summaries and the recent turns the
+   * options ask for, in chronological order, role-labelled and dated. Build it before storing the request, so that it
+   * does not find itself. Rejects with `INVALID_INPUT` for options out of range or a request over `maxRequestChars`.
+   */
   buildContext(request: string, options?: BuildContextOptions): Promise<Context>
   /**
    * Remove messages and everything derived from them. Resolves with the number of messages removed; with
@@ -335,6 +471,13 @@ export interface Memory {
    * (docs/privacy.md, "Encryption at rest"); a non-extractable one is refused there with `INVALID_INPUT`.
    */
   changeKey(next: KeyChange): Promise<void>
+  /** The memory's counts, backend, model state, indexes, storage and latest background failure. */
   stats(): Promise<MemoryStats>
+  /**
+   * Closes the memory. In the tab that runs its engine: stops the embedding backlog after the batch in flight, saves
+   * the indexes' stale copies, closes the database and ends the engine's worker (memories of the same name in other
+   * tabs take the engine over); in a tab that uses another tab's engine, it only detaches. Calls after it reject with
+   * `CLOSED`; closing again changes nothing.
+   */
   close(): Promise<void>
 }

@@ -1,5 +1,9 @@
-// `sift-memory/vite`: the one step an app needs for Sift's static files. Node-only (it runs in Vite's process),
-// kept apart from the browser entry.
+/**
+ * `sift-memory/vite`: the one step an app needs for Sift's static files. Node-only (it runs in Vite's process),
+ * kept apart from the browser entry.
+ *
+ * @module sift-memory/vite
+ */
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join, relative, sep } from 'node:path'

@@ -18,49 +18,92 @@ export interface SiftMemoryOptions {
   /**
    * Turns before the user's message sent verbatim, the latest ones (a user message is one turn, an assistant's reply
    * with its tool calls one); older turns are dropped from the prompt and reach the model through the context, which
-   * leaves these out (`excludeRecent`). Default 6.
+   * leaves these out (`excludeRecent`).
+   *
+   * Range: an integer ≥ 0 (0: only the user's message and the context). Not checked: a fraction counts as the next
+   * integer up, and a number below 0 as 0.
+   *
+   * @defaultValue `6`
    */
   recentTurns?: number
   /**
    * The context's budget, as `BuildContextOptions.budget` takes it: characters, or `{ tokens, tokenizer }` in the
-   * LLM's tokens. It covers the whole excerpts message, its heading included. Default 4000 characters.
+   * LLM's tokens. It covers the whole excerpts message, its heading included.
+   *
+   * Range: as `BuildContextOptions.budget`: an integer ≥ 1 of characters, or a `TokenBudget`. Checked on each call: a
+   * budget out of range fails the call's context, and the prompt goes out as the app gave it (`onContext` says why).
+   *
+   * @defaultValue `4000` characters
    */
   budget?: BuildContextOptions['budget']
   /**
    * The conversation the context is built from and the exchange stored in. A call can name its own with
-   * `providerOptions: { sift: { conversationId } }` (e.g. `useChat`'s chat id). Default: every conversation's
-   * history, stored under `'default'`.
+   * `providerOptions: { sift: { conversationId } }` (e.g. `useChat`'s chat id).
+   *
+   * @defaultValue none: every conversation's history, stored under `'default'`
    */
   conversationId?: string
-  /** Default `'hybrid'`. */
+  /**
+   * How the context is ranked (`BuildContextOptions.strategy`).
+   *
+   * @defaultValue `'hybrid'`
+   */
   strategy?: BuildContextOptions['strategy']
-  /** The conversation summaries' share of the budget, as `BuildContextOptions.summary` takes it. Default a quarter. */
+  /**
+   * The conversation summaries' share of the budget, as `BuildContextOptions.summary` takes it.
+   *
+   * @defaultValue `{ maxShare: 0.25 }`, `buildContext`'s
+   */
   summary?: BuildContextOptions['summary']
-  /** The line before the excerpts in their system message. Default `'Excerpts from earlier in this conversation:'`. */
+  /**
+   * The line before the excerpts in their system message (`BuildContextOptions.heading`: at most 1,000 characters,
+   * counted in the budget).
+   *
+   * @defaultValue `'Excerpts from earlier in this conversation:'`
+   */
   excerptsHeading?: string
   /**
-   * Store each exchange (the user's message and the finished reply) once the call has succeeded. Default true; false
-   * for an app that stores its turns itself.
+   * Store each exchange (the user's message and the finished reply) once the call has succeeded; false for an app
+   * that stores its turns itself.
+   *
+   * @defaultValue `true`
    */
   remember?: boolean
   /**
-   * Longest part of a user's message a context is ranked with, in characters, 100 to 100,000: a longer message (a
-   * pasted document) is ranked with its start and end, and sent and stored whole. Default 8,000.
+   * Longest part of a user's message a context is ranked with, in characters: a longer message (a pasted document) is
+   * ranked with its start and end, and sent and stored whole.
+   *
+   * Range: an integer from 100 to 100,000; `siftMemory` throws `INVALID_INPUT` for anything else.
+   *
+   * @defaultValue `8000`
    */
   maxRankedChars?: number
   /**
-   * Longest message a turn is stored as, in characters, 1,000 to 100,000: a longer turn is stored as consecutive
-   * messages of at most this size (ids `ID`, `ID:2`, …). Keep it at most the memory's `maxMessageChars`. Default 50,000.
+   * Longest message a turn is stored as, in characters: a longer turn is stored as consecutive messages of at most
+   * this size (ids `ID`, `ID:2`, …). Keep it at most the memory's `maxMessageChars`.
+   *
+   * Range: an integer from 1,000 to 100,000; `siftMemory` throws `INVALID_INPUT` for anything else.
+   *
+   * @defaultValue `50_000`: half the memory's default `maxMessageChars`
    */
   partChars?: number
-  /** Told, for each call, what it sent: the context (with its stats), or why none, and the turns left out. */
+  /**
+   * Told, for each call, what it sent: the context (with its stats), or why none, and the turns left out.
+   *
+   * @defaultValue none
+   */
   onContext?: (report: ContextReport) => void
-  /** Told, for each exchange, what was stored, or why it could not be: a store never fails the call. */
+  /**
+   * Told, for each exchange, what was stored, or why it could not be: a store never fails the call.
+   *
+   * @defaultValue none
+   */
   onStore?: (report: StoreReport) => void
 }
 
 /** What one call sent instead of the older turns (`SiftMemoryOptions.onContext`). */
 export interface ContextReport {
+  /** The conversation the context was built from; undefined for every conversation's history. */
   conversationId: string | undefined
   /** The context sent in the excerpts message (its `stats`: ranking, degraded, tokens…); undefined with `error`. */
   context?: Context
@@ -76,6 +119,12 @@ export interface ContextReport {
 
 /** A call's own options for the middleware, under `providerOptions.sift`. */
 export interface SiftCallOptions {
+  /**
+   * The conversation this call's context is built from and its exchange stored in (a string; another value is
+   * ignored).
+   *
+   * @defaultValue `SiftMemoryOptions.conversationId`
+   */
   conversationId?: string
 }
 

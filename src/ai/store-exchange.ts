@@ -21,6 +21,7 @@ export interface PendingExchange {
 
 /** What storing one exchange did (`SiftMemoryOptions.onStore`). */
 export interface StoreReport {
+  /** The conversation the exchange was stored in; undefined for `'default'`. */
   conversationId: string | undefined
   /** The ids stored: the user's message (unless it was stored before) and the reply, each in its parts. */
   ids: string[]

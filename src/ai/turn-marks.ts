@@ -7,7 +7,9 @@
  * the stored user message it answers. Ids only: a mark never carries text.
  */
 export interface TurnMark {
+  /** The id of the stored message the turn is (or, with `asked`, will be). */
   id: string
+  /** For a reply: the id of the stored user message it answers. */
   requestId?: string
   /**
    * Set on a user message marked as it is sent (`userMessage`): the id it will be stored under once its call

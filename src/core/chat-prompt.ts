@@ -3,7 +3,9 @@
 
 /** A turn of the conversation as a chat request carries it. */
 export interface ChatTurn {
+  /** Who said it. */
   role: 'user' | 'assistant'
+  /** What was said. */
   content: string
 }
 
@@ -15,12 +17,21 @@ export interface ChatPromptParts {
    * The context built for `request` (`memory.buildContext(request, { excludeRecent: recent.length })`), or its
    * text; an empty one adds nothing.
    */
-  context: { text: string } | string
+  context:
+    | {
+        /** The context's text (`Context.text`). */
+        text: string
+      }
+    | string
   /** The latest turns, oldest first, sent verbatim after the excerpts (the ones `excludeRecent` left out of them). */
   recent: readonly ChatTurn[]
   /** The user's new message. */
   request: string
-  /** The line before the excerpts. Default `'Excerpts from earlier in this conversation:'`. */
+  /**
+   * The line before the excerpts, in their system text.
+   *
+   * @defaultValue `'Excerpts from earlier in this conversation:'`
+   */
   excerptsHeading?: string
 }
 
@@ -55,7 +66,9 @@ export function chatPrompt(parts: ChatPromptParts): ChatPrompt {
 
 /** A message of an OpenAI-compatible chat completions request (`messages`). */
 export interface OpenAIChatMessage {
+  /** `system` for the system texts, else the turn's role. */
   role: 'system' | 'user' | 'assistant'
+  /** The text. */
   content: string
 }
 
@@ -66,14 +79,22 @@ export function toOpenAIMessages(prompt: ChatPrompt): OpenAIChatMessage[] {
 
 /** A text block of an Anthropic Messages request's `system`. */
 export interface AnthropicSystemBlock {
+  /** A text block. */
   type: 'text'
+  /** The system text. */
   text: string
-  cache_control?: { type: 'ephemeral' }
+  /** On the app's system prompt only: the cache breakpoint after it. */
+  cache_control?: {
+    /** Anthropic's short-lived cache. */
+    type: 'ephemeral'
+  }
 }
 
 /** The `system` and `messages` of an Anthropic Messages request. */
 export interface AnthropicPrompt {
+  /** The app's system prompt (with its cache breakpoint), then the excerpts. */
   system: AnthropicSystemBlock[]
+  /** The recent turns, then the request. */
   messages: ChatTurn[]
 }
 

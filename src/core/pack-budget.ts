@@ -11,24 +11,40 @@ import {
 } from './render-context'
 import type { ScoredSentence } from './scored-sentence'
 
+/** How `packBudget` fills its budget. */
 export interface PackOptions {
-  /** Characters of rendered text (labels, dates and gap markers included). Never exceeded. `Infinity` takes everything. */
+  /**
+   * Characters of rendered text (labels, dates and gap markers included). Never exceeded. `Infinity` takes everything.
+   *
+   * Range: a number ≥ 0, `Infinity` included; anything else is refused with `INVALID_INPUT`.
+   */
   budget: number
   /**
-   * Stop once the rendered length reaches `minFill × budget`. Default 0.9: the last 10% would mostly go to
-   * weakly relevant sentences, and stopping early keeps the number of candidates to rank and fetch small.
-   * 1 fills as far as the candidates allow (looking at all of them unless one fills the budget exactly).
+   * Stop once the rendered length reaches `minFill × budget`. The last 10% would mostly go to weakly relevant
+   * sentences, and stopping early keeps the number of candidates to rank and fetch small. 1 fills as far as the
+   * candidates allow (looking at all of them unless one fills the budget exactly).
+   *
+   * Range: a number from 0 to 1; anything else is refused with `INVALID_INPUT`.
+   *
+   * @defaultValue `0.9`
    */
   minFill?: number
-  /** How the text is rendered; the budget is measured on exactly this rendering. */
+  /**
+   * How the text is rendered; the budget is measured on exactly this rendering.
+   *
+   * @defaultValue `{}`: `RenderOptions`' defaults
+   */
   render?: RenderOptions
   /**
    * Items that go in first, in the given order (e.g. recent turns newest-first): all of them when they fit
    * together, else each only if it fits. All are offered even once `minFill` is reached.
+   *
+   * @defaultValue none
    */
   pinned?: readonly ScoredSentence[]
 }
 
+/** What `packBudget` packed. */
 export interface PackResult {
   /** The packed sentences, chronological. */
   items: ScoredSentence[]

@@ -13,6 +13,7 @@ export interface RecallInput {
 export interface RecallExcerpt {
   /** When it was said: a UTC date, `2026-03-02`. */
   date: string
+  /** Who said the message. */
   role: string
   /** Its sentences that matched, in order; ` […] ` where sentences between them were left out. */
   text: string
@@ -20,6 +21,7 @@ export interface RecallExcerpt {
 
 /** The recall tool's result: the excerpts in time order, none when nothing matched. */
 export interface RecallResult {
+  /** One per message that matched, oldest first. */
   excerpts: RecallExcerpt[]
 }
 

@@ -1,9 +1,11 @@
 import type { ScoredSentence } from './scored-sentence'
 
+/** How `renderContext` writes the lines. */
 export interface RenderOptions {
   /**
    * Show a message's date (UTC, e.g. "8 May 2023") on its line when it differs from the previous line's.
-   * Default true: lets the model tell old facts from new ones, at ~15 characters per date change.
+   *
+   * @defaultValue `true`: lets the model tell old facts from new ones, at ~15 characters per date change
    */
   dates?: boolean
 }

@@ -2,21 +2,31 @@ import { SiftError } from '../errors'
 
 /** A sentence (or a chunk of a long one) and where it sits in its message: `content.slice(start, end) === text`. */
 export interface SentenceSpan {
+  /** The sentence or chunk, trimmed. */
   text: string
+  /** Where it starts in the content. */
   start: number
+  /** Where it ends in the content (exclusive). */
   end: number
 }
 
+/** How `splitSentences` cuts a text. */
 export interface SplitOptions {
   /**
    * Longest chunk, in UTF-16 code units (what `String.length` counts). Longer sentences are cut at word
    * boundaries. Smaller chunks make retrieval more precise and packing tighter, but each chunk costs an
-   * embedding and loses context of its neighbours. Default 250; at least 2 (so a surrogate pair is never cut).
+   * embedding and loses context of its neighbours.
+   *
+   * Range: an integer ≥ 2 (so a surrogate pair is never cut); anything else is refused with `INVALID_INPUT`.
+   *
+   * @defaultValue `250`, the length the memory stores sentences at
    */
   maxChars?: number
   /**
-   * BCP 47 locale for `Intl.Segmenter`. Default `'en'`, a fixed value rather than the machine's locale so the
-   * same content always splits the same way; ICU's rules handle other scripts (CJK, Thai, Arabic…) either way.
+   * BCP 47 locale for `Intl.Segmenter`: a fixed value rather than the machine's locale so the same content always
+   * splits the same way; ICU's rules handle other scripts (CJK, Thai, Arabic…) either way.
+   *
+   * @defaultValue `'en'`
    */
   locale?: string
 }

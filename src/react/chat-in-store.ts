@@ -4,8 +4,11 @@ import type { Memory } from '../types'
 
 /** The shape of a chat message this reads (the AI SDK's `UIMessage`): an id, a role and parts, text among them. */
 export interface ChatMessageLike {
+  /** The chat's id for the message. */
   id: string
+  /** Who said it. */
   role: string
+  /** Its parts: the text parts are read, with the mark (`providerMetadata.sift`) that names the stored message. */
   parts: readonly { type: string; text?: string; providerMetadata?: unknown }[]
 }
 

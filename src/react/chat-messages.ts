@@ -6,12 +6,32 @@ import type { StoredMessage } from '../types'
  * without depending on it.
  */
 export interface ChatUIMessage {
+  /** The stored message's id. */
   id: string
+  /** Who said it (stored messages of other roles are left out). */
   role: 'user' | 'assistant' | 'system'
   /** Its text, marked with the stored message's id (`providerMetadata.sift`): what the middleware checks it by. */
-  parts: { type: 'text'; text: string; providerMetadata: { [MARK_KEY]: { id: string } } }[]
+  parts: {
+    /** A text part. */
+    type: 'text'
+    /** The stored text. */
+    text: string
+    /** The mark the middleware reads. */
+    providerMetadata: {
+      /** The stored message this is. */
+      [MARK_KEY]: {
+        /** Its id. */
+        id: string
+      }
+    }
+  }[]
   /** When it was said, in epoch milliseconds, and its conversation. */
-  metadata: { timestamp: number; conversationId: string }
+  metadata: {
+    /** When it was said: epoch milliseconds. */
+    timestamp: number
+    /** Its conversation. */
+    conversationId: string
+  }
 }
 
 const CHAT_ROLES = new Set(['user', 'assistant', 'system'])
