@@ -226,8 +226,8 @@ export class Engine {
       background.restoreSavedLists()
       const forgotten = await this.store.forget(parsed)
       await followForget(forgotten, { catalog, lexical, background, embedder })
-      // A pinned message forgotten whole is unpinned; a summary that covered one was dropped in the forget's write.
-      await this.pins.forgotten(forgotten.messageIds)
+      // A pinned message forgotten whole was unpinned, and a summary that covered one dropped, in the forget's write.
+      this.pins.forgotten(forgotten.messageIds)
       this.summaries.forgotten(forgotten)
       return 'sentences' in parsed ? forgotten.sids.length : forgotten.messageIds.length
     })
