@@ -5,6 +5,7 @@
 import type { Page } from 'playwright-core'
 import { afterEach, expect, inject, test } from 'vitest'
 import type { MessageInput, Strategy } from '../src/types'
+import { STORED_FORGET } from '../worker/store/forget-write'
 import { launchDemo, type DemoSession } from './launch-demo'
 import { scanDatabase } from './raw-scan'
 import { indexedWithRetry, openPage } from './tab-pages'
@@ -63,6 +64,9 @@ async function answersTo(page: Page, requests: string[]): Promise<string[]> {
   }, requests)
 }
 
+/** The object stores of the forget cascade's stored steps (worker/store/forget-write.ts), `meta` holding its rows. */
+const cascadeStores = [...new Set(['meta', ...STORED_FORGET.flatMap((step): readonly string[] => step.tables)])].sort()
+
 const probes = ['What medication makes me crave cardamom?', 'Tell me about Dr Hexworth and the Zylophant', 'pet quokka']
 
 let session: DemoSession | undefined
@@ -85,6 +89,8 @@ test('a forget from one tab leaves no trace in any object store, vector or conte
 
   // The scan finds what is there, and decodes the forgotten sentences' vectors to compare against afterwards.
   const before = await scanDatabase(leader, name, needles)
+  // The scan reads every object store: each one of a stored step of the forget cascade, and no other.
+  expect([...before.stores].sort()).toEqual(cascadeStores)
   for (const needle of needles) expect(before.found.some((where) => where.endsWith(`: ${needle}`))).toBe(true)
   expect(before.found.some((where) => where.startsWith('lexicalSnapshots'))).toBe(true)
   const secretSids = await leader.evaluate(async () => {

@@ -123,25 +123,21 @@ export const FORGET_CASCADE: readonly DerivedStructure[] = [
   {
     name: 'summary rows',
     stored: 'summary rows',
-    inMemory: {
-      heldBy: ['summaries.rows', 'summaries.forgets'],
-      holds: 'the summary rows as read, and where the latest forgets removed something (to judge a late summary)',
-    },
+    inMemory: { heldBy: ['summaries.rows'], holds: 'the summary rows as read' },
     follow: ({ result }, { summaries }) => summaries.forgotten(result),
   },
-  { name: 'forget revision', stored: 'forget revision', kept: 'held in memory only with the summaries' },
+  {
+    name: 'recent forgets',
+    inMemory: {
+      heldBy: ['summaries.forgets'],
+      holds:
+        'for each of the latest forgets, the conversation and place in time order it removed from (no text, no id)',
+    },
+    kept: 'filled by the summaries follow-up: a summary written from a read older than a forget it covers is dropped',
+  },
+  { name: 'forget revision', stored: 'forget revision', kept: 'held in memory only by the recent forgets' },
   { name: 'state row', stored: 'state row', kept: 'the counters hold nothing of a message' },
   { name: 'key check', stored: 'key check', kept: 'it holds nothing of a message' },
-  {
-    name: 'embedding backlog',
-    inMemory: { heldBy: ['background.backlog'], holds: 'the chunk of sentences being embedded' },
-    kept: 'a chunk embedded across a forget stores vectors only for the sentences the catalog still holds, and drops the others from the cache (BacklogDrain)',
-  },
-  {
-    name: 'residual load',
-    inMemory: { heldBy: ['background.residuals'], holds: 'the residual records read after open, while they load' },
-    kept: 'the vector index skips residuals of a sid it no longer holds (VectorIndex.setResiduals)',
-  },
   {
     name: 'repairs at open',
     inMemory: { heldBy: ['repairedAtOpen'], holds: 'the ids of the records open could not read (stats)' },
@@ -176,6 +172,10 @@ export const HOLDS_NOTHING_OF_A_MESSAGE: Readonly<Record<string, string>> = {
   'background.stopped': 'a flag',
   'background.failures': 'the latest failure of each background task: a task, an error and counts',
   'background.conversationOf': 'a function over the catalog',
+  'background.backlog':
+    'a chunk in flight is held by the drain alone; its vectors are stored for the sentences the catalog still holds, the others dropped from the cache (BacklogDrain)',
+  'background.residuals':
+    'the residuals it reads go into the vector index, which skips a sid it no longer holds (VectorIndex.setResiduals)',
   'pins.parts': "the engine's parts, lent",
   'summaries.parts': "the engine's parts, lent",
 }

@@ -40,8 +40,12 @@ export type MetaRowKind = MetaRecord['key'] extends infer Key
 /** The kind of a `meta` row by its key; `undefined` for a key Sift never writes. */
 export function metaRowKind(key: string): MetaRowKind | undefined {
   if (key.startsWith('summary:')) return 'summary'
-  const kinds: MetaRowKind[] = ['state', 'encryption', 'pins', 'revision']
-  return kinds.find((kind) => kind === key)
+  // Every other kind, so that a row added to `MetaRecord` is a type error here until it is named.
+  const kinds = { state: true, encryption: true, pins: true, revision: true } satisfies Record<
+    Exclude<MetaRowKind, 'summary'>,
+    true
+  >
+  return Object.keys(kinds).find((kind): kind is MetaRowKind => kind === key)
 }
 
 /** What one forget's write removes from the messages: the part each selector decides (forget-messages.ts, forget-sentences.ts). */
