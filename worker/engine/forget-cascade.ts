@@ -141,6 +141,7 @@ export const FORGET_CASCADE: readonly DerivedStructure[] = [
   {
     name: 'repairs at open',
     inMemory: { heldBy: ['repairedAtOpen'], holds: 'the ids of the records open could not read (stats)' },
+    // Not Sift's messages, and in no index or context; a forget deletes them, but stats() names them until reopened.
     kept: 'a report of what open found, as it found it',
   },
 ]
