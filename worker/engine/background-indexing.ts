@@ -3,7 +3,6 @@ import type { Embedder } from '../embed/embedder'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import { VectorIndex, type SerializedCoarseLists } from '../index/vector/vector-index'
-import type { ForgetResult } from '../store/store'
 import type { VectorBlock } from '../store/vector-block'
 import { FailureRecord } from './background-failure'
 import { BacklogDrain, type StoredVectors } from './backlog-drain'
@@ -140,14 +139,20 @@ export class BackgroundIndexing {
   }
 
   /**
-   * After the store forgot messages or sentences (inside the write queue): drops their vectors. The store deleted the saved
-   * copies with them (they hold the forgotten words and vectors), so both are rewritten once writes are quiet.
-   * Call `restoreSavedLists` before the store's forget, so the saved lists are re-centred like the others.
+   * After a forget's write deleted the saved lexical snapshot (it holds the forgotten words): nothing is saved of the
+   * index any more, so it is written again once writes are quiet (worker/engine/forget-cascade.ts).
    */
-  forgotten({ messageIds, sids, redacted }: ForgetResult): void {
-    this.vectorIndex?.remove(sids)
-    if (messageIds.length === 0 && redacted.length === 0) return
+  lexicalSnapshotDeleted(): void {
     this.saves.lexicalForgotten()
+    this.saves.schedule()
+  }
+
+  /**
+   * After a forget's write deleted the saved coarse lists (their centroids are means over the forgotten vectors too):
+   * the lists in use are re-centred, and saved again once writes are quiet. Call `restoreSavedLists` before the
+   * forget's write, so the saved lists are re-centred like the others.
+   */
+  coarseListsDeleted(): void {
     this.coarseLists?.forgotten()
     this.saves.schedule()
   }

@@ -39,7 +39,7 @@ import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
 import { rankForgettable, toForgettableMatch } from './find-forgettable'
-import { followForget } from './follow-forget'
+import { runForget } from './forget-cascade'
 import { embedTopic } from './forgettable-topic'
 import { memoryStats } from './memory-stats'
 import { messagePage } from './message-pages'
@@ -215,20 +215,17 @@ export class Engine {
     }
   }
 
-  /** Removes the selected messages or sentences from the store (one transaction) and from every index; resolves with how many were removed. */
+  /**
+   * Removes the selected messages or sentences, and everything derived from them, from the store (one transaction)
+   * and from memory (`FORGET_CASCADE`, worker/engine/forget-cascade.ts); resolves with how many were removed.
+   */
   async forget(selector: ForgetSelector): Promise<number> {
     this.assertOpen()
     const parsed = toForgetSelector(selector)
     return this.writes.run(async () => {
       this.assertOpen()
-      const { catalog, lexical, background, embedder } = this
-      // Lists still waiting to be restored are restored first, then re-centred like any others.
-      background.restoreSavedLists()
-      const forgotten = await this.store.forget(parsed)
-      await followForget(forgotten, { catalog, lexical, background, embedder })
-      // A pinned message forgotten whole is unpinned; a summary that covered one was dropped in the forget's write.
-      await this.pins.forgotten(forgotten.messageIds)
-      this.summaries.forgotten(forgotten)
+      const { store, catalog, lexical, background, embedder, pins, summaries } = this
+      const forgotten = await runForget(parsed, { store, catalog, lexical, background, embedder, pins, summaries })
       return 'sentences' in parsed ? forgotten.sids.length : forgotten.messageIds.length
     })
   }

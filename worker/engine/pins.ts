@@ -71,21 +71,27 @@ export class Pins {
   }
 
   /**
-   * A forget removed `messageIds`: their pins go. Called inside the write queue by the forget itself, so it writes
-   * directly; the ids of messages that no longer exist are dropped from the row on the way.
+   * A forget removed `messageIds`, and its own write took them out of the pins row (worker/store/forget-write.ts):
+   * the ids held here follow. Called inside the write queue by the forget; ids not read yet are read as written.
    */
-  async forgotten(messageIds: readonly string[]): Promise<void> {
+  forgotten(messageIds: readonly string[]): void {
+    if (this.ids === undefined || messageIds.length === 0) return
     const gone = new Set(messageIds)
-    const ids = await this.pinned()
-    if (!ids.some((id) => gone.has(id))) return
-    await this.save(ids.filter((id) => !gone.has(id)))
+    this.hold(this.ids.then((ids) => (ids.some((id) => gone.has(id)) ? ids.filter((id) => !gone.has(id)) : ids)))
   }
 
   /** The ids as stored, read once. */
   private pinned(): Promise<string[]> {
-    this.ids ??= this.parts.store.pinnedIds()
-    this.ids.catch(() => (this.ids = undefined))
-    return this.ids
+    return this.ids ?? this.hold(this.parts.store.pinnedIds())
+  }
+
+  /** Holds `ids` as the pins, until they fail to read: the next call then reads them again. */
+  private hold(ids: Promise<string[]>): Promise<string[]> {
+    this.ids = ids
+    ids.catch(() => {
+      if (this.ids === ids) this.ids = undefined
+    })
+    return ids
   }
 
   private change(next: (ids: string[]) => Promise<string[]>): Promise<void> {
@@ -100,7 +106,7 @@ export class Pins {
 
   private async save(ids: string[]): Promise<void> {
     await this.parts.store.savePinnedIds(ids)
-    this.ids = Promise.resolve(ids)
+    this.hold(Promise.resolve(ids))
   }
 }
 
