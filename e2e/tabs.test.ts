@@ -1,7 +1,8 @@
 // Several tabs, one memory: tabs of one browser open the same name through the demo page's test hook, in every engine
 // (e2e/browsers/each-engine.ts). One engine serves them all (src/tab-election.ts):
 // every page sees one history, each sentence is embedded once, a forget is final everywhere, and when the page
-// holding the engine closes mid-ingest another takes over. WebKit's driver runs one command at a time, so there the
+// holding the engine closes mid-ingest another takes over, and a page's calls on another page's engine are each answered
+// whatever order WebCrypto finishes their sealing in. WebKit's driver runs one command at a time, so there the
 // "concurrent" adds of the first test reach the memory one after the other.
 import { expect, inject, test } from 'vitest'
 import type { MessageInput } from '../src/types'
@@ -101,6 +102,43 @@ describeEachEngine('tabs', (run) => {
     const vectorSids = (await scanDatabase(third, name, [])).vectorSids
     expect(new Set(vectorSids).size).toBe(vectorSids.length)
     for (const page of [second, third]) await page.evaluate(() => window.tabMemory.close())
+  })
+
+  test("a page's concurrent calls on the engine another page runs are each answered, in whatever order the browser's WebCrypto seals and opens them", async () => {
+    // Each call crosses sealed (src/tab-election.ts); Firefox can finish sealing a short call before a long one made
+    // just before it, which once left the long call unanswered. Thirty rounds of a long message (refused: over
+    // maxMessageChars) and two short calls made right after it.
+    const name = 'e2e-tabs-call-order'
+    const [leader, follower] = [await tab(name), await tab(name)]
+    await leader.evaluate(() => window.tabMemory.add({ role: 'user', content: 'The ferry leaves at noon.' }))
+    const rounds = await follower.evaluate(async () => {
+      const memory = window.tabMemory
+      const outcomes: string[] = []
+      const long = 'The harbour office keeps the parcel notes. '.repeat(80_000)
+      for (let round = 0; round < 30; round++) {
+        const calls: Promise<unknown>[] = [
+          memory.add({ role: 'user', content: long }),
+          memory.stats(),
+          memory.messages({ limit: 1 }),
+        ]
+        const settled = await Promise.all(
+          calls.map((call) =>
+            Promise.race([
+              call.then(
+                () => 'resolved',
+                (error: { code?: string }) => error.code,
+              ),
+              new Promise((resolve) => setTimeout(() => resolve('unanswered after 30 s'), 30_000)),
+            ]),
+          ),
+        )
+        outcomes.push(settled.join(', '))
+        if (settled.includes('unanswered after 30 s')) break
+      }
+      return outcomes
+    })
+    expect(rounds).toEqual(Array(30).fill('INVALID_INPUT, resolved, resolved'))
+    for (const page of [leader, follower]) await page.evaluate(() => window.tabMemory.close())
   })
 
   test('a newer Sift upgrades the database in another page: the pages sharing the older engine stop with SCHEMA_TOO_NEW, the upgrade goes through', async () => {

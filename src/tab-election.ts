@@ -14,6 +14,7 @@ import {
   rekeyedLeaderChannel,
   sendableKeyChange,
 } from './tab-channel-access'
+import type { RecordCipher } from '../worker/crypto/record-cipher'
 import { decodeTabValue, encodeTabValue } from './tab-message-codec'
 import { type Announcement, type Answer, type EngineShape, isAnnouncement, type TabMessage } from './tab-messages'
 import type { IndexProgress, KeyChange } from './types'
@@ -77,6 +78,14 @@ export class TabElection {
   /** Progress events are sealed and opened one after another, so that they keep their order. */
   private progressSent: Promise<void> = Promise.resolve()
   private progressReceived: Promise<void> = Promise.resolve()
+  /**
+   * Followers: calls are sealed and posted one after another, in the order they were made; leaders: relayed calls are
+   * opened and started one after another, in the order they arrived. WebCrypto may settle a later, shorter seal or open
+   * first (Firefox does), and the leader runs a follower's calls by their numbers, once each (`firstRelay`): a call
+   * overtaken by a later one would be taken for one relayed already and never answered.
+   */
+  private callsSent: Promise<void> = Promise.resolve()
+  private callsOpened: Promise<void> = Promise.resolve()
 
   static supported(): boolean {
     return typeof BroadcastChannel === 'function' && typeof navigator === 'object' && navigator.locks !== undefined
@@ -187,16 +196,23 @@ export class TabElection {
     let calls = 0
     const call = async (method: RelayedMethod, args: unknown[]): Promise<unknown> => {
       const id = `${session}:${++calls}`
-      const sent = method === 'changeKey' ? [await sendableKeyChange(args[0])] : args
-      const sealed = await channel.cipher.seal(
-        encodeTabValue({ method, args: sent }),
-        messageContext(this.group, 'call', id),
-      )
-      if (this.closed) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
-      return new Promise((resolve, reject) => {
-        this.pending.set(id, { resolve, reject, channel })
-        this.post({ type: 'call', id, sealed, exchangeKey: channel.exchangeKey })
+      const via = channel
+      let reply: Promise<unknown> | undefined
+      const sent = this.callsSent.then(async () => {
+        const given = method === 'changeKey' ? [await sendableKeyChange(args[0])] : args
+        const sealed = await via.cipher.seal(
+          encodeTabValue({ method, args: given }),
+          messageContext(this.group, 'call', id),
+        )
+        if (this.closed) throw new SiftError('CLOSED', 'This memory is closed; create a new one with createMemory().')
+        reply = new Promise((resolve, reject) => {
+          this.pending.set(id, { resolve, reject, channel: via })
+          this.post({ type: 'call', id, sealed, exchangeKey: via.exchangeKey })
+        })
       })
+      this.callsSent = sent.catch(() => undefined)
+      await sent
+      return reply
     }
     const relayed = Object.fromEntries(
       RELAYED_METHODS.map((method) => [method, (...args: unknown[]) => call(method, args)]),
@@ -278,11 +294,36 @@ export class TabElection {
   /**
    * Opens a follower's sealed call, runs it on the engine and answers. A call this tab cannot open (sealed for another
    * leader, or by a tab without the memory's key), or one a plain memory's follower made after the memory was
-   * encrypted, is answered with `WRONG_KEY`; one relayed already is not run again.
+   * encrypted, is answered with `WRONG_KEY`; one relayed already is not run again. Calls are opened and started in the
+   * order they arrived (`callsOpened`), so the engine gets each follower's calls in the order it made them; their
+   * answers go out as they come.
    */
-  private async relay({ id, sealed, exchangeKey }: Extract<TabMessage, { type: 'call' }>): Promise<void> {
+  private async relay(message: Extract<TabMessage, { type: 'call' }>): Promise<void> {
+    const started = this.callsOpened.then(() => this.startRelayed(message))
+    this.callsOpened = started.then(
+      () => undefined,
+      () => undefined,
+    )
+    const call = await started
+    if (!call) return
+    const { id, exchangeKey } = message
+    const answer = await call.answer
+    // An encrypted memory's answers are sealed; a plain memory's follower gets them in clear.
+    if (exchangeKey) this.post({ type: 'result', id, answer })
+    else {
+      const context = messageContext(this.group, 'result', id)
+      this.post({ type: 'result', id, sealed: await call.cipher.seal(encodeTabValue(answer), context) })
+    }
+  }
+
+  /** `relay`'s part in order: the call opened, checked and started on the engine; undefined when it is not answered. */
+  private async startRelayed({
+    id,
+    sealed,
+    exchangeKey,
+  }: Extract<TabMessage, { type: 'call' }>): Promise<{ cipher: RecordCipher; answer: Promise<Answer> } | undefined> {
     const channel = await this.leaderChannel?.catch(() => undefined)
-    if (!channel) return
+    if (!channel) return undefined
     const cipher = await callCipher(channel, exchangeKey)
     const opened = await cipher?.open(sealed, messageContext(this.group, 'call', id)).catch(() => undefined)
     if (!cipher || !opened) {
@@ -291,24 +332,20 @@ export class TabElection {
         `The tab running the memory "${this.name}" cannot open this call: the memory is encrypted (perhaps since another tab changed its key), and this tab did not join it with its key. Create the memory again with its passphrase or key.`,
       )
       this.post({ type: 'result', id, answer: { error: serializedError(refusal) } })
-      return
+      return undefined
     }
-    if (!this.firstRelay(id)) return
-    let answer: Answer
+    if (!this.firstRelay(id)) return undefined
     try {
       const { method, args } = decodeTabValue(opened) as { method: RelayedMethod; args: unknown[] }
       if (!RELAYED_METHODS.includes(method)) throw new Error(`${String(method)} is not a method another tab may call`)
       const connection = await this.lead()
       const given = method === 'changeKey' ? [await receivedKeyChange(args[0])] : args
-      answer = { value: await (connection.remote[method] as (...args: unknown[]) => Promise<unknown>)(...given) }
+      // Started here, before the next call is opened; awaited by `relay`.
+      const run = connection.remote[method] as (...args: unknown[]) => Promise<unknown>
+      const result = new Promise<unknown>((resolve) => resolve(run(...given)))
+      return { cipher, answer: result.then(answered, failed) }
     } catch (error) {
-      answer = { error: serializedError(error) }
-    }
-    // An encrypted memory's answers are sealed; a plain memory's follower gets them in clear.
-    if (exchangeKey) this.post({ type: 'result', id, answer })
-    else {
-      const context = messageContext(this.group, 'result', id)
-      this.post({ type: 'result', id, sealed: await cipher.seal(encodeTabValue(answer), context) })
+      return { cipher, answer: Promise.resolve(failed(error)) }
     }
   }
 
@@ -377,4 +414,12 @@ function forwardTo(connection: EngineConnection): EngineConnection['remote'] {
   return Object.fromEntries(
     methods.map((method) => [method, (...args: unknown[]) => remote[method](...args)]),
   ) as unknown as EngineConnection['remote']
+}
+
+function answered(value: unknown): Answer {
+  return { value }
+}
+
+function failed(error: unknown): Answer {
+  return { error: serializedError(error) }
 }
