@@ -16,16 +16,10 @@ const history: MessageInput[] = Array.from({ length: 20 }, (_, i) => ({
 const needles = ['Quillmere', 'old-7', 'mornings', 'evenings']
 
 describeEachEngine('clear', (run) => {
-  // Firefox ESR 153: in 7 of 92 tries here (2026-12-06) the engine worker stalled while opening the database, 6 of them
-  // in the reopen after clear() deleted it (clear() never settled), once opening a new tab's memory. An open bug
-  // (issue 29's note), not a driver limit: named here rather than left to fail CI at random until it is fixed.
-  const skipped =
-    run.engine.name === 'firefox' ? ' (skipped in Firefox: the reopen after a clear can stall, issue 29)' : ''
-
   const tab = tabsClosedAfterEach(run)
 
-  test.skipIf(skipped)(
-    `clear from a following tab deletes everything, and both tabs go on with an empty memory${skipped}`,
+  test(
+    `clear from a following tab deletes everything, and both tabs go on with an empty memory`,
     async () => {
       const name = `e2e-clear-${run.engine.name}`
       const [leader, follower] = [await tab(name), await tab(name)]
@@ -76,8 +70,8 @@ describeEachEngine('clear', (run) => {
     },
   )
 
-  test.skipIf(skipped)(
-    `calls made right after clear(), without awaiting it, find the memory empty, in the leading and the following tab${skipped}`,
+  test(
+    `calls made right after clear(), without awaiting it, find the memory empty, in the leading and the following tab`,
     async () => {
       const name = `e2e-clear-barrier-${run.engine.name}`
       const tabs = { leader: await tab(name), follower: await tab(name) }

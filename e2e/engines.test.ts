@@ -8,6 +8,7 @@ import { beforeAll, expect, inject, test } from 'vitest'
 import type { MemoryStats } from '../src/types'
 import { describeEachEngine } from './browsers/each-engine'
 import { launchFirefox } from './browsers/engines'
+import { provokePath } from './browsers/page-hook'
 import type { PageSession } from './browsers/session'
 
 const baseUrl = inject('hookedBaseUrl')
@@ -185,14 +186,16 @@ describeEachEngine('the demo and the API', (run) => {
   test('the error record the demo is checked against sees a console error, an uncaught error and a rejection (in a new tab)', async () => {
     const tab = await run.browser().newPage()
     await tab.goto(`${baseUrl}/?open=0`)
-    await tab.evaluate(async () => {
-      console.error('a console error')
-      setTimeout(() => {
-        throw new Error('an uncaught error')
+    // Raised by a script of the page (provokePath), as the page's own errors are.
+    await tab.evaluate(async (src) => {
+      const script = document.createElement('script')
+      script.src = src
+      await new Promise((resolve) => {
+        script.onload = resolve
+        document.head.append(script)
       })
-      void Promise.reject(new Error('a rejection'))
       await new Promise((resolve) => setTimeout(resolve, 100))
-    })
+    }, provokePath)
     const errors = await tab.errors()
     expect(errors).toContain('a console error')
     expect(errors.join('\n')).toMatch(/uncaught.*an uncaught error/)

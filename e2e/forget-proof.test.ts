@@ -72,12 +72,8 @@ const quietSecond = () => new Promise((resolve) => setTimeout(resolve, 1500))
 
 describeEachEngine('forget proof', (run) => {
   const tab = tabsClosedAfterEach(run)
-  // Firefox ESR 153 skips the first test, whose fresh browser opens two tabs' memories at once: in one of the four-engine
-  // runs here (2026-12-06) its engine worker stalled opening the database, the open bug e2e/clear.test.ts names.
-  const skipped = run.engine.name === 'firefox' ? ' (skipped in Firefox: opening can stall, issue 29)' : ''
-
-  test.skipIf(skipped)(
-    `a forget from one tab leaves no trace in any object store, vector or context, in either tab and after a reload${skipped}`,
+  test(
+    `a forget from one tab leaves no trace in any object store, vector or context, in either tab and after a reload`,
     async () => {
       const name = `e2e-forget-proof-${run.engine.name}`
       const [leader, follower] = [await tab(name), await tab(name)]

@@ -5,7 +5,8 @@
 // `hybrid` p50/p95 at --size sentences (the bench page's synthetic history and vectors, as bench:perf grows it; query
 // vectors from its cache, so the figure is the ranking and packing, not the model), and the demo's time to embed its
 // sample conversation (click "Load sample" until "all indexed"). Each engine is launched as the e2e tests launch it
-// (e2e/browsers/engines.ts): Chromium and Firefox through playwright-core, WebKit over WebDriver under Xvfb.
+// (e2e/browsers/engines.ts): Chromium through playwright-core, Firefox over Marionette, WebKit over WebDriver under
+// Xvfb.
 import { writeFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'

@@ -1,14 +1,14 @@
 // The engines the browser tests run in, each launched the way these machines can drive it, all from Debian packages.
-import { chromium, firefox } from 'playwright-core'
+import { chromium } from 'playwright-core'
 import { chromiumArgs, findChromium } from '../../scripts/find-chromium'
 import { findFirefox, findWebKit } from '../../scripts/find-browsers'
 import { playwrightSession } from './playwright-driver'
 import { type Engine, type EngineName, engineFromEnv, engineNames } from './session'
-import { webkitSession } from './webdriver-driver'
+import { firefoxSession } from './marionette-driver'
+import { webkitSession } from './webkit-driver'
 
 /**
- * Firefox ESR over WebDriver BiDi (playwright-core's `moz-firefox` channel; playwright-core 1.65 sends
- * `emulation.setMediaFeaturesOverride`, which ESR 153 lacks, so package.json pins 1.64.1). Headless Firefox waits
+ * Firefox ESR over classic WebDriver on Marionette (marionette-driver.ts says why not BiDi). Headless Firefox waits
  * for an answer to the storage prompt `navigator.storage.persist()` raises; the testing prefs answer it "allow".
  */
 const firefoxPrefs = {
@@ -62,14 +62,10 @@ export const engines: Record<EngineName, Engine> = {
  * Firefox with its storage prompt answered "allow" (what the tests run with), or left unanswered, as a headless
  * Firefox without the testing prefs leaves it: `navigator.storage.persist()` then never settles.
  */
-export async function launchFirefox({ storagePrompt }: { storagePrompt: 'allow' | 'unanswered' }) {
-  const browser = await firefox.launch({
-    channel: 'moz-firefox',
-    executablePath: findFirefox(),
-    headless: true,
-    ...(storagePrompt === 'allow' && { firefoxUserPrefs: firefoxPrefs }),
-  })
-  return playwrightSession('firefox', browser)
+export function launchFirefox({ storagePrompt }: { storagePrompt: 'allow' | 'unanswered' }) {
+  const binary = findFirefox()
+  if (!binary) throw new Error('Firefox cannot run here: no firefox-esr (Debian: firefox-esr, or set FIREFOX_PATH)')
+  return firefoxSession('firefox', { binary, prefs: storagePrompt === 'allow' ? firefoxPrefs : {} })
 }
 
 /** Every engine, in order. */

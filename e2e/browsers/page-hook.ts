@@ -35,6 +35,19 @@ const hookSource = `(() => {
 })()
 `
 
+/**
+ * A page script that raises one of each error the hook records, for the test that checks the record. It is served as
+ * a file because a driver's own script may run in a realm of its own (Firefox's Marionette runs it in a sandbox, whose
+ * uncaught errors are not the page's), while the errors the record exists for are raised by the page's code.
+ */
+export const provokePath = '/e2e-provoke-errors.js'
+const provokeSource = `console.error('a console error')
+setTimeout(() => {
+  throw new Error('an uncaught error')
+})
+void Promise.reject(new Error('a rejection'))
+`
+
 /** A temporary copy of `root` with the hook in every top-level HTML page; `remove()` deletes it. */
 export async function hookedSite(root: string): Promise<{ root: string; remove(): Promise<void> }> {
   const copy = await mkdtemp(join(tmpdir(), 'sift-e2e-site-'))
@@ -50,5 +63,6 @@ export async function hookedSite(root: string): Promise<{ root: string; remove()
     }
   }
   await writeFile(join(copy, hookPath.slice(1)), hookSource)
+  await writeFile(join(copy, provokePath.slice(1)), provokeSource)
   return { root: copy, remove: () => rm(copy, { recursive: true, force: true }) }
 }
