@@ -169,7 +169,7 @@ describe('Context', () => {
 
   it('says of each item where it is from and why it is there', () => {
     expectTypeOf<ContextItem['reason']>().toEqualTypeOf<
-      'pinned' | 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
+      'pinned' | 'relevant' | 'recent' | 'neighbor' | 'position' | 'update' | 'neighbour'
     >()
     expectTypeOf<ContextItem>().toHaveProperty('messageId').toEqualTypeOf<string>()
     expectTypeOf<ContextItem>().toHaveProperty('start').toEqualTypeOf<number>()
