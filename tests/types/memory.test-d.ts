@@ -127,6 +127,9 @@ describe('Memory', () => {
   it('says its stats, and closes', () => {
     expectTypeOf(memory.stats).returns.toEqualTypeOf<Promise<MemoryStats>>()
     expectTypeOf<MemoryStats['modelState']>().toEqualTypeOf<'loading' | 'ready' | 'unavailable'>()
+    expectTypeOf<MemoryStats['wordNeighbours']>().toEqualTypeOf<
+      { state: 'loading' } | { state: 'ready' } | { state: 'unavailable'; reason: string }
+    >()
     expectTypeOf(memory.close).returns.toEqualTypeOf<Promise<void>>()
   })
 })
