@@ -34,7 +34,7 @@ export function toTuning(overrides: unknown): Tuning {
     const entry: TuningEntry = TUNING_TABLE[name as keyof Tuning]
     if (entry.fixed)
       invalid(
-        `tuning.${name} is fixed: the engine reads it when a sentence is indexed or the index is built, where a memory's tuning does not reach; change it in its table`,
+        `tuning.${name} is fixed: the engine reads it where a memory's tuning does not reach (its table says where); change it in its table`,
       )
     const wanted = outOfRange(entry.range, value)
     if (wanted !== undefined) invalid(`tuning.${name} must be ${wanted}, got ${describe(value)}`)

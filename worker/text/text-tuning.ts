@@ -5,8 +5,9 @@ import { tuningValues, type TuningTable, type TuningValues } from '../util/tunin
  * tuning (`worker/rank/rank-tuning.ts` holds this table with its own), kept beside the code that reads it. Each entry
  * says what it means, its unit, the values tried and the BENCHMARKS.md row that has their figures.
  *
- * Every entry is `fixed`: a sentence's language and terms are decided when it is indexed and kept in the lexical
- * index's saved snapshot, so a memory's `tuning` cannot change them without re-indexing; they change here.
+ * Every entry is `fixed`: read in `worker/text`, below the stages a memory's `tuning` is passed to. A sentence's
+ * language and terms are decided when it is indexed and kept in the lexical index's saved snapshot (another value
+ * would need a re-index), and a request's language by the lexical index (`requestLanguage`); they change here.
  */
 export const TEXT_TUNING_TABLE = {
   /**

@@ -6,8 +6,8 @@ export type TuningRange = 'switch' | 'count' | 'share' | 'amount' | 'positive' |
 
 /**
  * One constant of a tuning table: its default value and the values it may take instead. `fixed`: read where a memory's
- * `tuning` does not reach (when a sentence is indexed, or when the index is built), so it is listed with its stage's
- * constants and changed only in its table; the `tuning` option refuses it.
+ * `tuning` does not reach (when a sentence is indexed, when an index is built, or below the stages it is passed to),
+ * so it is listed with its stage's constants and changed only in its table; the `tuning` option refuses it.
  */
 export type TuningEntry = (
   | { value: boolean; range: 'switch' }
