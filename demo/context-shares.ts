@@ -76,7 +76,7 @@ const PARTS: readonly Part[] = [
   pinned,
   summary,
   sentences('recent turns', ['recent'], 'turn'),
-  sentences('excerpts', ['relevant', 'neighbour', 'update', 'position'], 'sentence'),
+  sentences('excerpts', ['relevant', 'neighbor', 'update', 'position'], 'sentence'),
 ]
 
 /**

@@ -62,7 +62,7 @@ test('load the sample, move the slider, follow a line, compare, chart, forget, r
   expect(items).toBeGreaterThan(0)
   expect(await page.locator('#history mark.picked').count()).toBe(items)
   for (const meta of await page.locator('#context-items .item-meta').allTextContents())
-    expect(meta).toMatch(/^#\d+ \w+ · (relevant|neighbour|recent|update|position)/)
+    expect(meta).toMatch(/^#\d+ \w+ · (relevant|neighbor|recent|update|position)/)
 
   // The copy button copies exactly the text shown.
   await page.click('#copy')

@@ -166,8 +166,11 @@ export interface ContextItem {
    * speaker's next turn and the turn a question before them was about; the question a short reply answers), or a
    * later statement by the same speaker on the same subject as a retrieved one (`'update'`: "we moved to Lisbon"
    * after "I moved to Porto").
+   *
+   * Sift emits `'neighbor'` for a neighbour, never `'neighbour'`: that earlier spelling is deprecated, kept in the type
+   * only so that code written against it still compiles. Compare with `'neighbor'`.
    */
-  reason: 'pinned' | 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
+  reason: 'pinned' | 'relevant' | 'recent' | 'neighbor' | 'position' | 'update' | 'neighbour'
   /**
    * Where the rankings put it (1 the best), for a `'relevant'` item of `lexical`, `dense` or `hybrid`: `lexical`
    * when it shares a word with the query that found it (BM25), `dense` when it has a vector (similarity). In

@@ -1,28 +1,8 @@
 import type { Remote } from 'comlink'
 import { SiftError, withSiftErrors } from './errors'
-import type { EngineApi } from './protocol'
+import { RELAYED_METHODS, type EngineApi, type RelayedMethod } from './protocol'
 import { UnansweredCalls } from './worker-lifetime'
-import type {
-  BuildContextOptions,
-  Context,
-  EncryptedSiftExport,
-  ExportOptions,
-  KeyChange,
-  FindForgettableOptions,
-  ForgetSelector,
-  ForgettableMatch,
-  ImportOptions,
-  ImportResult,
-  Memory,
-  MemoryStats,
-  MessageInput,
-  MessagePage,
-  MessagesOptions,
-  Pin,
-  SetSummaryOptions,
-  Summary,
-  SiftExport,
-} from './types'
+import type { KeyChange, Memory, MemoryStats } from './types'
 
 /** One engine worker with its memory open. */
 export interface EngineConnection {
@@ -40,6 +20,10 @@ export interface EngineConnection {
   followsAnotherTab?: boolean
 }
 
+// The class declares the methods that do more than forward (`changeKey`, `stats`, `close`); the constructor adds the
+// others, which this interface declares.
+export interface WorkerMemory extends Memory {}
+
 /**
  * The main-thread side of a memory whose engine runs in a Web Worker: each call is forwarded; `close` then ends the
  * worker.
@@ -51,7 +35,8 @@ export interface EngineConnection {
  * for this. A worker that ends before answering any call is not restarted at once (it would likely end again): the
  * next call starts the new one.
  */
-export class WorkerMemory implements Memory {
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor sets every forwarding method the interface adds.
+export class WorkerMemory {
   private closing: Promise<void> | undefined
   /** The worker calls go to; undefined after a restart failed or was deferred, until the next call starts one. */
   private connection: Promise<EngineConnection> | undefined
@@ -69,70 +54,11 @@ export class WorkerMemory implements Memory {
   ) {
     this.connection = Promise.resolve(first)
     this.watch(first)
-  }
-
-  add(message: MessageInput | MessageInput[]): Promise<string[]> {
-    return this.call('add', (remote) => remote.add(message))
-  }
-
-  indexed(): Promise<void> {
-    return this.call('indexed', (remote) => remote.indexed())
-  }
-
-  ready(): Promise<void> {
-    return this.call('ready', (remote) => remote.ready())
-  }
-
-  buildContext(request: string, options?: BuildContextOptions): Promise<Context> {
-    return this.call('buildContext', (remote) => remote.buildContext(request, options))
-  }
-
-  forget(selector: ForgetSelector): Promise<number> {
-    return this.call('forget', (remote) => remote.forget(selector))
-  }
-
-  export(options?: ExportOptions): Promise<SiftExport | EncryptedSiftExport> {
-    return this.call<SiftExport | EncryptedSiftExport>('export', (remote) => remote.export(options))
-  }
-
-  import(data: unknown, options?: ImportOptions): Promise<ImportResult> {
-    return this.call('import', (remote) => remote.import(data, options))
-  }
-
-  findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]> {
-    return this.call('findForgettable', (remote) => remote.findForgettable(text, options))
-  }
-
-  messages(options?: MessagesOptions): Promise<MessagePage> {
-    return this.call('messages', (remote) => remote.messages(options))
-  }
-
-  pin(messageId: string): Promise<void> {
-    return this.call('pin', (remote) => remote.pin(messageId))
-  }
-
-  unpin(messageId: string): Promise<void> {
-    return this.call('unpin', (remote) => remote.unpin(messageId))
-  }
-
-  pins(conversationId?: string): Promise<Pin[]> {
-    return this.call('pins', (remote) => remote.pins(conversationId))
-  }
-
-  setSummary(conversationId: string, text: string, options: SetSummaryOptions): Promise<void> {
-    return this.call('setSummary', (remote) => remote.setSummary(conversationId, text, options))
-  }
-
-  summary(conversationId: string): Promise<Summary | undefined> {
-    return this.call<Summary | undefined>('summary', (remote) => remote.summary(conversationId))
-  }
-
-  clearSummary(conversationId: string): Promise<boolean> {
-    return this.call('clearSummary', (remote) => remote.clearSummary(conversationId))
-  }
-
-  clear(): Promise<number> {
-    return this.call('clear', (remote) => remote.clear())
+    // Every other method of `Memory` only forwards to the engine: made here from the one list of them.
+    const self = this as unknown as Record<RelayedMethod, unknown>
+    for (const method of RELAYED_METHODS)
+      if (!(method in this))
+        self[method] = (...args: unknown[]) => this.call(method, (remote) => forward(remote, method, args))
   }
 
   async changeKey(next: KeyChange): Promise<void> {
@@ -227,4 +153,9 @@ export function refuseUnsendable(method: string): (error: unknown) => never {
       { cause: error },
     )
   }
+}
+
+/** `remote[method](...args)`: comlink's proxy has every method, each taking what `Memory`'s takes. */
+function forward(remote: Remote<EngineApi>, method: RelayedMethod, args: unknown[]): Promise<unknown> {
+  return (remote[method] as (...args: unknown[]) => Promise<unknown>)(...args)
 }

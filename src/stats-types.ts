@@ -20,6 +20,12 @@ export interface MemoryStats {
   /** The embedding model, as `MemoryOptions.model` named it. */
   model: string
   /**
+   * The table of close English words (`word-neighbours/en-20k.bin` under `localModelPath`, shipped with the package)
+   * that `hybrid` takes stand-ins from for a request's words the history never uses: read when the memory opens.
+   * Without it contexts are still built, ranked without stand-ins; `'unavailable'` says why it is missing.
+   */
+  wordNeighbours: WordNeighboursState
+  /**
    * Where the embedding model is: `'loading'` (its files downloading, or the model starting; `hybrid` and `dense`
    * contexts are ranked lexically meanwhile, unless `strictRanking`), `'ready'` (loaded: `memory.ready()` has
    * resolved), or `'unavailable'` (its latest load failed; `memory.ready()` rejects with why, and the next embedding
@@ -67,6 +73,23 @@ export interface MemoryStats {
    */
   wasmThreads?: WasmThreads
 }
+
+/** The word-neighbour table's load (`MemoryStats.wordNeighbours`). */
+export type WordNeighboursState =
+  | {
+      /** Being read: a `hybrid` context waits for it, for 10 seconds at the most. */
+      state: 'loading'
+    }
+  | {
+      /** Read: `hybrid` contexts take stand-ins from it. */
+      state: 'ready'
+    }
+  | {
+      /** Not read: `hybrid` contexts are ranked without stand-ins, until the memory is opened again or cleared. */
+      state: 'unavailable'
+      /** Which file, and why it was not read (not found, not a word-neighbour table, or not read within 10 seconds). */
+      reason: string
+    }
 
 /** The origin's storage as the browser reports it (`MemoryStats.storage`). */
 export interface StorageState {

@@ -1,6 +1,7 @@
 // One memory per name for every component of the page that asks for it, opened once, closed when the last one lets
 // go; what changes it (here, or in another tab) is told to all of them.
 import { createMemory } from '../index'
+import { CHANGES_CONTENTS, RELAYED_METHODS } from '../protocol'
 import type { IndexProgress, Memory, MemoryOptions } from '../types'
 
 /** What a component that uses a shared memory hears. */
@@ -79,49 +80,21 @@ export function acquireMemory(
   }
 }
 
-/** `memory`, whose writes call `changed` once they resolve. */
-function announcingChanges(memory: Memory, changed: () => void): Memory {
-  const after =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const result = await write(...args)
+/**
+ * `memory`'s methods as functions bound to it, those that change its contents (`CHANGES_CONTENTS`) calling `changed`
+ * once they resolve.
+ */
+export function announcingChanges(memory: Memory, changed: () => void): Memory {
+  const methods = memory as unknown as Record<keyof Memory, (...args: unknown[]) => Promise<unknown>>
+  const announcing = (method: keyof Memory) => {
+    const call = methods[method].bind(memory)
+    if (method === 'close' || !CHANGES_CONTENTS[method]) return call
+    return async (...args: unknown[]) => {
+      const result = await call(...args)
       changed()
       return result
     }
-  return {
-    ...bound(memory),
-    add: after(memory.add.bind(memory)),
-    forget: after(memory.forget.bind(memory)),
-    import: after(memory.import.bind(memory)),
-    clear: after(memory.clear.bind(memory)),
-    pin: after(memory.pin.bind(memory)),
-    unpin: after(memory.unpin.bind(memory)),
-    setSummary: after(memory.setSummary.bind(memory)),
-    clearSummary: after(memory.clearSummary.bind(memory)),
   }
-}
-
-/** `memory`'s methods as functions bound to it. */
-function bound(memory: Memory): Memory {
-  return {
-    add: memory.add.bind(memory),
-    indexed: memory.indexed.bind(memory),
-    ready: memory.ready.bind(memory),
-    buildContext: memory.buildContext.bind(memory),
-    forget: memory.forget.bind(memory),
-    findForgettable: memory.findForgettable.bind(memory),
-    messages: memory.messages.bind(memory),
-    clear: memory.clear.bind(memory),
-    export: memory.export.bind(memory),
-    import: memory.import.bind(memory),
-    changeKey: memory.changeKey.bind(memory),
-    stats: memory.stats.bind(memory),
-    close: memory.close.bind(memory),
-    pin: memory.pin.bind(memory),
-    unpin: memory.unpin.bind(memory),
-    pins: memory.pins.bind(memory),
-    setSummary: memory.setSummary.bind(memory),
-    summary: memory.summary.bind(memory),
-    clearSummary: memory.clearSummary.bind(memory),
-  }
+  const every: (keyof Memory)[] = [...RELAYED_METHODS, 'close']
+  return Object.fromEntries(every.map((method) => [method, announcing(method)])) as unknown as Memory
 }

@@ -76,7 +76,7 @@ describe('withAnswerNeighbours', () => {
     const out = [...withAnswerNeighbours([...leads, { ...history[0], score: 0.7 }], turns)].slice(leads.length)
     expect(out.map((s) => [s.sid, s.reason, s.score])).toEqual([
       [1, 'relevant', 0.7],
-      [2, 'neighbour', 0.7],
+      [2, 'neighbor', 0.7],
     ])
   })
 
@@ -84,14 +84,14 @@ describe('withAnswerNeighbours', () => {
     const out = [...withAnswerNeighbours([history[1], history[2], history[5], history[0]], turns)]
     expect(out.map((s) => [s.sid, s.reason])).toEqual([
       [2, 'relevant'],
-      [3, 'neighbour'],
-      [4, 'neighbour'],
+      [3, 'neighbor'],
+      [4, 'neighbor'],
       [3, 'relevant'],
-      [4, 'neighbour'],
-      [5, 'neighbour'],
+      [4, 'neighbor'],
+      [5, 'neighbor'],
       [6, 'relevant'],
       [1, 'relevant'],
-      [2, 'neighbour'],
+      [2, 'neighbor'],
     ])
   })
 
@@ -100,13 +100,13 @@ describe('withAnswerNeighbours', () => {
       [...withAnswerNeighbours([lead], neighbours)].map((s) => [s.sid, s.reason])
     expect(continuationOf({ ...history[2], score: 0.3 })).toEqual([
       [3, 'relevant'],
-      [4, 'neighbour'],
-      [5, 'neighbour'],
+      [4, 'neighbor'],
+      [5, 'neighbor'],
     ])
     // A question lead brings its answer, not the asker's next turn.
     expect(continuationOf(history[0])).toEqual([
       [1, 'relevant'],
-      [2, 'neighbour'],
+      [2, 'neighbor'],
     ])
     // A third speaker after the reply: that turn goes on with someone else's subject.
     const thirdSpeaker = {
@@ -115,7 +115,7 @@ describe('withAnswerNeighbours', () => {
     }
     expect(continuationOf(history[2], thirdSpeaker)).toEqual([
       [3, 'relevant'],
-      [4, 'neighbour'],
+      [4, 'neighbor'],
     ])
     // The turn after the reply belongs to another conversation.
     const elsewhere = {
@@ -125,7 +125,7 @@ describe('withAnswerNeighbours', () => {
     }
     expect(continuationOf(history[2], elsewhere)).toEqual([
       [3, 'relevant'],
-      [4, 'neighbour'],
+      [4, 'neighbor'],
     ])
     // Below the first replyLeads: no reply, so no continuation either.
     expect(afterLeads(history[2])).toEqual([[3, 'relevant']])
@@ -147,7 +147,7 @@ describe('withAnswerNeighbours', () => {
       [...withAnswerNeighbours([lead], byTurn(list), leads)].map((s) => [s.sid, s.reason])
     expect(around(trip[3])).toEqual([
       [43, 'relevant'],
-      [41, 'neighbour'],
+      [41, 'neighbor'],
     ])
     // Not a lead.
     expect(around(trip[3], trip, 0)).toEqual([[43, 'relevant']])
@@ -169,7 +169,7 @@ describe('withAnswerNeighbours', () => {
   it('takes as many leads as it is given: the first `leads` relevant candidates bring their reply, the rest do not', () => {
     const replied = (leads: number) =>
       [...withAnswerNeighbours([history[1], history[2], history[5]], turns, leads)]
-        .filter((s) => s.reason === 'neighbour')
+        .filter((s) => s.reason === 'neighbor')
         .map((s) => s.sid)
     expect(replied(0)).toEqual([])
     expect(replied(1)).toEqual([3, 4])
@@ -186,7 +186,7 @@ describe('withAnswerNeighbours', () => {
   it('follows a short reply that opens its turn with the closing sentence of the turn it answers', () => {
     expect(afterLeads({ ...history[4], score: 0.4 })).toEqual([
       [5, 'relevant'],
-      [4, 'neighbour'],
+      [4, 'neighbor'],
     ])
     expect(afterLeads({ ...history[4], index: 1 })).toEqual([[5, 'relevant']])
   })
@@ -203,7 +203,7 @@ describe('withAnswerNeighbours', () => {
     ])
     expect([...withAnswerNeighbours([history[0]], sameSpeaker)].map((s) => [s.sid, s.reason])).toEqual([
       [1, 'relevant'],
-      [2, 'neighbour'],
+      [2, 'neighbor'],
     ])
   })
 

@@ -119,7 +119,7 @@ describe('withLaterUpdates', () => {
   })
 
   it('does not look up neighbours, recent turns or updates, and leaves a candidate nothing supersedes as it is', () => {
-    for (const reason of ['neighbour', 'recent', 'position', 'update'] as const) {
+    for (const reason of ['neighbor', 'recent', 'position', 'update'] as const) {
       expect([...withLaterUpdates([{ ...car, reason }, cat], laterOf)].map((s) => s.sid)).toEqual([1, 2, 10])
     }
     const alone = sentence(3, 'Nothing new here.')

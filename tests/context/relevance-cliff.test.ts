@@ -68,9 +68,9 @@ describe('untilRelevanceCliff', () => {
     const ranked = [
       candidate(1, 10),
       candidate(2, 10),
-      candidate(20, 10, 'neighbour'),
+      candidate(20, 10, 'neighbor'),
       candidate(3, 9),
-      candidate(30, 9, 'neighbour'),
+      candidate(30, 9, 'neighbor'),
       candidate(4, 8),
       candidate(5, 2),
       candidate(6, 1),

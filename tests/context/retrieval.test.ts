@@ -124,7 +124,7 @@ describe('buildContext retrieval', () => {
         .map((item) => [item.reason, item.ranks, item.fused, item.query])
     expect(why('The weather was grey and wet all week in town.')).toEqual([['relevant', { lexical: 1 }, undefined, 0]])
     expect(why('Rufus hates the vacuum cleaner.')).toEqual([['relevant', { lexical: 1 }, undefined, 1]])
-    expect(why('My train was late again.')).toEqual([['neighbour', undefined, undefined, undefined]])
+    expect(why('My train was late again.')).toEqual([['neighbor', undefined, undefined, undefined]])
   })
   it('spends a small budget on one sentence from each matching passage before the rest of any one of them', async () => {
     const conversationId = 'passages'

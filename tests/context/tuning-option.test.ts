@@ -30,6 +30,8 @@ describe('toTuning', () => {
     [{ rrfK: -1 }, /tuning.rrfK must be a number ≥ 0/],
     [{ leadBudget: 0 }, /tuning.leadBudget must be a number above 0/],
     [{ lexicalShareBias: Number.NaN }, /tuning.lexicalShareBias must be a finite number/],
+    [{ compoundGramLength: 5 }, /tuning.compoundGramLength is fixed: .* change it in its table/],
+    [{ rescoredRows: 512 }, /tuning.rescoredRows is fixed/],
   ])('rejects %j with INVALID_INPUT', (overrides, message) => {
     let error: unknown
     try {

@@ -145,7 +145,7 @@ describe('Engine on the shipped model', () => {
       const ctx = await memory.buildContext('When is the plumber coming to fix the boiler?', { strategy, budget: 200 })
       expectHonest(ctx, 200)
       expect(ctx.text, strategy).toContain('A plumber is coming on Thursday.')
-      expect(ctx.items.every((i) => i.reason === 'relevant' || i.reason === 'neighbour')).toBe(true)
+      expect(ctx.items.every((i) => i.reason === 'relevant' || i.reason === 'neighbor')).toBe(true)
     }
     const paraphrase = await memory.buildContext('Which town did Alma relocate to?', { strategy: 'dense', budget: 80 })
     expect(paraphrase.text).toContain('Lisbon')

@@ -3,7 +3,9 @@ import { seededRandom as random } from '../../worker/util/seeded-random'
 import { quantizeQuery, quantizeResiduals, quantizeRows } from '../../worker/index/vector/quantize-vector'
 import { queryLimit, ROW_ALIGN } from '../../worker/index/vector/simd-scan'
 import { VectorIndex } from '../../worker/index/vector/vector-index'
-import { RESCORED_ROWS } from '../../worker/index/vector/vector-scoring'
+import { VECTOR_TUNING } from '../../worker/index/vector/vector-tuning'
+
+const { rescoredRows } = VECTOR_TUNING
 
 /** The query as the index rounds it: int16 values and their scale. */
 function int16Query(query: Float32Array): { q: Int16Array; scale: number } {
@@ -13,7 +15,7 @@ function int16Query(query: Float32Array): { q: Int16Array; scale: number } {
 }
 
 /**
- * The index's arithmetic written out plainly, for indexes of at most RESCORED_ROWS rows (all re-scored): integer sums
+ * The index's arithmetic written out plainly, for indexes of at most rescoredRows rows (all re-scored): integer sums
  * of both int8 layers of the row with the int16-rounded query, (codes · q × scale + residuals · q × residualScale) × query scale.
  */
 function bruteForce(
@@ -162,7 +164,7 @@ describe('VectorIndex re-scoring', () => {
   it('re-scores the best rows to within 1e-4 of float32 and keeps the int8 score below them', () => {
     const next = random(11)
     const dim = 64
-    const rows = RESCORED_ROWS + 300
+    const rows = rescoredRows + 300
     const vectors = new Float32Array(rows * dim)
     for (let r = 0; r < rows; r++) {
       let norm = 0
@@ -181,9 +183,9 @@ describe('VectorIndex re-scoring', () => {
     const scores = index.scan(query)
     const order = Array.from({ length: rows }, (_, i) => i).sort((a, b) => scores.raw[b] - scores.raw[a])
     const error = order.map((i) => Math.abs(scores.raw[i] - exact(scores.sids[i])))
-    expect(Math.max(...error.slice(0, RESCORED_ROWS))).toBeLessThan(1e-4)
+    expect(Math.max(...error.slice(0, rescoredRows))).toBeLessThan(1e-4)
     // The rest keep their int8 score, a coarser estimate (the test would fail if they were re-scored too).
-    expect(Math.max(...error.slice(RESCORED_ROWS))).toBeGreaterThan(1e-4)
+    expect(Math.max(...error.slice(rescoredRows))).toBeGreaterThan(1e-4)
     const top = [...Array(rows).keys()]
       .map((r) => r + 1)
       .sort((a, b) => exact(b) - exact(a))

@@ -58,6 +58,14 @@ describe('hybrid widens a request’s unused words with the word-neighbour table
     expect(item?.ranks?.dense).toBeDefined()
   })
 
+  it('stats() says whether the table was read, and why not when it could not be', async () => {
+    expect((await widened.stats()).wordNeighbours).toEqual({ state: 'ready' })
+    expect((await plain.stats()).wordNeighbours).toEqual({
+      state: 'unavailable',
+      reason: expect.stringMatching(/^word-neighbours\/en-20k\.bin under .*sift-no-word-neighbours-.*: ENOENT/),
+    })
+  })
+
   it('without the word-neighbour table the context is built as before: the answer is found by meaning only', async () => {
     const ctx = await plain.buildContext(request, { conversationId, budget: 4000 })
     expect(ctx.stats.ranking).toBe('hybrid')
@@ -77,14 +85,25 @@ describe('hybrid widens a request’s unused words with the word-neighbour table
 describe('loadWordNeighbours', () => {
   it('gives up on a file that never arrives, so hybrid requests are not held up', async () => {
     const never = { readModelFile: () => new Promise<ArrayBuffer>(() => undefined) }
-    await expect(loadWordNeighbours(never, '/models/', 20)).resolves.toBeUndefined()
+    const load = loadWordNeighbours(never, '/models/', 20)
+    expect(load.state()).toEqual({ state: 'loading' })
+    await expect(load.table).resolves.toBeUndefined()
+    expect(load.state()).toEqual({
+      state: 'unavailable',
+      reason: 'word-neighbours/en-20k.bin under /models/: not read within 20 ms',
+    })
   })
 
   it('gives undefined for a file that is not a table, and the table for the shipped file', async () => {
-    await expect(
-      loadWordNeighbours({ readModelFile: async () => new ArrayBuffer(64) }, '/models/'),
-    ).resolves.toBeUndefined()
+    const notATable = loadWordNeighbours({ readModelFile: async () => new ArrayBuffer(64) }, '/models/')
+    await expect(notATable.table).resolves.toBeUndefined()
+    expect(notATable.state()).toEqual({
+      state: 'unavailable',
+      reason: 'word-neighbours/en-20k.bin under /models/: not a Sift word-neighbour file',
+    })
     const host = nodeHost({}, new URL('../../', import.meta.url))
-    expect((await loadWordNeighbours(host, host.localModelPath))?.words.length).toBe(20_000)
+    const shipped = loadWordNeighbours(host, host.localModelPath)
+    expect((await shipped.table)?.words.length).toBe(20_000)
+    expect(shipped.state()).toEqual({ state: 'ready' })
   })
 })

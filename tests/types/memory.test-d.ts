@@ -127,6 +127,9 @@ describe('Memory', () => {
   it('says its stats, and closes', () => {
     expectTypeOf(memory.stats).returns.toEqualTypeOf<Promise<MemoryStats>>()
     expectTypeOf<MemoryStats['modelState']>().toEqualTypeOf<'loading' | 'ready' | 'unavailable'>()
+    expectTypeOf<MemoryStats['wordNeighbours']>().toEqualTypeOf<
+      { state: 'loading' } | { state: 'ready' } | { state: 'unavailable'; reason: string }
+    >()
     expectTypeOf(memory.close).returns.toEqualTypeOf<Promise<void>>()
   })
 })
@@ -169,7 +172,7 @@ describe('Context', () => {
 
   it('says of each item where it is from and why it is there', () => {
     expectTypeOf<ContextItem['reason']>().toEqualTypeOf<
-      'pinned' | 'relevant' | 'recent' | 'neighbour' | 'position' | 'update'
+      'pinned' | 'relevant' | 'recent' | 'neighbor' | 'position' | 'update' | 'neighbour'
     >()
     expectTypeOf<ContextItem>().toHaveProperty('messageId').toEqualTypeOf<string>()
     expectTypeOf<ContextItem>().toHaveProperty('start').toEqualTypeOf<number>()

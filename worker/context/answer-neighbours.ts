@@ -117,7 +117,7 @@ function questionOfShortReply(candidate: ScoredSentence, turns: TurnNeighbours):
 
 /** `sentence` brought by `candidate`: a `'neighbour'` with the candidate's score. */
 function neighbourOf(candidate: ScoredSentence, sentence: ScoredSentence): ScoredSentence {
-  return { ...sentence, score: candidate.score, reason: 'neighbour' }
+  return { ...sentence, score: candidate.score, reason: 'neighbor' }
 }
 
 /**

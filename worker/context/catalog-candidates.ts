@@ -36,13 +36,13 @@ export function catalogTurns(catalog: SentenceCatalog, lexical: LexicalIndex): T
 /** The first sentence of the turn after `sentence`'s, in its conversation; undefined after the last turn. */
 function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
   const next = catalog.scope(sentence.conversationId).messages[sentence.turn + 1]
-  return next && next.sids.length > 0 ? scoredSentence(catalog, next.sids[0], 0, 'neighbour') : undefined
+  return next && next.sids.length > 0 ? scoredSentence(catalog, next.sids[0], 0, 'neighbor') : undefined
 }
 
 /** The last sentence of the turn before `sentence`'s, in its conversation; undefined before the first turn. */
 function closingOfPreviousTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
   const previous = sentence.turn > 0 ? catalog.scope(sentence.conversationId).messages[sentence.turn - 1] : undefined
   return previous && previous.sids.length > 0
-    ? scoredSentence(catalog, previous.sids[previous.sids.length - 1], 0, 'neighbour')
+    ? scoredSentence(catalog, previous.sids[previous.sids.length - 1], 0, 'neighbor')
     : undefined
 }

@@ -30,7 +30,7 @@ export function isRelevanceCliff(
 /**
  * Passes ranked candidates through until the next `window` relevance-ranked ones (reason `'relevant'`) fall off a
  * cliff relative to the first `window` (`isRelevanceCliff`); then calls `onCliff` and ends. Other candidates
- * (e.g. `'neighbour'`s) travel with the relevant one before them and do not count. Looks ahead by at most
+ * (e.g. `'neighbor'`s) travel with the relevant one before them and do not count. Looks ahead by at most
  * `window` relevant candidates; the first `window` always pass.
  */
 export function* untilRelevanceCliff(

@@ -1,3 +1,4 @@
+import type { WordNeighboursState } from '../../src/types'
 import type { EngineHost } from '../hosts/engine-host'
 
 /**
@@ -48,22 +49,52 @@ export const WORD_NEIGHBOURS_FILE = 'word-neighbours/en-20k.bin'
  */
 const READ_TIMEOUT_MS = 10_000
 
+/** The word-neighbour table as it loads (`loadWordNeighbours`). */
+export interface WordNeighboursLoad {
+  /** The table, or undefined when it cannot be read: never rejects. */
+  table: Promise<WordNeighbours | undefined>
+  /** How the load stands now (`MemoryStats.wordNeighbours`). */
+  state(): WordNeighboursState
+}
+
 /**
- * The word-neighbour table `hybrid` takes stand-ins for a request's unused words from, or undefined when the file
- * cannot be read in time: contexts are then built without stand-ins, exactly as before they existed, rather than failing.
+ * Starts reading the word-neighbour table `hybrid` takes stand-ins for a request's unused words from. A table that
+ * cannot be read in time (not served, not such a file, or too slow) is undefined: contexts are then built without
+ * stand-ins, exactly as before they existed, rather than failing, and `stats()` says why it is missing.
  */
-export async function loadWordNeighbours(
+export function loadWordNeighbours(
   host: Pick<EngineHost, 'readModelFile'>,
   localModelPath: string,
   timeoutMs = READ_TIMEOUT_MS,
-): Promise<WordNeighbours | undefined> {
+): WordNeighboursLoad {
+  let state: WordNeighboursState = { state: 'loading' }
+  const table = readTable(host, localModelPath, timeoutMs).then(
+    (read) => {
+      state = { state: 'ready' }
+      return read
+    },
+    (error: unknown) => {
+      const why = error instanceof Error ? error.message : String(error)
+      state = { state: 'unavailable', reason: `${WORD_NEIGHBOURS_FILE} under ${localModelPath}: ${why}` }
+      return undefined
+    },
+  )
+  return { table, state: () => state }
+}
+
+async function readTable(
+  host: Pick<EngineHost, 'readModelFile'>,
+  localModelPath: string,
+  timeoutMs: number,
+): Promise<WordNeighbours> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, timeoutMs, undefined)))
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not read within ${timeoutMs} ms`)), timeoutMs)
+  })
   try {
-    const bytes = await Promise.race([host.readModelFile(localModelPath, WORD_NEIGHBOURS_FILE), timedOut])
-    return bytes === undefined ? undefined : decodeWordNeighbours(bytes)
-  } catch {
-    return undefined
+    return decodeWordNeighbours(
+      await Promise.race([host.readModelFile(localModelPath, WORD_NEIGHBOURS_FILE), timedOut]),
+    )
   } finally {
     clearTimeout(timer)
   }

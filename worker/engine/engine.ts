@@ -1,4 +1,4 @@
-import type { WordNeighbours } from '../embed/word-neighbours'
+import type { WordNeighboursLoad } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { EngineOptions } from '../../src/protocol'
 import { modelFilesMissingAtOpen, modelUnavailable, requestEmbeddingError } from './model-failure'
@@ -76,7 +76,7 @@ export class Engine {
   private cache: EmbeddingCache | undefined
   private catalog!: SentenceCatalog
   private lexical!: LexicalIndex
-  private wordNeighbours!: Promise<WordNeighbours | undefined>
+  private wordNeighbours!: WordNeighboursLoad
   private tokenCounters!: OpenedParts['tokenCounters']
   private repairedAtOpen: OpenRepairs | undefined
   /** The memory's passphrase or key (`changeKey` replaces it), which `clear` creates the new database with. */
@@ -296,8 +296,8 @@ export class Engine {
 
   async stats(): Promise<MemoryStats> {
     this.assertOpen()
-    const { catalog, background, embedder, model, repairedAtOpen, storage } = this
-    return memoryStats({ catalog, background, embedder, model, repairedAtOpen, storage })
+    const { catalog, background, embedder, model, wordNeighbours, repairedAtOpen, storage } = this
+    return memoryStats({ catalog, background, embedder, model, wordNeighbours, repairedAtOpen, storage })
   }
 
   /** Stops the backlog after the batch in flight, saves stale index copies, persists the embedding cache and closes the database. Later calls reject with `CLOSED`. */

@@ -1,5 +1,6 @@
 import type { MemoryStats, OpenRepairs } from '../../src/types'
 import type { Embedder } from '../embed/embedder'
+import type { WordNeighboursLoad } from '../embed/word-neighbours'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import type { BackgroundIndexing } from './background-indexing'
 import type { OpenedParts } from './open-parts'
@@ -10,6 +11,7 @@ export interface StatsSources {
   background: BackgroundIndexing
   embedder: Embedder
   model: string
+  wordNeighbours: WordNeighboursLoad
   repairedAtOpen: OpenRepairs | undefined
   storage: OpenedParts['storage']
 }
@@ -24,6 +26,7 @@ export async function memoryStats(sources: StatsSources): Promise<MemoryStats> {
     backend: embedder.backend,
     backendReason: embedder.backendReason,
     model: sources.model,
+    wordNeighbours: sources.wordNeighbours.state(),
     modelState: embedder.state,
     denseIndex: background.vectors?.denseIndex ?? { kind: 'exact' },
   }

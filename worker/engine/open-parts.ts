@@ -1,4 +1,4 @@
-import type { WordNeighbours } from '../embed/word-neighbours'
+import type { WordNeighboursLoad } from '../embed/word-neighbours'
 import { loadWordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { AtRestKey } from '../crypto/at-rest-key'
@@ -55,7 +55,7 @@ export interface OpenedParts {
   /** `MemoryOptions.passphrase` or `.key`, validated: the memory is encrypted with it. */
   atRestKey: AtRestKey | undefined
   /** The word-neighbour table `hybrid` takes stand-ins from, loading since open began; undefined when they cannot be read. */
-  wordNeighbours: Promise<WordNeighbours | undefined>
+  wordNeighbours: WordNeighboursLoad
   /** The tokenizers token budgets count with, each loaded when a budget first names it. */
   tokenCounters: TokenCounters
 }

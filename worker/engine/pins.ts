@@ -1,7 +1,7 @@
 import { SiftError } from '../../src/errors'
 import type { Pin } from '../../src/types'
 import type { SentenceCatalog } from '../index/sentence-catalog'
-import { describe } from '../input/message-input'
+import { toPinMessageId, toPinsConversationId } from '../input/pin-input'
 import type { EngineStore } from './open-parts'
 import type { WriteQueue } from './write-queue'
 
@@ -26,7 +26,7 @@ export class Pins {
 
   /** Pins a stored message; pinning it again changes nothing. `INVALID_INPUT` for an id that is not stored. */
   pin(messageId: unknown): Promise<void> {
-    const id = toMessageId('pin', messageId)
+    const id = toPinMessageId('pin', messageId)
     return this.change(async (ids) => {
       if (!this.parts.catalog.message(id))
         throw new SiftError('INVALID_INPUT', `pin: no message with id "${id}" is stored; pin a stored message's id.`)
@@ -36,7 +36,7 @@ export class Pins {
 
   /** Unpins a message; `INVALID_INPUT` for an id that is not pinned. */
   unpin(messageId: unknown): Promise<void> {
-    const id = toMessageId('unpin', messageId)
+    const id = toPinMessageId('unpin', messageId)
     return this.change(async (ids) => {
       if (!ids.includes(id))
         throw new SiftError('INVALID_INPUT', `unpin: the message "${id}" is not pinned; pins() lists the pinned ones.`)
@@ -53,14 +53,10 @@ export class Pins {
   /** The pins, in the order they were pinned: every conversation's, or one's. */
   async list(conversationId?: unknown): Promise<Pin[]> {
     this.parts.assertOpen()
-    if (conversationId !== undefined && typeof conversationId !== 'string')
-      throw new SiftError(
-        'INVALID_INPUT',
-        `pins: conversationId must be a string when given, got ${describe(conversationId)}.`,
-      )
+    const id = toPinsConversationId(conversationId)
     return (await this.pinned()).flatMap((messageId) => {
       const message = this.parts.catalog.message(messageId)
-      if (!message || (conversationId !== undefined && message.conversationId !== conversationId)) return []
+      if (!message || (id !== undefined && message.conversationId !== id)) return []
       return [{ messageId, conversationId: message.conversationId }]
     })
   }
@@ -108,10 +104,4 @@ export class Pins {
     await this.parts.store.savePinnedIds(ids)
     this.hold(Promise.resolve(ids))
   }
-}
-
-function toMessageId(method: string, messageId: unknown): string {
-  if (typeof messageId !== 'string' || messageId === '')
-    throw new SiftError('INVALID_INPUT', `${method}: messageId must be a non-empty string, got ${describe(messageId)}.`)
-  return messageId
 }

@@ -2,7 +2,7 @@ import type { Context } from '../../src/types'
 import { assembleContext } from '../context/assemble-context'
 import { withHeading } from '../context/context-heading'
 import type { Embedder } from '../embed/embedder'
-import type { WordNeighbours } from '../embed/word-neighbours'
+import type { WordNeighboursLoad } from '../embed/word-neighbours'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
 import type { ContextRequest } from '../input/context-request'
@@ -20,7 +20,7 @@ export interface RequestParts {
   lexical: LexicalIndex
   catalog: SentenceCatalog
   background: BackgroundIndexing
-  wordNeighbours: Promise<WordNeighbours | undefined>
+  wordNeighbours: WordNeighboursLoad
   tokenCounters: OpenedParts['tokenCounters']
   pins: Pins
   summaries: Summaries
@@ -65,7 +65,7 @@ export async function requestContext(
   // Stand-ins widen the hybrid ranking only: a request ranked by its words alone does not wait for them.
   const wordNeighbours =
     parsed.strategy === 'hybrid' && degraded === undefined && catalog.scope(parsed.conversationId).sids.length > 0
-      ? await parts.wordNeighbours
+      ? await parts.wordNeighbours.table
       : undefined
   const countTokens = parsed.tokenBudget && (await parts.tokenCounters.counter(parsed.tokenBudget.tokenizer))
   const pinnedSids = await parts.pins.sids(parsed.conversationId)

@@ -1,7 +1,7 @@
 import { SiftError } from '../../src/errors'
 import { CONTEXT_TUNING_TABLE } from '../context/context-tuning'
 import { RANK_TUNING_TABLE } from '../rank/rank-tuning'
-import { outOfRange, tuningValues, type TuningTable, type TuningValues } from '../util/tuning-table'
+import { outOfRange, tuningValues, type TuningEntry, type TuningTable, type TuningValues } from '../util/tuning-table'
 import { describe } from './message-input'
 
 /** Every retrieval constant by name: the ranking's table (the lexical index's with it) and the selection stages'. */
@@ -21,7 +21,7 @@ export const DEFAULT_TUNING: Tuning = tuningValues(TUNING_TABLE)
 /**
  * The tuning a memory ranks and selects with: the shipped values, with those `overrides` names replaced. An internal
  * option of the Node entry (`NodeMemoryOptions.tuning`, for benchmarks and ablations), so a name or value the tables
- * do not allow is an `INVALID_INPUT` naming it.
+ * do not allow, or a `fixed` constant, is an `INVALID_INPUT` naming it.
  */
 export function toTuning(overrides: unknown): Tuning {
   if (overrides === undefined) return DEFAULT_TUNING
@@ -31,7 +31,12 @@ export function toTuning(overrides: unknown): Tuning {
   for (const [name, value] of Object.entries(overrides)) {
     if (!Object.hasOwn(TUNING_TABLE, name))
       invalid(`tuning has no constant named ${JSON.stringify(name)}; known: ${Object.keys(TUNING_TABLE).join(', ')}`)
-    const wanted = outOfRange(TUNING_TABLE[name as keyof Tuning].range, value)
+    const entry: TuningEntry = TUNING_TABLE[name as keyof Tuning]
+    if (entry.fixed)
+      invalid(
+        `tuning.${name} is fixed: the engine reads it where a memory's tuning does not reach (its table says where); change it in its table`,
+      )
+    const wanted = outOfRange(entry.range, value)
     if (wanted !== undefined) invalid(`tuning.${name} must be ${wanted}, got ${describe(value)}`)
     tuning[name] = value
   }

@@ -1,9 +1,13 @@
 import { LEXICAL_TUNING_TABLE } from '../index/lexical/lexical-tuning'
+import { VECTOR_TUNING_TABLE } from '../index/vector/vector-tuning'
+import { TEXT_TUNING_TABLE } from '../text/text-tuning'
 import { tuningValues, type TuningTable, type TuningValues } from '../util/tuning-table'
 
 /**
- * How a request's sentences are ranked (`rankCandidates` and what it calls): BM25 (the lexical index's own table,
- * `lexical-tuning.ts`, is part of this one), the dense ranking's short-sentence penalty, the fusion and what a lexical
+ * How a request's sentences are ranked (`rankCandidates` and what it calls): how text is read for its language and
+ * terms (`worker/text/text-tuning.ts`), BM25 (`lexical-tuning.ts`), the vector index's re-scoring
+ * (`vector-tuning.ts`), each table kept beside the code that reads it and part of this one, the dense ranking's
+ * short-sentence penalty, the fusion and what a lexical
  * hit counts for in it, and the stand-ins. Each entry says what it means, its unit, the values tried and the
  * BENCHMARKS.md row that has their figures; a switch turns a mechanism off to re-run its ablation row
  * (`npm run bench:recall -- --tune NAME=VALUE`). The selection stages after the ranking have theirs in
@@ -13,7 +17,9 @@ import { tuningValues, type TuningTable, type TuningValues } from '../util/tunin
  * at which a word stands in for another and how many neighbours a word keeps (`scripts/word-neighbour-table.ts`).
  */
 export const RANK_TUNING_TABLE = {
+  ...TEXT_TUNING_TABLE,
   ...LEXICAL_TUNING_TABLE,
+  ...VECTOR_TUNING_TABLE,
   /**
    * Lexical hits fused in `hybrid` (and in "forget that I …" requests): a hit ranked below this adds less than
    * 1 / (`rrfK` + this) to a fused score, which cannot lift a sentence into a context the packer fills from the first

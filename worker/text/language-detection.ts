@@ -1,10 +1,11 @@
 import { eld } from 'eld/extrasmall'
 import type { Language } from './language-rules'
+import { TEXT_TUNING } from './text-tuning'
 
 /**
  * The language a text is written in, for its words' rules (`language-rules.ts`). Chinese, Japanese and Korean are
  * told by their scripts alone (kana make Japanese, Hangul Korean, Han without either Chinese); every other text by
- * `eld` (character n-grams, 60 languages), on its first `SAMPLE_CHARS` characters.
+ * `eld` (character n-grams, 60 languages), on its first `languageSampleChars` characters (`text-tuning.ts`).
  *
  * A detector errs on short texts between close languages (Russian and Ukrainian, Hindi and Marathi, Spanish and
  * Catalan), so a caller that knows which languages are likely (the languages of a message's other sentences, of the
@@ -12,8 +13,7 @@ import type { Language } from './language-rules'
  * highest, unless it scores none of them at all.
  */
 
-/** What the detector reads of a longer text: enough for its n-grams, and a bound on its cost. */
-const SAMPLE_CHARS = 500
+const { languageSampleChars, likelyLanguageShare, messageLanguageShare } = TEXT_TUNING
 
 const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u
 const HANGUL = /\p{Script=Hangul}/gu
@@ -37,20 +37,12 @@ function byScript(sample: string): Language | undefined {
 }
 
 /**
- * A likely language wins over the detector's pick when it scores at least this share of the pick's score: close
- * languages score within a tenth of each other on a short text (Russian and Ukrainian, Hindi and Marathi), distinct
- * ones far apart (a German sentence scores English well under that). A share of the top score. Tried: 0.9
- * (BENCHMARKS.md, "Languages").
- */
-const LIKELY_MARGIN = 0.9
-
-/**
  * The language of `text`, or undefined when the detector cannot tell. `likely`: the languages to prefer (above): the
- * best-scored of them wins when it scores within `LIKELY_MARGIN` of the detector's pick, or when the detector is
+ * best-scored of them wins when it scores within `likelyLanguageShare` of the detector's pick, or when the detector is
  * not sure; an empty list prefers none.
  */
 export function detectLanguage(text: string, likely: readonly Language[] = []): Language | undefined {
-  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text
+  const sample = text.length > languageSampleChars ? text.slice(0, languageSampleChars) : text
   const scripted = byScript(sample)
   if (scripted !== undefined) return scripted
   const result = eld.detect(sample)
@@ -62,20 +54,14 @@ export function detectLanguage(text: string, likely: readonly Language[] = []): 
     let best: Language | undefined
     for (const language of likely)
       if ((scores[language] ?? 0) > (best === undefined ? 0 : scores[best])) best = language
-    if (best !== undefined && (!reliable || scores[best] >= LIKELY_MARGIN * scores[picked!])) return best
+    if (best !== undefined && (!reliable || scores[best] >= likelyLanguageShare * scores[picked!])) return best
   }
   return reliable ? picked : undefined
 }
 
 /**
- * The share of a message's detected characters a language needs to be one of the message's own (for code-switching:
- * a message half in English, half in Spanish has both, and each sentence is in one of them).
- */
-const MESSAGE_LANGUAGE_SHARE = 1 / 3
-
-/**
  * The language of each sentence of one message (`texts`, in order): each sentence is detected on its own, and the
- * languages holding at least `MESSAGE_LANGUAGE_SHARE` of the detected characters are the message's; a sentence
+ * languages holding at least `messageLanguageShare` of the detected characters are the message's; a sentence
  * detected in one of them keeps it, any other (too short to tell, or taken for a close language) takes the
  * message's main one. A message none of whose sentences can be told is detected as a whole. Only the message
  * itself is read, so a sentence gets the same language however the history was added.
@@ -93,7 +79,7 @@ export function sentenceLanguages(texts: readonly string[]): (Language | undefin
     const whole = detectLanguage(texts.join(' '))
     return texts.map(() => whole)
   }
-  const own = [...chars].filter(([, count]) => count >= MESSAGE_LANGUAGE_SHARE * total).sort((a, b) => b[1] - a[1])
+  const own = [...chars].filter(([, count]) => count >= messageLanguageShare * total).sort((a, b) => b[1] - a[1])
   if (own.length === 1) return texts.map(() => own[0][0])
   const languages = own.map(([language]) => language)
   return detected.map((language) => (language !== undefined && languages.includes(language) ? language : languages[0]))

@@ -1,4 +1,5 @@
 import { type Language, rulesFor } from './language-rules'
+import { TEXT_TUNING } from './text-tuning'
 import { words } from './word-segmentation'
 
 /**
@@ -43,23 +44,19 @@ function wordTerms(word: string, language: Language | undefined): string[] {
   return CJK_WORD.test(term) ? cjkTerms(term) : [term]
 }
 
-/**
- * Letters in a compound gram (`compoundGrams`). Characters. Tried: 4 and 5 (BENCHMARKS.md, "Languages", the
- * compound rows: 5 finds fewer compounds' parts).
- */
-const COMPOUND_GRAM_LENGTH = 4
+const { compoundGramLength } = TEXT_TUNING
 const MARKS = /\p{M}/gu
 
 /**
- * The character n-grams of a word of a compounding language, marks dropped ("Hausärztin" → haus, ausa, …, ztin),
+ * The character n-grams (`compoundGramLength` letters, `text-tuning.ts`) of a word of a compounding language, marks dropped ("Hausärztin" → haus, ausa, …, ztin),
  * each prefixed so that it never equals a stem: a compound and its parts written apart ("Yogakurs", "Kurs für Yoga")
  * share them, where their stems share nothing.
  */
 function compoundGrams(word: string): string[] {
   const letters = Array.from(word.normalize('NFD').replace(MARKS, ''))
   const grams: string[] = []
-  for (let i = 0; i + COMPOUND_GRAM_LENGTH <= letters.length; i++)
-    grams.push(`#${letters.slice(i, i + COMPOUND_GRAM_LENGTH).join('')}`)
+  for (let i = 0; i + compoundGramLength <= letters.length; i++)
+    grams.push(`#${letters.slice(i, i + compoundGramLength).join('')}`)
   return grams
 }
 

@@ -4,8 +4,15 @@
  */
 export type TuningRange = 'switch' | 'count' | 'share' | 'amount' | 'positive' | 'weight'
 
-/** One constant of a tuning table: its default value and the values it may take instead. */
-export type TuningEntry = { value: boolean; range: 'switch' } | { value: number; range: Exclude<TuningRange, 'switch'> }
+/**
+ * One constant of a tuning table: its default value and the values it may take instead. `fixed`: read where a memory's
+ * `tuning` does not reach (when a sentence is indexed, when an index is built, or below the stages it is passed to),
+ * so it is listed with its stage's constants and changed only in its table; the `tuning` option refuses it.
+ */
+export type TuningEntry = (
+  | { value: boolean; range: 'switch' }
+  | { value: number; range: Exclude<TuningRange, 'switch'> }
+) & { fixed?: true }
 
 /** A stage's tuning table: its constants by name, each documented where it is listed. */
 export type TuningTable = Readonly<Record<string, TuningEntry>>

@@ -5,6 +5,7 @@ import { quantizeQuery } from './quantize-vector'
 import { queryLimit } from './simd-scan'
 import { TopK } from './top-k'
 import type { VectorRows } from './vector-rows'
+import { VECTOR_TUNING } from './vector-tuning'
 
 /** Rows scored against one query: entry i is the row of `sids[i]`. */
 export interface ScoredRows {
@@ -37,22 +38,14 @@ export function penalizedScore(similarity: number, penalty: number): number {
   return similarity > 0 ? Math.max(0, similarity - penalty) : similarity
 }
 
-/**
- * Rows re-scored exactly (codes + residuals, `exactDots`) after the int8 scan, best int8 scores first. The int8
- * score is off by about 10⁻³, so the exact top-50 lies far inside the int8 top-512; the re-scoring is two gather
- * passes over those rows. Ranks below stay int8-approximate.
- */
-export const RESCORED_ROWS = 512
-/** A probe's ranking: its best rows by int8 similarity, of which the best `PROBED_RESCORED` are re-scored exactly. */
-export const PROBED_KEPT = 256
-export const PROBED_RESCORED = 96
+const { rescoredRows, probedKept, probedRescored } = VECTOR_TUNING
 /** Rows `exactDots` can re-score at once: the room `VectorRows` must keep for it. */
-export const RESCORE_ROOM = Math.max(RESCORED_ROWS, PROBED_RESCORED)
+export const RESCORE_ROOM = Math.max(rescoredRows, probedRescored)
 
 /**
  * Scores every row in scope against `query`: one integer SIMD scan (int8 rows × int16 query), then each row's score
  * is its similarity lowered by its penalty (`penalizedScore`, the rule of `penalizeShortSentences`). `penaltyOf`
- * must depend on the sentence only. The `RESCORED_ROWS` best by raw similarity are then re-scored exactly
+ * must depend on the sentence only. The `rescoredRows` best by raw similarity are then re-scored exactly
  * (`rescoreBest`).
  */
 export function scanRows(
@@ -117,7 +110,7 @@ export function searchRows(
 
 /**
  * The best rows for `query` from the coarse lists nearest it (an IVF probe), taken nearest first until they hold
- * `share` of all rows: their rows scored by the gather kernel, the `PROBED_KEPT` best kept and the `PROBED_RESCORED`
+ * `share` of all rows: their rows scored by the gather kernel, the `probedKept` best kept and the `probedRescored`
  * best of those re-scored exactly, then ranked by score (raw lowered by the row's penalty, as in `scanRows`).
  * Approximate: a row filed under a list the probe did not reach is missed. Every row must be filed.
  */
@@ -142,15 +135,15 @@ export function probeRows(
   const dots = new Int32Array(rows.memory.buffer, dotsAt, count)
   const approx = new Float64Array(count)
   for (let i = 0; i < count; i++) approx[i] = dots[i] * scales[picked[i]] * queryScale
-  // Kept: the best PROBED_KEPT by int8 similarity; of those the best PROBED_RESCORED get exact similarities.
-  const kept = largestPositions(approx, count, PROBED_KEPT, picked)
+  // Kept: the best probedKept by int8 similarity; of those the best probedRescored get exact similarities.
+  const kept = largestPositions(approx, count, probedKept, picked)
   const keptApprox = new Float64Array(kept.length)
   const keptRows = new Int32Array(kept.length)
   for (let i = 0; i < kept.length; i++) {
     keptApprox[i] = approx[kept[i]]
     keptRows[i] = picked[kept[i]]
   }
-  const rescoredAt = largestPositions(keptApprox, kept.length, PROBED_RESCORED, keptRows)
+  const rescoredAt = largestPositions(keptApprox, kept.length, probedRescored, keptRows)
   const raw = keptApprox
   const exact = exactDots(
     rows,
@@ -185,7 +178,7 @@ export function probeRows(
 }
 
 /**
- * Replaces raw and score of the `RESCORED_ROWS` entries of highest raw similarity by their value from codes plus
+ * Replaces raw and score of the `rescoredRows` entries of highest raw similarity by their value from codes plus
  * residuals (`exactDots`; the first pass ignores the residual). Chosen by raw, not penalised, similarity so the set
  * does not depend on penalties: a search and a penalised scan agree on every raw value. A penalty only lowers a
  * score, so the penalised top-50 lies in this set unless hundreds of penalised sentences outrank it in raw similarity
@@ -199,7 +192,7 @@ function rescoreBest(
   out: { raw: Float64Array; score: Float64Array },
   penaltyOf: ((sid: number) => number) | undefined,
 ): void {
-  const best = new TopK(Math.min(RESCORED_ROWS, count))
+  const best = new TopK(Math.min(rescoredRows, count))
   for (let i = 0; i < count; i++) if (out.raw[i] >= best.threshold) best.offer(out.raw[i], i)
   const entries = best.sorted().map((e) => e.key)
   const rowOfEntry = (i: number) => (rowAt ? rowAt[i] : i)
