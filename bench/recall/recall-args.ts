@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { UsageError, parseOptions, parsePositiveInteger } from '../../tools/context-cli/context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--tune NAME=VALUE | --tune FILE.json]...'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--digest] [--tune NAME=VALUE | --tune FILE.json]...'
 
 /** A tuning value from the command line: `true`, `false` or a number. */
 export type TuningValue = number | boolean
@@ -40,6 +40,11 @@ export interface BenchRecallArgs {
   tune?: TuneSource[]
   /** Set each conversation's summary slot to a stand-in of at most this many characters (`summary-standin.ts`). */
   summaryStandIn?: number
+  /**
+   * Print a SHA-256 over every context built (its text and items, in the order built), overall and per strategy and
+   * budget: two runs that print the same digests built byte-identical contexts.
+   */
+  digest: boolean
 }
 
 function commaList(option: string, value: string): string[] {
@@ -65,6 +70,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     questions: { type: 'string' },
     tune: { type: 'string', multiple: true },
     'summary-standin': { type: 'string' },
+    digest: { type: 'boolean', default: false },
   })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
@@ -89,6 +95,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     images,
     adaptiveStop: values['adaptive-stop'] ?? false,
     followUpdates: values['follow-updates'] ?? false,
+    digest: values.digest ?? false,
     ...(values.questions === undefined ? {} : { questions: values.questions }),
     ...(values.tune === undefined ? {} : { tune: values.tune.map(tuneSource) }),
     ...(values['summary-standin'] === undefined

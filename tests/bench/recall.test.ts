@@ -15,6 +15,7 @@ describe('parseBenchRecallArgs', () => {
       images: 'caption',
       adaptiveStop: false,
       followUpdates: false,
+      digest: false,
     })
     expect(DEFAULT_BUDGETS).toEqual([2000, 8000])
     expect(DEFAULT_STRATEGIES).toEqual(['head', 'tail', 'lexical', 'dense', 'hybrid'])
@@ -43,6 +44,7 @@ describe('parseBenchRecallArgs', () => {
         'omit',
         '--adaptive-stop',
         '--follow-updates',
+        '--digest',
       ]),
     ).toEqual({
       data: 'd',
@@ -56,6 +58,7 @@ describe('parseBenchRecallArgs', () => {
       images: 'omit',
       adaptiveStop: true,
       followUpdates: true,
+      digest: true,
     })
   })
 
