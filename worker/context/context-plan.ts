@@ -1,15 +1,16 @@
 // How a context shares its budget: the plan (its sections, in the order they are packed, each with its rule) and the
 // one function that packs a plan, in characters, or in tokens by packing the same plan again until the count fits.
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
+import { renderContext } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { TokenBudget } from '../../src/types'
 import type { CharBudget } from '../input/context-request'
 import {
   layOut,
   PINNED_HEADER,
-  SECTION_BREAK,
-  SECTION_JOIN,
+  SectionRoom,
   summaryBlock,
+  type PlacedSection,
   type SectionedPack,
   type SummaryBlock,
 } from './context-sections'
@@ -43,35 +44,108 @@ export interface SummaryInScope {
 }
 
 /**
+ * A section before the conversation, under its own header, and its rule for taking a share of the budget. The
+ * sections before the conversation are packed in the plan's order, each in the room the ones before it left; the
+ * next kind of block (a fact block, tool results) is one more of these in `planContext`.
+ */
+export interface BeforeConversation {
+  kind: string
+  /** Its sentences, which the recent turns and the excerpts do not offer again. */
+  sentences: readonly ScoredSentence[]
+  /** Its blocks that fit in `room`, each taken as it goes in. */
+  place(room: SectionRoom): PlacedSection
+  /** Its blocks for a selection already made (`chosen`, by sid), whole. */
+  whole(chosen: ReadonlySet<number>): PlacedSection
+}
+
+/**
  * The app's pins (`Memory.pin`): packed first, under `PINNED_HEADER`, since they change least from one request to
  * the next. Their sentences all go in when they fit together, else each in pin order if it fits (`packBudget`'s rule
  * for the items it is offered first).
  */
-export interface PinnedSection {
-  kind: 'pinned'
-  /** The pinned messages' sentences, in pin order. */
-  items: readonly ScoredSentence[]
+function pinnedSection(pinned: readonly ScoredSentence[]): BeforeConversation {
+  const placed = (inContext: ReadonlySet<number>): PlacedSection => {
+    const items = pinned.filter((item) => inContext.has(item.sid))
+    const text = renderContext(items)
+    return {
+      blocks: text === '' ? [] : [PINNED_HEADER + text],
+      items,
+      stats: (chars) => ({
+        pinned: {
+          messages: [...new Set(items.map((item) => item.messageId))],
+          chars,
+          left: [...new Set(pinned.filter((item) => !inContext.has(item.sid)).map((item) => item.messageId))],
+        },
+      }),
+    }
+  }
+  return {
+    kind: 'pinned',
+    sentences: pinned,
+    place(room) {
+      const budget = Math.max(0, room.left() - PINNED_HEADER.length)
+      const packed = placed(new Set(packBudget([], { budget, offeredFirst: pinned }).items.map((item) => item.sid)))
+      for (const block of packed.blocks) room.take(block)
+      return packed
+    },
+    whole: placed,
+  }
 }
 
 /**
  * The scope's summaries (`Memory.setSummary`), after the pins. Chosen when the plan is made, newest first while they
  * fit together in their share of the budget (`summaryShare`, counted in the budget's unit, each alone), and shown
- * oldest first; then at packing each goes in whole if what the pins left holds it, or is named as left out.
+ * oldest first; then at packing each goes in whole if the room the pins left holds it. One that does not fit is
+ * named as left out (every one, in a share of 0), and only `summary: false` leaves them out unnamed.
  */
-export interface SummariesSection {
-  kind: 'summaries'
-  /** Oldest first. */
-  blocks: readonly SummaryBlock[]
-  /** Conversations whose summary did not fit its share. */
-  left: readonly string[]
-  /** Conversations whose summary a forget dropped. */
-  dropped: readonly string[]
+function summariesSection(budget: Budget, parts: PlanParts): BeforeConversation | undefined {
+  const { summaryShare } = parts
+  const current = summaryShare === false ? [] : (parts.summaries?.current ?? [])
+  const dropped = parts.summaries?.dropped ?? []
+  if (current.length === 0 && dropped.length === 0) return undefined
+  const inTokens = 'tokens' in budget
+  const share = summaryShare === false ? 0 : Math.floor(summaryShare * (inTokens ? budget.tokens : budget.chars))
+  const size = (text: string) => (inTokens ? budget.count(text) : text.length)
+  const shown: SummaryBlock[] = []
+  const overShare: string[] = []
+  let taken = 0
+  for (const block of current.map(summaryBlock).reverse()) {
+    const cost = size(block.text)
+    if (taken + cost <= share) {
+      shown.unshift(block)
+      taken += cost
+    } else overShare.unshift(block.conversationId)
+  }
+  const placed = (chosen: readonly SummaryBlock[], left: readonly string[]): PlacedSection => ({
+    blocks: chosen.map((block) => block.text),
+    items: [],
+    stats: (chars) => ({
+      summary: { conversations: chosen.map((s) => s.conversationId), chars, left: [...left], dropped: [...dropped] },
+    }),
+  })
+  return {
+    kind: 'summaries',
+    sentences: [],
+    place(room) {
+      const chosen: SummaryBlock[] = []
+      const left = [...overShare]
+      for (const block of shown) {
+        if (block.text.length > room.left()) left.push(block.conversationId)
+        else {
+          chosen.push(block)
+          room.take(block.text)
+        }
+      }
+      return placed(chosen, left)
+    },
+    whole: () => placed(shown, overShare),
+  }
 }
 
 /**
  * The turns the app asks for whatever they say (`recentTurns`), after the sections before the conversation: all of
  * their sentences when they fit together in what is left, else each newest first if it fits, even once the excerpts'
- * fill is reached. A pinned sentence is not offered again.
+ * fill is reached. A sentence of a section before the conversation is not offered again.
  */
 export interface RecentSection {
   kind: 'recent'
@@ -80,7 +154,7 @@ export interface RecentSection {
 
 /**
  * The excerpts: the candidates in the order the strategy ranks them, each taken if it fits in what is left, until the
- * text reaches `minFill` of it (`packBudget`). A pinned sentence is not offered again.
+ * text reaches `minFill` of it (`packBudget`). A sentence of a section before the conversation is not offered again.
  */
 export interface ExcerptsSection {
   kind: 'excerpts'
@@ -92,9 +166,6 @@ export interface ExcerptsSection {
    */
   settle: (pack: PackResult) => PackResult
 }
-
-/** A section before the conversation, each under its own header: the next such block is one more kind here. */
-export type BeforeConversation = PinnedSection | SummariesSection
 
 /**
  * A context's layout: its budget and its sections, in the order they take their share of it: those before the
@@ -131,35 +202,13 @@ export interface PlanParts {
  */
 export function planContext(budget: Budget, parts: PlanParts): ContextPlan {
   const before: BeforeConversation[] = []
-  if (parts.pinned.length > 0) before.push({ kind: 'pinned', items: parts.pinned })
+  if (parts.pinned.length > 0) before.push(pinnedSection(parts.pinned))
   const summaries = summariesSection(budget, parts)
   if (summaries) before.push(summaries)
   // A token budget packs the plan again at other sizes: its candidates are made once and replayed.
   const excerpts =
     'tokens' in budget ? { ...parts.excerpts, candidates: replayable(parts.excerpts.candidates) } : parts.excerpts
   return { budget, before, recent: { kind: 'recent', items: parts.recent }, excerpts }
-}
-
-/** The summaries that fit their share, newest first, in the budget's unit; `undefined` when there are none. */
-function summariesSection(budget: Budget, parts: PlanParts): SummariesSection | undefined {
-  const { summaryShare } = parts
-  const current = summaryShare === false ? [] : (parts.summaries?.current ?? [])
-  const dropped = parts.summaries?.dropped ?? []
-  if (current.length === 0 && dropped.length === 0) return undefined
-  const inTokens = 'tokens' in budget
-  const share = summaryShare === false ? 0 : Math.floor(summaryShare * (inTokens ? budget.tokens : budget.chars))
-  const size = (text: string) => (inTokens ? budget.count(text) : text.length)
-  const blocks: SummaryBlock[] = []
-  const left: string[] = []
-  let taken = 0
-  for (const block of current.map(summaryBlock).reverse()) {
-    const cost = size(block.text)
-    if (taken + cost <= share) {
-      blocks.unshift(block)
-      taken += cost
-    } else left.unshift(block.conversationId)
-  }
-  return { kind: 'summaries', blocks, left, dropped }
 }
 
 /**
@@ -180,42 +229,25 @@ export function packPlan(plan: ContextPlan, tuning: ContextTuning): PlanPack {
 
 /**
  * The plan packed within `chars`, measured exactly as rendered: the sections before the conversation in order, each
- * by its rule, then the recent turns and the excerpts in what they left (`packBudget`, stopping at `minFill`).
+ * by its rule in the room the ones before it left, then the recent turns and the excerpts in what is left
+ * (`packBudget`, stopping at `minFill`). Without sections before the conversation the text has no headers.
  */
 function packPlanAt(plan: ContextPlan, chars: number, minFill?: number): SectionedPack {
   const { before, excerpts } = plan
   const recent = plan.recent.items
   if (before.length === 0)
     return excerpts.settle(packBudget(excerpts.candidates, { budget: chars, offeredFirst: recent, minFill }))
-  const pinned = pinnedOf(before)
-  const pinnedPack = packBudget([], {
-    budget: Math.max(0, chars - PINNED_HEADER.length - SECTION_BREAK.length),
-    offeredFirst: pinned,
-  })
-  const sids = new Set(pinnedPack.items.map((item) => item.sid))
-  const pinnedItems = pinned.filter((item) => sids.has(item.sid))
-  let prefix = pinnedPack.used === 0 ? 0 : PINNED_HEADER.length + pinnedPack.used
-  const summaries = summariesOf(before)
-  const chosen: SummaryBlock[] = []
-  const left = [...(summaries?.left ?? [])]
-  for (const summary of summaries?.blocks ?? []) {
-    const cost = (prefix === 0 ? 0 : SECTION_JOIN.length) + summary.text.length
-    if (prefix + cost + SECTION_BREAK.length > chars) left.push(summary.conversationId)
-    else {
-      chosen.push(summary)
-      prefix += cost
-    }
-  }
-  const leaveOut = new Set(pinned.map((item) => item.sid))
+  const room = new SectionRoom(chars)
+  const placed = before.map((section) => section.place(room))
+  const leaveOut = new Set(before.flatMap((section) => section.sentences.map((item) => item.sid)))
   const rest = excerpts.settle(
     packBudget(leavingOut(excerpts.candidates, leaveOut), {
-      budget: prefix === 0 ? chars : chars - prefix - SECTION_BREAK.length,
+      budget: room.rest(),
       offeredFirst: recent.filter((item) => !leaveOut.has(item.sid)),
       minFill,
     }),
   )
-  const packed = summaries && { chosen, left, dropped: summaries.dropped }
-  return layOut({ pinned, pinnedItems, ...(packed && { summaries: packed }) }, rest)
+  return layOut(placed, rest)
 }
 
 /** `items` (a selection already made, any order) laid out as the plan lays out its sections, whole. */
@@ -223,26 +255,17 @@ function renderPlanWith(plan: ContextPlan, items: readonly ScoredSentence[]): Se
   const { before } = plan
   if (before.length === 0)
     return plan.excerpts.settle(packBudget([], { budget: Number.POSITIVE_INFINITY, offeredFirst: items }))
-  const pinned = pinnedOf(before)
-  const summaries = summariesOf(before)
-  const pinnedSids = new Set(pinned.map((item) => item.sid))
-  const chosenSids = new Set(items.map((item) => item.sid))
-  const others = items.filter((item) => !pinnedSids.has(item.sid))
+  const chosen = new Set(items.map((item) => item.sid))
+  const inSections = new Set(before.flatMap((section) => section.sentences.map((item) => item.sid)))
+  const others = items.filter((item) => !inSections.has(item.sid))
   const rest = packBudget([], { budget: Number.POSITIVE_INFINITY, offeredFirst: others })
-  const pinnedItems = pinned.filter((item) => chosenSids.has(item.sid))
-  const packed = summaries && { chosen: summaries.blocks, left: summaries.left, dropped: summaries.dropped }
-  return layOut({ pinned, pinnedItems, ...(packed && { summaries: packed }) }, rest)
+  return layOut(
+    before.map((section) => section.whole(chosen)),
+    rest,
+  )
 }
 
-function pinnedOf(before: readonly BeforeConversation[]): readonly ScoredSentence[] {
-  return before.find((section): section is PinnedSection => section.kind === 'pinned')?.items ?? []
-}
-
-function summariesOf(before: readonly BeforeConversation[]): SummariesSection | undefined {
-  return before.find((section): section is SummariesSection => section.kind === 'summaries')
-}
-
-/** `candidates` without the sids of `leaveOut` (the pinned ones, already in their own section). */
+/** `candidates` without the sids of `leaveOut` (those of the sections before the conversation). */
 function* leavingOut(candidates: Iterable<ScoredSentence>, leaveOut: ReadonlySet<number>): Generator<ScoredSentence> {
   for (const candidate of candidates) if (!leaveOut.has(candidate.sid)) yield candidate
 }

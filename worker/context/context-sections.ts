@@ -1,5 +1,5 @@
 import type { PackResult } from '../../src/core/pack-budget'
-import { formatUtcDate, onOneLine, renderContext } from '../../src/core/render-context'
+import { formatUtcDate, onOneLine } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { PinnedStats, SummaryStats } from '../../src/types'
 
@@ -31,53 +31,68 @@ export function summaryBlock(summary: {
   }
 }
 
-/** The sections before the conversation as packed: what was offered and what went in. */
-export interface PackedSections {
-  /** Every pinned sentence offered, in pin order; none when nothing is pinned. */
-  pinned: readonly ScoredSentence[]
-  /** The pinned sentences that went in, in pin order. */
-  pinnedItems: readonly ScoredSentence[]
-  /** The summaries, when the scope has any (or had one a forget dropped): those that went in, oldest first, and not. */
-  summaries?: { chosen: readonly SummaryBlock[]; left: readonly string[]; dropped: readonly string[] }
+/** A section before the conversation as packed: its blocks of text, the sentences they hold, its line in the stats. */
+export interface PlacedSection {
+  /** Each under its own header, in order. */
+  blocks: readonly string[]
+  /** Its sentences in the context: they come first in `items`, in the section's order. */
+  items: readonly ScoredSentence[]
+  /** Its entry in the stats, given the characters its blocks took with the separators after them. */
+  stats(chars: number): Pick<SectionedPack, 'pinned' | 'summary'>
 }
 
-/** A packing with the sections before the conversation, and what each took. */
+/** A packing with sections before the rest, and what each took. */
 export interface SectionedPack extends PackResult {
   pinned?: PinnedStats
   summary?: SummaryStats
 }
 
 /**
- * The text: the pinned section, each summary, `SECTION_BREAK` and the rest, each only when it has lines, sections
- * joined by `SECTION_JOIN`; items are the pinned ones first, then the rest's in time order. Each section's stats count
- * it with the separator that follows it, so the pinned section's characters, the summaries' and the rest's add up to
- * the text's.
+ * The room the sections before the conversation share, in characters, block by block: each block costs its length
+ * and the `SECTION_JOIN` before it, and the `SECTION_BREAK` after the last one is kept free, so that the whole text,
+ * measured exactly as `layOut` renders it, stays within `chars`.
  */
-export function layOut(sections: PackedSections, rest: PackResult): SectionedPack {
-  const { pinned, pinnedItems, summaries } = sections
-  const chosen = summaries?.chosen ?? []
-  const pinnedText = renderContext(pinnedItems)
-  const blocks = [...(pinnedText === '' ? [] : [PINNED_HEADER + pinnedText]), ...chosen.map((s) => s.text)]
+export class SectionRoom {
+  private used = 0
+
+  constructor(private readonly chars: number) {}
+
+  /** What a next block may take. */
+  left(): number {
+    return this.chars - this.used - this.join() - SECTION_BREAK.length
+  }
+
+  take(block: string): void {
+    this.used += this.join() + block.length
+  }
+
+  /** What is left for the conversation's part, after the blocks taken and the break before it. */
+  rest(): number {
+    return this.used === 0 ? this.chars : this.chars - this.used - SECTION_BREAK.length
+  }
+
+  private join(): number {
+    return this.used === 0 ? 0 : SECTION_JOIN.length
+  }
+}
+
+/**
+ * The text: each section's blocks, `SECTION_BREAK` and the rest, each only when it has lines, blocks joined by
+ * `SECTION_JOIN`; items are the sections' first, then the rest's in time order. Each section's stats count its blocks
+ * with the separator that follows each, so the sections' characters and the rest's add up to the text's.
+ */
+export function layOut(sections: readonly PlacedSection[], rest: PackResult): SectionedPack {
+  const blocks = sections.flatMap((section, index) => section.blocks.map((text) => ({ text, index })))
   const separators = blocks.map((_, i) =>
     i < blocks.length - 1 ? SECTION_JOIN : rest.text === '' ? '' : SECTION_BREAK,
   )
-  const text = blocks.map((block, i) => block + separators[i]).join('') + rest.text
-  const inContext = new Set(pinnedItems.map((item) => item.sid))
-  const pack: SectionedPack = { ...rest, items: [...pinnedItems, ...rest.items], text, used: text.length }
-  if (pinned.length > 0) {
-    const messages = [...new Set(pinnedItems.map((item) => item.messageId))]
-    const left = [...new Set(pinned.filter((item) => !inContext.has(item.sid)).map((item) => item.messageId))]
-    pack.pinned = { messages, chars: pinnedText === '' ? 0 : blocks[0].length + separators[0].length, left }
-  }
-  if (summaries) {
-    const first = pinnedText === '' ? 0 : 1
-    const chars = chosen.reduce((sum, _, i) => sum + blocks[first + i].length + separators[first + i].length, 0)
-    pack.summary = {
-      conversations: chosen.map((s) => s.conversationId),
-      chars,
-      left: [...summaries.left],
-      dropped: [...summaries.dropped],
-    }
-  }
+  const text = blocks.map((block, i) => block.text + separators[i]).join('') + rest.text
+  const chars = sections.map(() => 0)
+  blocks.forEach((block, i) => {
+    chars[block.index] += block.text.length + separators[i].length
+  })
+  const items = [...sections.flatMap((section) => section.items), ...rest.items]
+  const pack: SectionedPack = { ...rest, items, text, used: text.length }
+  sections.forEach((section, index) => Object.assign(pack, section.stats(chars[index])))
   return pack
 }
