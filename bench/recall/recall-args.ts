@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { UsageError, parseOptions, parsePositiveInteger } from '../../tools/context-cli/context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--digest] [--tune NAME=VALUE | --tune FILE.json]...'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--pins N] [--recent-turns N] [--exclude-recent N] [--tokenizer NAME] [--heading TEXT] [--digest] [--tune NAME=VALUE | --tune FILE.json]...'
 
 /** A tuning value from the command line: `true`, `false` or a number. */
 export type TuningValue = number | boolean
@@ -45,6 +45,16 @@ export interface BenchRecallArgs {
    * budget: two runs that print the same digests built byte-identical contexts.
    */
   digest: boolean
+  /** Pin each conversation's first N messages (`Memory.pin`), so that every context has a pinned section. */
+  pins?: number
+  /** Build every context with this `recentTurns`. */
+  recentTurns?: number
+  /** Build every context with this `excludeRecent`. */
+  excludeRecent?: number
+  /** Read `--budgets` as tokens counted with this tokenizer (`{ tokens, tokenizer }`), not characters. */
+  tokenizer?: string
+  /** Build every context with this `heading`. */
+  heading?: string
 }
 
 function commaList(option: string, value: string): string[] {
@@ -71,6 +81,11 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     tune: { type: 'string', multiple: true },
     'summary-standin': { type: 'string' },
     digest: { type: 'boolean', default: false },
+    pins: { type: 'string' },
+    'recent-turns': { type: 'string' },
+    'exclude-recent': { type: 'string' },
+    tokenizer: { type: 'string' },
+    heading: { type: 'string' },
   })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
@@ -96,12 +111,32 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     adaptiveStop: values['adaptive-stop'] ?? false,
     followUpdates: values['follow-updates'] ?? false,
     digest: values.digest ?? false,
+    ...counts(values, ['pins', 'recent-turns', 'exclude-recent']),
+    ...(values.tokenizer === undefined ? {} : { tokenizer: values.tokenizer }),
+    ...(values.heading === undefined ? {} : { heading: values.heading }),
     ...(values.questions === undefined ? {} : { questions: values.questions }),
     ...(values.tune === undefined ? {} : { tune: values.tune.map(tuneSource) }),
     ...(values['summary-standin'] === undefined
       ? {}
       : { summaryStandIn: parsePositiveInteger('summary-standin', values['summary-standin']) }),
   }
+}
+
+/** The whole-number options given, by their camel-case names: `recent-turns` as `recentTurns`. */
+function counts(
+  values: Record<string, unknown>,
+  options: readonly ('pins' | 'recent-turns' | 'exclude-recent')[],
+): Partial<Pick<BenchRecallArgs, 'pins' | 'recentTurns' | 'excludeRecent'>> {
+  const given: Record<string, number> = {}
+  for (const option of options) {
+    const value = values[option]
+    if (typeof value !== 'string') continue
+    const count = Number(value)
+    if (!Number.isInteger(count) || count < 0)
+      throw new UsageError(`--${option} must be a whole number ≥ 0, got ${JSON.stringify(value)}`)
+    given[option.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())] = count
+  }
+  return given
 }
 
 /** `NAME=VALUE` (a number, `true` or `false`), or else the path of a JSON file. */

@@ -101,6 +101,8 @@ class RecallBench {
     try {
       await memory.add(conversation.messages)
       await memory.indexed()
+      for (const { id } of conversation.messages.slice(0, this.args.pins ?? 0))
+        if (id !== undefined) await memory.pin(id)
       const standIn = this.args.summaryStandIn && summaryStandIn(conversation.messages, this.args.summaryStandIn)
       if (standIn) await memory.setSummary(conversation.id, standIn.text, { through: standIn.through })
       const stats = await memory.stats()
@@ -151,12 +153,16 @@ class RecallBench {
     const missed: Miss[] = []
     for (const [strategy, byBudget] of this.tallies) {
       for (const [budget, tally] of byBudget) {
+        const { tokenizer, recentTurns, excludeRecent, heading } = this.args
         const context = await memory.buildContext(question.question, {
-          budget,
+          budget: tokenizer === undefined ? budget : { tokens: budget, tokenizer },
           strategy: strategy as Strategy,
           conversationId,
           adaptiveStop: this.args.adaptiveStop,
           followUpdates: this.args.followUpdates,
+          ...(recentTurns === undefined ? {} : { recentTurns }),
+          ...(excludeRecent === undefined ? {} : { excludeRecent }),
+          ...(heading === undefined ? {} : { heading }),
         })
         this.digest?.add(`${strategy} @ ${budget}`, question.question, context)
         const stray = context.items.find((item) => item.conversationId !== conversationId)

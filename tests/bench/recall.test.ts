@@ -62,6 +62,31 @@ describe('parseBenchRecallArgs', () => {
     })
   })
 
+  it('reads the options that give every context pins, recent turns, a heading or a token budget', () => {
+    const argv = [
+      '--data',
+      'd',
+      '--pins',
+      '2',
+      '--recent-turns',
+      '4',
+      '--exclude-recent',
+      '0',
+      '--tokenizer',
+      'o200k_base',
+    ]
+    expect(parseBenchRecallArgs([...argv, '--heading', 'Memory:'])).toMatchObject({
+      pins: 2,
+      recentTurns: 4,
+      excludeRecent: 0,
+      tokenizer: 'o200k_base',
+      heading: 'Memory:',
+    })
+    expect(() => parseBenchRecallArgs(['--data', 'd', '--recent-turns', '1.5'])).toThrow(
+      /--recent-turns must be a whole/,
+    )
+  })
+
   it.each([
     [[], /--data FILE is required/],
     [['--data', 'd', '--budgets', '2000,,8000'], /--budgets must be a comma-separated list/],
