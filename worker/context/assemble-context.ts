@@ -6,9 +6,17 @@ import { countAbove, type CatalogScope, type SentenceCatalog } from '../index/se
 import type { ContextRequest } from '../input/context-request'
 import { DEFAULT_TUNING, type Tuning } from '../input/tuning-option'
 import { rankCandidates, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
-import { replyLeadsFor, withAnswerNeighbours } from './answer-neighbours'
+import { withAnswerNeighbours } from './answer-neighbours'
 import { catalogTurns, positionalCandidates } from './catalog-candidates'
-import { packPlan, planContext, startChars, type Budget, type PlanPack, type SummaryInScope } from './context-plan'
+import {
+  packPlan,
+  planContext,
+  replyLeadsFor,
+  startChars,
+  type Budget,
+  type PlanPack,
+  type SummaryInScope,
+} from './context-plan'
 import { distinctSentences } from './distinct-sentences'
 import { withLaterUpdates, withMarksResolved } from './later-updates'
 import { laterStatementsOf } from './later-statements'

@@ -1,5 +1,8 @@
-// How a context shares its budget: the plan (its sections, in the order they are packed, each with its rule) and the
-// one function that packs a plan, in characters, or in tokens by packing the same plan again until the count fits.
+// How a context shares its budget, in one place: the plan (its sections in the order they take their share: the app's
+// pins, the summaries within `summaryShare`, the recent turns, the excerpts to `minFill`, each with its rule), how many
+// replies the excerpts' leads bring for a budget (`replyLeadsFor`), and the one function that packs a plan, in
+// characters, or in tokens by packing the same plan again until the whole text's count fits (`packPlan`). Only the
+// heading's line (`context-heading.ts`) is taken off the budget before the plan is made.
 import { packBudget, type PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
@@ -14,7 +17,7 @@ import {
   type SectionedPack,
   type SummaryBlock,
 } from './context-sections'
-import type { ContextTuning } from './context-tuning'
+import { CONTEXT_TUNING, type ContextTuning } from './context-tuning'
 import type { CountTokens } from './token-counter'
 import { packToTokens } from './token-packing'
 import { replayable } from '../util/replayable'
@@ -34,6 +37,20 @@ const CHARS_PER_TOKEN_GUESS = 4
  */
 export function startChars(budget: CharBudget | TokenBudget): number {
   return 'tokens' in budget ? budget.tokens * CHARS_PER_TOKEN_GUESS : budget.chars
+}
+
+/**
+ * How many of the best candidates lead (bring the reply to them even when they do not ask, `withAnswerNeighbours`),
+ * for a budget of `chars` (a token budget's `startChars`): `replyLeads` up to `leadBudget` characters, then in
+ * proportion (rounded): 3 at 2,000, 12 at 8,000. Not fewer below: fewer measured no better there. Each lead's reply
+ * is one more candidate for the excerpts, so this is the excerpts' share spent on replies.
+ */
+export function replyLeadsFor(
+  budget: number,
+  tuning: Pick<ContextTuning, 'replyLeads' | 'leadBudget'> = CONTEXT_TUNING,
+): number {
+  const { replyLeads, leadBudget } = tuning
+  return Math.max(replyLeads, Math.round((replyLeads * budget) / leadBudget))
 }
 
 /** A summary as a context needs it: whose, up to when, and its text. */
