@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { UsageError, parseOptions, parsePositiveInteger } from '../../tools/context-cli/context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--tune NAME=VALUE | --tune FILE.json]...'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--pins N] [--recent-turns N] [--exclude-recent N] [--tokenizer NAME] [--heading TEXT] [--digest] [--tune NAME=VALUE | --tune FILE.json]...'
 
 /** A tuning value from the command line: `true`, `false` or a number. */
 export type TuningValue = number | boolean
@@ -40,6 +40,21 @@ export interface BenchRecallArgs {
   tune?: TuneSource[]
   /** Set each conversation's summary slot to a stand-in of at most this many characters (`summary-standin.ts`). */
   summaryStandIn?: number
+  /**
+   * Print a SHA-256 over every context built (its text and items, in the order built), overall and per strategy and
+   * budget: two runs that print the same digests built byte-identical contexts.
+   */
+  digest: boolean
+  /** Pin each conversation's first N messages (`Memory.pin`), so that every context has a pinned section. */
+  pins?: number
+  /** Build every context with this `recentTurns`. */
+  recentTurns?: number
+  /** Build every context with this `excludeRecent`. */
+  excludeRecent?: number
+  /** Read `--budgets` as tokens counted with this tokenizer (`{ tokens, tokenizer }`), not characters. */
+  tokenizer?: string
+  /** Build every context with this `heading`. */
+  heading?: string
 }
 
 function commaList(option: string, value: string): string[] {
@@ -65,6 +80,12 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     questions: { type: 'string' },
     tune: { type: 'string', multiple: true },
     'summary-standin': { type: 'string' },
+    digest: { type: 'boolean', default: false },
+    pins: { type: 'string' },
+    'recent-turns': { type: 'string' },
+    'exclude-recent': { type: 'string' },
+    tokenizer: { type: 'string' },
+    heading: { type: 'string' },
   })
   if (!values.data) throw new UsageError('--data FILE is required')
   const images = values.images ?? 'caption'
@@ -89,12 +110,33 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     images,
     adaptiveStop: values['adaptive-stop'] ?? false,
     followUpdates: values['follow-updates'] ?? false,
+    digest: values.digest ?? false,
+    ...counts(values, ['pins', 'recent-turns', 'exclude-recent']),
+    ...(values.tokenizer === undefined ? {} : { tokenizer: values.tokenizer }),
+    ...(values.heading === undefined ? {} : { heading: values.heading }),
     ...(values.questions === undefined ? {} : { questions: values.questions }),
     ...(values.tune === undefined ? {} : { tune: values.tune.map(tuneSource) }),
     ...(values['summary-standin'] === undefined
       ? {}
       : { summaryStandIn: parsePositiveInteger('summary-standin', values['summary-standin']) }),
   }
+}
+
+/** The whole-number options given, by their camel-case names: `recent-turns` as `recentTurns`. */
+function counts(
+  values: Record<string, unknown>,
+  options: readonly ('pins' | 'recent-turns' | 'exclude-recent')[],
+): Partial<Pick<BenchRecallArgs, 'pins' | 'recentTurns' | 'excludeRecent'>> {
+  const given: Record<string, number> = {}
+  for (const option of options) {
+    const value = values[option]
+    if (typeof value !== 'string') continue
+    const count = Number(value)
+    if (!Number.isInteger(count) || count < 0)
+      throw new UsageError(`--${option} must be a whole number ≥ 0, got ${JSON.stringify(value)}`)
+    given[option.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())] = count
+  }
+  return given
 }
 
 /** `NAME=VALUE` (a number, `true` or `false`), or else the path of a JSON file. */

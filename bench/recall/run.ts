@@ -23,6 +23,7 @@ import {
   type BenchRecallArgs,
   type TuningValue,
 } from './recall-args'
+import { ContextDigest } from './context-digest'
 import { renderRecallTable, type RecallResults } from './recall-report'
 import { UsageError } from '../../tools/context-cli/context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
@@ -84,6 +85,7 @@ class RecallBench {
     private readonly misses: WriteStream | undefined,
     private readonly tuning: Record<string, TuningValue>,
     private readonly multilingual: MultilingualRecall | undefined,
+    private readonly digest: ContextDigest | undefined,
   ) {
     for (const strategy of args.strategies)
       this.tallies.set(strategy, new Map(args.budgets.map((budget) => [budget, new RecallTally()])))
@@ -99,6 +101,8 @@ class RecallBench {
     try {
       await memory.add(conversation.messages)
       await memory.indexed()
+      for (const { id } of conversation.messages.slice(0, this.args.pins ?? 0))
+        if (id !== undefined) await memory.pin(id)
       const standIn = this.args.summaryStandIn && summaryStandIn(conversation.messages, this.args.summaryStandIn)
       if (standIn) await memory.setSummary(conversation.id, standIn.text, { through: standIn.through })
       const stats = await memory.stats()
@@ -129,9 +133,13 @@ class RecallBench {
   ): Promise<void> {
     const conversationId = conversation.id
     const request = questions[0].question
-    if (this.defaultStrategy === undefined)
-      this.defaultStrategy = (await memory.buildContext(request, { conversationId })).stats.strategy
+    if (this.defaultStrategy === undefined) {
+      const byDefault = await memory.buildContext(request, { conversationId })
+      this.defaultStrategy = byDefault.stats.strategy
+      this.digest?.add('default', request, byDefault)
+    }
     const full = await memory.buildContext(request, { conversationId, strategy: 'full' })
+    this.digest?.add('full', request, full)
     this.sizes[conversationId] = { historyChars: full.stats.historyChars, renderedChars: full.stats.used }
     this.multilingual?.conversationIndexed(
       conversation as MultilingualConversation,
@@ -145,13 +153,18 @@ class RecallBench {
     const missed: Miss[] = []
     for (const [strategy, byBudget] of this.tallies) {
       for (const [budget, tally] of byBudget) {
+        const { tokenizer, recentTurns, excludeRecent, heading } = this.args
         const context = await memory.buildContext(question.question, {
-          budget,
+          budget: tokenizer === undefined ? budget : { tokens: budget, tokenizer },
           strategy: strategy as Strategy,
           conversationId,
           adaptiveStop: this.args.adaptiveStop,
           followUpdates: this.args.followUpdates,
+          ...(recentTurns === undefined ? {} : { recentTurns }),
+          ...(excludeRecent === undefined ? {} : { excludeRecent }),
+          ...(heading === undefined ? {} : { heading }),
         })
+        this.digest?.add(`${strategy} @ ${budget}`, question.question, context)
         const stray = context.items.find((item) => item.conversationId !== conversationId)
         if (stray)
           throw new Error(`buildContext scoped to ${conversationId} returned a sentence of ${stray.conversationId}`)
@@ -266,7 +279,8 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   const { createMemory } = await import('../../src/node')
   const misses = await openMisses(args.misses)
   const answers = multilingual ? new MultilingualRecall(args.budgets) : undefined
-  const bench = new RecallBench(createMemory, args, misses, tuning, answers)
+  const digest = args.digest ? new ContextDigest() : undefined
+  const bench = new RecallBench(createMemory, args, misses, tuning, answers, digest)
   try {
     for (const [index, { conversation, asked }] of plan.entries()) {
       if (asked.length > 0) await bench.run(conversation, asked, `${conversation.id} [${index + 1}/${plan.length}]`)
@@ -288,6 +302,7 @@ async function benchRecall(args: BenchRecallArgs): Promise<void> {
   }
   process.stdout.write(renderRecallTable(results, defaultStrategy))
   if (answers) process.stdout.write(`\n${renderAnswerTable(answers.results(), defaultStrategy)}`)
+  if (digest) process.stdout.write(digest.render())
   for (const [key, chars] of bench.summarySections) {
     const held = chars.filter((c) => c > 0).length
     const mean = chars.reduce((sum, c) => sum + c, 0) / Math.max(1, chars.length)

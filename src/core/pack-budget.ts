@@ -41,6 +41,13 @@ export interface PackOptions {
    *
    * @defaultValue none
    */
+  offeredFirst?: readonly ScoredSentence[]
+  /**
+   * The former name of `offeredFirst`, still accepted; `offeredFirst` wins when both are given.
+   *
+   * @defaultValue none
+   * @deprecated Use `offeredFirst`: "pinned" names the app's pins (`Memory.pin`), which these items are not.
+   */
   pinned?: readonly ScoredSentence[]
 }
 
@@ -54,19 +61,20 @@ export interface PackResult {
   used: number
   /** 'budget': `used ≥ minFill × budget`; 'exhausted': every candidate was looked at and the fill stayed below that. */
   stoppedBy: 'budget' | 'exhausted'
-  /** Candidates looked at (pinned + ranked), duplicates and ones that did not fit included. */
+  /** Candidates looked at (offered first + ranked), duplicates and ones that did not fit included. */
   considered: number
 }
 
 /**
- * Takes pinned then ranked candidates in order; skips one whose addition would push the rendered text over the
- * budget (the length change is computed exactly from its neighbours in chronological order, without
- * re-rendering); stops once `used ≥ minFill × budget` or candidates run out. Pinned items are all offered,
- * whatever the fill. Duplicate sids are ignored. `ranked` may be a lazy iterable: it is pulled only while the
+ * Takes the items offered first, then ranked candidates in order; skips one whose addition would push the rendered
+ * text over the budget (the length change is computed exactly from its neighbours in chronological order, without
+ * re-rendering); stops once `used ≥ minFill × budget` or candidates run out. The items offered first are all
+ * offered, whatever the fill. Duplicate sids are ignored. `ranked` may be a lazy iterable: it is pulled only while the
  * budget is not yet full.
  */
 export function packBudget(ranked: Iterable<ScoredSentence>, options: PackOptions): PackResult {
-  const { budget, minFill = 0.9, render = {}, pinned = [] } = options
+  const { budget, minFill = 0.9, render = {} } = options
+  const first = options.offeredFirst ?? options.pinned ?? []
   if (typeof budget !== 'number' || !(budget >= 0)) {
     throw new SiftError('INVALID_INPUT', `packBudget: budget must be a number ≥ 0, got ${budget}.`)
   }
@@ -74,8 +82,8 @@ export function packBudget(ranked: Iterable<ScoredSentence>, options: PackOption
     throw new SiftError('INVALID_INPUT', `packBudget: minFill must be between 0 and 1, got ${minFill}.`)
   }
   const threshold = minFill * budget
-  const packed = packPinned(pinned, budget, render)
-  let considered = pinned.length
+  const packed = packFirst(first, budget, render)
+  let considered = first.length
   let stoppedBy: PackResult['stoppedBy'] = packed.used >= threshold ? 'budget' : 'exhausted'
   if (stoppedBy === 'exhausted') {
     for (const candidate of ranked) {
@@ -91,16 +99,16 @@ export function packBudget(ranked: Iterable<ScoredSentence>, options: PackOption
 }
 
 /**
- * All pinned items when they fit together, else each in the given order if it fits. Trying the whole set first
+ * All the items offered first when they fit together, else each in the given order if it fits. Trying the whole set first
  * matters because the rendered length is not monotonic: a short sentence filling a ' […] ' gap shortens the text,
  * so a set can fit while one of its subsets does not.
  */
-function packPinned(pinned: readonly ScoredSentence[], budget: number, render: RenderOptions): PackedText {
+function packFirst(first: readonly ScoredSentence[], budget: number, render: RenderOptions): PackedText {
   const all = new PackedText(render)
-  for (const item of pinned) all.add(item)
+  for (const item of first) all.add(item)
   if (all.used <= budget) return all
   const fitting = new PackedText(render)
-  for (const item of pinned) fitting.add(item, budget)
+  for (const item of first) fitting.add(item, budget)
   return fitting
 }
 

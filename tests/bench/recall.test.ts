@@ -15,6 +15,7 @@ describe('parseBenchRecallArgs', () => {
       images: 'caption',
       adaptiveStop: false,
       followUpdates: false,
+      digest: false,
     })
     expect(DEFAULT_BUDGETS).toEqual([2000, 8000])
     expect(DEFAULT_STRATEGIES).toEqual(['head', 'tail', 'lexical', 'dense', 'hybrid'])
@@ -43,6 +44,7 @@ describe('parseBenchRecallArgs', () => {
         'omit',
         '--adaptive-stop',
         '--follow-updates',
+        '--digest',
       ]),
     ).toEqual({
       data: 'd',
@@ -56,7 +58,33 @@ describe('parseBenchRecallArgs', () => {
       images: 'omit',
       adaptiveStop: true,
       followUpdates: true,
+      digest: true,
     })
+  })
+
+  it('reads the options that give every context pins, recent turns, a heading or a token budget', () => {
+    const argv = [
+      '--data',
+      'd',
+      '--pins',
+      '2',
+      '--recent-turns',
+      '4',
+      '--exclude-recent',
+      '0',
+      '--tokenizer',
+      'o200k_base',
+    ]
+    expect(parseBenchRecallArgs([...argv, '--heading', 'Memory:'])).toMatchObject({
+      pins: 2,
+      recentTurns: 4,
+      excludeRecent: 0,
+      tokenizer: 'o200k_base',
+      heading: 'Memory:',
+    })
+    expect(() => parseBenchRecallArgs(['--data', 'd', '--recent-turns', '1.5'])).toThrow(
+      /--recent-turns must be a whole/,
+    )
   })
 
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isQuestion, isShortReply, replyLeadsFor, withAnswerNeighbours } from '../../worker/context/answer-neighbours'
+import { isQuestion, isShortReply, withAnswerNeighbours } from '../../worker/context/answer-neighbours'
+import { replyLeadsFor } from '../../worker/context/context-plan'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import { CONTEXT_TUNING } from '../../worker/context/context-tuning'
 import { contentTermCount } from '../../worker/text/text-analysis'

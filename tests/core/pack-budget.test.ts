@@ -47,16 +47,16 @@ function buildHistory(messages: readonly MessageShape[]): ScoredSentence[] {
 
 /** The packing rule written the slow, obvious way: re-render for every candidate. */
 function referencePack(ranked: readonly ScoredSentence[], options: PackOptions) {
-  const { budget, minFill = 0.9, render = {}, pinned = [] } = options
+  const { budget, minFill = 0.9, render = {}, offeredFirst = [] } = options
   const length = (items: readonly ScoredSentence[]) => renderContext(items, render).length
-  const uniquePinned = pinned.filter((item, i) => pinned.findIndex((other) => other.sid === item.sid) === i)
+  const uniqueFirst = offeredFirst.filter((item, i) => offeredFirst.findIndex((other) => other.sid === item.sid) === i)
   let items: ScoredSentence[] = []
   const offer = (item: ScoredSentence) => {
     if (!items.some((taken) => taken.sid === item.sid) && length([...items, item]) <= budget) items.push(item)
   }
-  if (length(uniquePinned) <= budget) items = uniquePinned
-  else pinned.forEach(offer)
-  let considered = pinned.length
+  if (length(uniqueFirst) <= budget) items = uniqueFirst
+  else offeredFirst.forEach(offer)
+  let considered = offeredFirst.length
   let stoppedBy: PackResult['stoppedBy'] = length(items) >= minFill * budget ? 'budget' : 'exhausted'
   for (const item of ranked) {
     if (stoppedBy === 'budget') break
@@ -95,7 +95,7 @@ const messageShape = (text: fc.Arbitrary<string>) =>
   })
 const histories = fc.array(messageShape(texts), { maxLength: 20 }).map(buildHistory)
 
-/** A history, ranked candidates and pinned items drawn from it (duplicates allowed), and pack options. */
+/** A history, ranked candidates and items offered first drawn from it (duplicates allowed), and pack options. */
 const packCases = histories.chain((history) => {
   const pick = fc.integer({ min: 0, max: Math.max(0, history.length - 1) }).map((i) => history[i])
   const picks = (maxLength: number) =>
@@ -104,7 +104,7 @@ const packCases = histories.chain((history) => {
   return fc.record({
     history: fc.constant(history),
     ranked: picks(60),
-    pinned: fc.oneof(fc.constant<ScoredSentence[]>([]), picks(6)),
+    offeredFirst: fc.oneof(fc.constant<ScoredSentence[]>([]), picks(6)),
     budget: fc.oneof(fc.integer({ min: 0, max: Math.ceil(total * 1.2) + 10 }), fc.integer({ min: 0, max: 60 })),
     minFill: fc.oneof(fc.constant(0.9), fc.constantFrom(0, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })),
     render: fc.record({ dates: fc.boolean() }) as fc.Arbitrary<RenderOptions>,
@@ -115,13 +115,13 @@ describe('packBudget properties', () => {
   it('never exceeds the budget; used, text and renderContext(items) agree exactly', () => {
     const seen = { budget: 0, exhausted: 0, skipped: 0 }
     fc.assert(
-      fc.property(packCases, ({ ranked, pinned, budget, minFill, render }) => {
-        const result = packBudget(ranked, { budget, minFill, render, pinned })
+      fc.property(packCases, ({ ranked, offeredFirst, budget, minFill, render }) => {
+        const result = packBudget(ranked, { budget, minFill, render, offeredFirst })
         expect(result.used).toBeLessThanOrEqual(budget)
         expect(result.text).toBe(renderContext(result.items, render))
         expect(result.used).toBe(result.text.length)
         seen[result.stoppedBy]++
-        const offered = new Set([...pinned, ...ranked].slice(0, result.considered).map((item) => item.sid))
+        const offered = new Set([...offeredFirst, ...ranked].slice(0, result.considered).map((item) => item.sid))
         if (result.items.length < offered.size) seen.skipped++
       }),
       { numRuns: 1000 },
@@ -132,8 +132,8 @@ describe('packBudget properties', () => {
 
   it('makes exactly the decisions of a packer that re-renders for every candidate', () => {
     fc.assert(
-      fc.property(packCases, ({ ranked, pinned, budget, minFill, render }) => {
-        const options = { budget, minFill, render, pinned }
+      fc.property(packCases, ({ ranked, offeredFirst, budget, minFill, render }) => {
+        const options = { budget, minFill, render, offeredFirst }
         const result = packBudget(ranked, options)
         const reference = referencePack(ranked, options)
         expect(result.items.map((item) => item.sid)).toEqual(reference.sids)
@@ -146,8 +146,8 @@ describe('packBudget properties', () => {
 
   it('returns distinct items in chronological order', () => {
     fc.assert(
-      fc.property(packCases, ({ ranked, pinned, budget, minFill, render }) => {
-        const { items } = packBudget(ranked, { budget, minFill, render, pinned })
+      fc.property(packCases, ({ ranked, offeredFirst, budget, minFill, render }) => {
+        const { items } = packBudget(ranked, { budget, minFill, render, offeredFirst })
         for (let i = 1; i < items.length; i++) {
           const [a, b] = [items[i - 1], items[i]]
           expect(compareChronological(a, b)).toBeLessThan(0)
@@ -159,27 +159,27 @@ describe('packBudget properties', () => {
 
   it("reports 'budget' exactly when the fill reached minFill, else having looked at every candidate", () => {
     fc.assert(
-      fc.property(packCases, ({ ranked, pinned, budget, minFill, render }) => {
-        const result = packBudget(ranked, { budget, minFill, render, pinned })
+      fc.property(packCases, ({ ranked, offeredFirst, budget, minFill, render }) => {
+        const result = packBudget(ranked, { budget, minFill, render, offeredFirst })
         expect(result.stoppedBy === 'budget').toBe(result.used >= minFill * budget)
-        if (result.stoppedBy === 'exhausted') expect(result.considered).toBe(pinned.length + ranked.length)
+        if (result.stoppedBy === 'exhausted') expect(result.considered).toBe(offeredFirst.length + ranked.length)
       }),
       { numRuns: 500 },
     )
   })
 
-  it('keeps every pinned item when the pinned items fit together', () => {
+  it('keeps every item offered first when the items offered first fit together', () => {
     fc.assert(
-      fc.property(packCases, ({ ranked, pinned, budget, minFill, render }) => {
-        const result = packBudget(ranked, { budget, minFill, render, pinned })
+      fc.property(packCases, ({ ranked, offeredFirst, budget, minFill, render }) => {
+        const result = packBudget(ranked, { budget, minFill, render, offeredFirst })
         if (
           renderContext(
-            pinned.filter((item, i) => pinned.indexOf(item) === i),
+            offeredFirst.filter((item, i) => offeredFirst.indexOf(item) === i),
             render,
           ).length <= budget
         ) {
           const sids = new Set(result.items.map((item) => item.sid))
-          for (const item of pinned) expect(sids.has(item.sid)).toBe(true)
+          for (const item of offeredFirst) expect(sids.has(item.sid)).toBe(true)
         }
       }),
       { numRuns: 500 },
@@ -188,10 +188,10 @@ describe('packBudget properties', () => {
 
   it('pulls from a lazy iterable only while the budget is not full', () => {
     fc.assert(
-      fc.property(packCases, ({ ranked, pinned, budget, minFill, render }) => {
+      fc.property(packCases, ({ ranked, offeredFirst, budget, minFill, render }) => {
         const { iterable, counter } = counted(ranked)
-        const result = packBudget(iterable, { budget, minFill, render, pinned })
-        expect(counter.pulls).toBe(result.considered - pinned.length)
+        const result = packBudget(iterable, { budget, minFill, render, offeredFirst })
+        expect(counter.pulls).toBe(result.considered - offeredFirst.length)
       }),
       { numRuns: 500 },
     )
@@ -262,33 +262,40 @@ describe('packBudget', () => {
   })
 
   it('ignores duplicate sids but counts them as considered', () => {
-    const result = packBudget([surf, surf, nice, surf], { budget: 1000, pinned: [nice] })
+    const result = packBudget([surf, surf, nice, surf], { budget: 1000, offeredFirst: [nice] })
     expect(result.items).toEqual([nice, surf])
     expect(result.considered).toBe(5)
   })
 
-  it('puts pinned items in first, in their order, each only if it fits', () => {
+  it('puts items offered first in first, in their order, each only if it fits', () => {
     const budget = renderContext([great, lisbon]).length
-    const result = packBudget([sunny], { budget, minFill: 1, pinned: [great, weekend, lisbon] })
+    const result = packBudget([sunny], { budget, minFill: 1, offeredFirst: [great, weekend, lisbon] })
     expect(result.items).toEqual([lisbon, great])
     expect(result.stoppedBy).toBe('budget')
     expect(result.considered).toBe(3)
   })
 
-  it('offers every pinned item even after the fill is reached', () => {
+  it('offers every item offered first even after the fill is reached', () => {
     const budget = renderContext([weekend, great]).length
-    const result = packBudget([lisbon], { budget, minFill: 0.5, pinned: [great, weekend] })
+    const result = packBudget([lisbon], { budget, minFill: 0.5, offeredFirst: [great, weekend] })
     expect(result.items).toEqual([weekend, great])
     expect(result.considered).toBe(2)
   })
 
-  it('keeps a pinned set that fits as a whole even when a subset of it would not', () => {
+  it('keeps a set offered first that fits as a whole even when a subset of it would not', () => {
     const [first, , third] = history
     const hi = { ...sunny, text: 'Hi' }
     const whole = renderContext([first, hi, third])
     expect(renderContext([first, third]).length).toBe(whole.length + 1)
-    const result = packBudget([], { budget: whole.length, pinned: [first, third, hi] })
+    const result = packBudget([], { budget: whole.length, offeredFirst: [first, third, hi] })
     expect(result.text).toBe(whole)
+  })
+
+  it('still takes the items offered first under their deprecated name, pinned', () => {
+    const budget = renderContext([great, lisbon]).length
+    const offered = { budget, minFill: 1, offeredFirst: [great, weekend, lisbon] }
+    const { offeredFirst, ...rest } = offered
+    expect(packBudget([sunny], { ...rest, pinned: offeredFirst })).toEqual(packBudget([sunny], offered))
   })
 
   it('takes nothing with a zero budget and pulls nothing', () => {
@@ -342,12 +349,12 @@ describe('packBudget speed', () => {
       })),
     )
     const candidates = Array.from({ length: 300 }, () => history[Math.floor(random() * history.length)])
-    const pinned = history.slice(-4).reverse()
+    const offeredFirst = history.slice(-4).reverse()
     const median = (budget: number) => {
       const times: number[] = []
       for (let run = 0; run < 300; run++) {
         const begin = performance.now()
-        packBudget(candidates, { budget, pinned })
+        packBudget(candidates, { budget, offeredFirst })
         times.push(performance.now() - begin)
       }
       return times.sort((a, b) => a - b)[times.length >> 1]
@@ -357,7 +364,7 @@ describe('packBudget speed', () => {
     console.log(
       `packBudget median over 300 runs: budget 8000 ${typical.toFixed(3)} ms; all 300 candidates ${allCandidates.toFixed(3)} ms`,
     )
-    expect(packBudget(candidates, { budget: 1_000_000, pinned }).considered).toBe(304)
+    expect(packBudget(candidates, { budget: 1_000_000, offeredFirst }).considered).toBe(304)
     expect(typical).toBeLessThan(1)
     expect(allCandidates).toBeLessThan(1)
   })

@@ -7,19 +7,6 @@ export type NeighbourTuning = Pick<
   'questionAnswers' | 'continuation' | 'askedAbout' | 'shortReplies' | 'shortReplyTerms'
 >
 
-/**
- * How many of the best candidates lead (bring the reply to them even when they do not ask, `withAnswerNeighbours`):
- * `replyLeads` up to `leadBudget` characters, then in proportion (rounded): 3 at 2,000, 12 at 8,000. Not fewer
- * below: fewer measured no better there.
- */
-export function replyLeadsFor(
-  budget: number,
-  tuning: Pick<ContextTuning, 'replyLeads' | 'leadBudget'> = CONTEXT_TUNING,
-): number {
-  const { replyLeads, leadBudget } = tuning
-  return Math.max(replyLeads, Math.round((replyLeads * budget) / leadBudget))
-}
-
 /** Where a candidate's neighbouring turns start and end, in its conversation. */
 export interface TurnNeighbours {
   /** The first sentence of the turn after `sentence`'s; undefined after the last turn. */
@@ -44,7 +31,7 @@ export interface TurnNeighbours {
  *   before when that turn is another speaker's, the one it answers: alone it says nothing a reader can use.
  * A neighbour is one more candidate for the packer, so the budget is measured exactly; it is skipped if it does not
  * fit or was already offered, and only a turn adjacent in the same conversation counts. `leads` comes from
- * `replyLeadsFor`; `tuning` turns each rule off (the ablation rows in BENCHMARKS.md).
+ * `replyLeadsFor` (context-plan.ts); `tuning` turns each rule off (the ablation rows in BENCHMARKS.md).
  */
 export function* withAnswerNeighbours(
   ranked: Iterable<ScoredSentence>,

@@ -1,29 +1,30 @@
-import { packBudget, type PackResult } from '../../src/core/pack-budget'
+import type { PackResult } from '../../src/core/pack-budget'
 import { renderContext } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { Backend, Context, ContextItem, ContextStats, Strategy, TokenBudget } from '../../src/types'
-import { countAbove, type CatalogScope } from '../index/sentence-catalog'
+import { countAbove, type CatalogScope, type SentenceCatalog } from '../index/sentence-catalog'
 import type { ContextRequest } from '../input/context-request'
 import { DEFAULT_TUNING, type Tuning } from '../input/tuning-option'
 import { rankCandidates, type RankingQuery, type RankingSources } from '../rank/rank-candidates'
-import { replyLeadsFor, withAnswerNeighbours } from './answer-neighbours'
+import { withAnswerNeighbours } from './answer-neighbours'
 import { catalogTurns, positionalCandidates } from './catalog-candidates'
+import {
+  packPlan,
+  planContext,
+  replyLeadsFor,
+  startChars,
+  type Budget,
+  type PlanPack,
+  type SummaryInScope,
+} from './context-plan'
 import { distinctSentences } from './distinct-sentences'
 import { withLaterUpdates, withMarksResolved } from './later-updates'
 import { laterStatementsOf } from './later-statements'
 import { spreadOverPassages } from './passage-spread'
 import { untilRelevanceCliff } from './relevance-cliff'
 import type { CountTokens } from './token-counter'
-import { packToTokens } from './token-packing'
-import {
-  packWithSections,
-  renderWithSections,
-  summaryBlock,
-  type Sections,
-  type SectionedPack,
-  type SummaryBlock,
-} from './context-sections'
-import { replayable } from '../util/replayable'
+
+export type { SummaryInScope } from './context-plan'
 
 /** What the engine knows at the moment a context is built, besides the indexes. */
 export interface ContextMoment {
@@ -35,7 +36,7 @@ export interface ContextMoment {
   queryMs: number
   /** Why `hybrid`/`dense` is ranked lexically this time: the request could not be embedded. */
   degraded?: string
-  /** The tokenizer a token budget (`ContextRequest.tokenBudget`) counts with, loaded before the context is built. */
+  /** The tokenizer a token budget (`ContextRequest.budget` in tokens) counts with, loaded before the context is built. */
   countTokens?: CountTokens
   /** The sentences of the scope's pinned messages (`Memory.pin`), in pin order: packed first, in a section of their own. */
   pinnedSids?: readonly number[]
@@ -43,16 +44,10 @@ export interface ContextMoment {
   summaries?: { current: readonly SummaryInScope[]; dropped: readonly string[] }
 }
 
-/** A summary as a context needs it: whose, up to when, and its text. */
-export interface SummaryInScope {
-  conversationId: string
-  throughTimestamp: number
-  text: string
-}
-
 /**
  * Selects, packs and renders a context from the in-memory indexes; `queries` carry vectors for dense and hybrid. The
- * ranking and the selection stages take their constants from `tuning`.
+ * ranking and the selection stages take their constants from `tuning`. The stages: the scope (what the app does not
+ * send verbatim), the candidates, the plan (how the budget is shared: `context-plan.ts`), its packing, the `Context`.
  */
 export function assembleContext(
   request: ContextRequest,
@@ -61,95 +56,122 @@ export function assembleContext(
   moment: ContextMoment,
   tuning: Tuning = DEFAULT_TUNING,
 ): Context {
-  const { strategy, conversationId, recentTurns, excludeRecent, adaptiveStop, followUpdates } = request
-  let { budget } = request
   const { catalog } = sources
-  const ranking = moment.degraded === undefined ? strategy : 'lexical'
-  const scope = catalog.scope(conversationId)
+  const scope = catalog.scope(request.conversationId)
+  const turns = turnsOf(scope, request)
+  const { strategy } = request
+  if (strategy === 'full') return contextOf(wholeHistory(catalog, turns, request), request, scope, queries, moment)
+  let cliff = false
+  const stages = { request, queries, sources, moment, tuning, turns }
+  const candidates = excerptCandidates(strategy, stages, () => (cliff = true))
+  const settle = (pack: PackResult) => (request.followUpdates ? withResolvedMarks(pack) : pack)
+  const plan = planContext(budgetOf(request, moment), {
+    pinned: [...positionalCandidates(catalog, moment.pinnedSids ?? [], false, 'pinned')],
+    summaries: moment.summaries,
+    summaryShare: request.summaryShare,
+    recent: [...positionalCandidates(catalog, turns.recent, true, 'recent')],
+    excerpts: { kind: 'excerpts', candidates, settle },
+  })
+  const packed = packPlan(plan, tuning)
+  return contextOf(packed, request, scope, queries, moment, cliff)
+}
+
+/** The scope's turns a context may hold: those the app does not send verbatim, and the recent ones it asks for. */
+interface ScopeTurns {
+  /** The sids of the turns not sent verbatim, in time order. */
+  positional: readonly number[]
+  /** The sids of the last `recentTurns` of them. */
+  recent: readonly number[]
+  sentVerbatim: ReadonlySet<string>
+}
+
+function turnsOf(scope: CatalogScope, request: ContextRequest): ScopeTurns {
+  const { recentTurns, excludeRecent } = request
   // scope.messages is in time order: the turns the app sends verbatim are its last ones.
   const kept =
     excludeRecent === 0 ? scope.messages : scope.messages.slice(0, Math.max(0, scope.messages.length - excludeRecent))
   const sentVerbatim = new Set(scope.messages.slice(kept.length).map((m) => m.id))
+  // A recentTurns beyond the scope's turns takes them all.
+  const recent = recentTurns === 0 ? [] : kept.slice(-recentTurns).flatMap((m) => m.sids)
+  const positional = sentVerbatim.size === 0 ? sidsInTimeOrder(scope) : kept.flatMap((message) => message.sids)
+  return { positional, recent, sentVerbatim }
+}
+
+/** The request's budget with the tokenizer a token budget counts with. */
+function budgetOf(request: ContextRequest, moment: ContextMoment): Budget {
+  const { budget } = request
+  return 'tokens' in budget ? { ...budget, count: moment.countTokens! } : budget
+}
+
+/** `full`: every sentence not sent verbatim, in time order, whatever the budget (its characters, or a token budget's first guess). */
+function wholeHistory(catalog: SentenceCatalog, turns: ScopeTurns, request: ContextRequest): PlanPack {
+  const items = [...positionalCandidates(catalog, turns.positional, false, 'position')]
+  const text = renderContext(items)
+  const chars = startChars(request.budget)
+  return { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length, chars }
+}
+
+/** What the candidate stages read. */
+interface CandidateStages {
+  request: ContextRequest
+  queries: readonly RankingQuery[]
+  sources: RankingSources
+  moment: ContextMoment
+  tuning: Tuning
+  turns: ScopeTurns
+}
+
+/**
+ * The excerpts' candidates in the order the packer takes them: by position for `head` and `tail`, else ranked, then
+ * past the relevance cliff (`adaptiveStop`, calling `atCliff`), repeats last, spread over passages, with the turns
+ * that answer them, and with later updates (`followUpdates`); never a turn sent verbatim.
+ */
+function excerptCandidates(
+  strategy: Exclude<Strategy, 'full'>,
+  { request, queries, sources, moment, tuning, turns }: CandidateStages,
+  atCliff: () => void,
+): Iterable<ScoredSentence> {
+  const { conversationId, budget } = request
+  if (strategy === 'head' || strategy === 'tail')
+    return positionalCandidates(sources.catalog, turns.positional, strategy === 'tail', 'position')
+  const { sentVerbatim } = turns
   const notSent = (candidates: Iterable<ScoredSentence>) =>
     sentVerbatim.size === 0 ? candidates : withoutMessages(candidates, sentVerbatim)
-  // A recentTurns beyond the scope's turns pins them all.
-  const recent = recentTurns === 0 ? [] : kept.slice(-recentTurns)
-  const pinned = [
-    ...positionalCandidates(
-      catalog,
-      recent.flatMap((m) => m.sids),
-      true,
-      'recent',
-    ),
-  ]
-  let packed: PackResult
-  let cliff = false
-  const positional = sentVerbatim.size === 0 ? sidsInTimeOrder(scope) : kept.flatMap((message) => message.sids)
-  let tokens: ContextStats['tokens']
-  if (strategy === 'full') {
-    const items = [...positionalCandidates(catalog, positional, false, 'position')]
-    const text = renderContext(items)
-    packed = { items, text, used: text.length, stoppedBy: 'exhausted', considered: items.length }
-    if (request.tokenBudget) tokens = tokenStats(request.tokenBudget, moment.countTokens!(text))
-  } else {
-    let candidates: Iterable<ScoredSentence>
-    if (strategy === 'head' || strategy === 'tail') {
-      candidates = positionalCandidates(catalog, positional, strategy === 'tail', 'position')
-    } else {
-      const ranked = notSent(
-        rankCandidates(moment.degraded === undefined ? strategy : 'lexical', queries, conversationId, sources, tuning),
-      )
-      // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
-      // for later is still one the ranking put above the cliff.
-      const cliffOptions = { ratio: tuning.cliffRatio, window: tuning.cliffWindow }
-      const aboveCliff = adaptiveStop ? untilRelevanceCliff(ranked, () => (cliff = true), cliffOptions) : ranked
-      const distinct = tuning.repeatsLast ? distinctSentences(aboveCliff) : aboveCliff
-      // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
-      const answered = withAnswerNeighbours(
-        spreadOverPassages(distinct, tuning.passageRadius, followersFor(ranking, queries, tuning)),
-        catalogTurns(catalog, sources.lexical),
-        replyLeadsFor(budget, tuning),
-        tuning,
-      )
-      // Again after the stages: a neighbour or a later update may be a turn sent verbatim.
-      candidates = notSent(
-        followUpdates
-          ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
-          : answered,
-      )
-    }
-    const resolved = (result: PackResult) => (followUpdates ? withResolvedMarks(result) : result)
-    const pins = [...positionalCandidates(catalog, moment.pinnedSids ?? [], false, 'pinned')]
-    const sections = sectionsFor(pins, moment, request)
-    const packAt = (chars: number, minFill?: number): PackResult =>
-      sections === undefined
-        ? resolved(packBudget(candidates, { budget: chars, pinned, minFill }))
-        : packWithSections(sections, chars, (rest, leaveOut) =>
-            resolved(
-              packBudget(leavingOut(candidates, leaveOut), {
-                budget: rest,
-                pinned: pinned.filter((item) => !leaveOut.has(item.sid)),
-                minFill,
-              }),
-            ),
-          )
-    if (request.tokenBudget) {
-      // Packed again at other sizes until the count fits: the candidates are made once and replayed.
-      candidates = replayable(candidates)
-      const packer = {
-        atChars: (chars: number) => packAt(chars, tuning.tokenPackFill),
-        withItems: (items: readonly ScoredSentence[]) =>
-          sections === undefined
-            ? resolved(packBudget([], { budget: Infinity, pinned: items }))
-            : renderWithSections(sections, items),
-        candidates,
-      }
-      const packing = packToTokens(packer, moment.countTokens!, request.tokenBudget.tokens, budget, tuning)
-      packed = packing.packed
-      budget = packing.chars
-      tokens = tokenStats(request.tokenBudget, packing.tokens)
-    } else packed = packAt(budget)
-  }
+  const ranking = moment.degraded === undefined ? strategy : 'lexical'
+  const ranked = notSent(rankCandidates(ranking, queries, conversationId, sources, tuning))
+  // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
+  // for later is still one the ranking put above the cliff.
+  const cliffOptions = { ratio: tuning.cliffRatio, window: tuning.cliffWindow }
+  const aboveCliff = request.adaptiveStop ? untilRelevanceCliff(ranked, atCliff, cliffOptions) : ranked
+  const distinct = tuning.repeatsLast ? distinctSentences(aboveCliff) : aboveCliff
+  // The spread after de-duplication: a repeat held back there must not count as the sentence its passage was offered by.
+  const answered = withAnswerNeighbours(
+    spreadOverPassages(distinct, tuning.passageRadius, followersFor(ranking, queries, tuning)),
+    catalogTurns(sources.catalog, sources.lexical),
+    replyLeadsFor(startChars(budget), tuning),
+    tuning,
+  )
+  // Again after the stages: a neighbour or a later update may be a turn sent verbatim.
+  return notSent(
+    request.followUpdates
+      ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
+      : answered,
+  )
+}
+
+/** The `Context` of a packing: its text, its items and what it took of the budget, from the typed pack. */
+function contextOf(
+  packed: PlanPack,
+  request: ContextRequest,
+  scope: CatalogScope,
+  queries: readonly RankingQuery[],
+  moment: ContextMoment,
+  cliff = false,
+): Context {
+  const { strategy, budget: given } = request
+  const ranking = moment.degraded === undefined ? strategy : 'lexical'
+  const budget = packed.chars
+  const tokens = 'tokens' in given ? (packed.tokens ?? moment.countTokens!(packed.text)) : undefined
   return {
     text: packed.text,
     items: packed.items.map(toContextItem),
@@ -157,9 +179,9 @@ export function assembleContext(
       budget,
       used: packed.used,
       fill: packed.used / budget,
-      ...(tokens && { tokens }),
-      ...((packed as SectionedPack).pinned && { pinned: (packed as SectionedPack).pinned }),
-      ...((packed as SectionedPack).summary && { summary: (packed as SectionedPack).summary }),
+      ...('tokens' in given && tokens !== undefined && { tokens: tokenStats(given, tokens) }),
+      ...(packed.pinned && { pinned: packed.pinned }),
+      ...(packed.summary && { summary: packed.summary }),
       historyChars: scope.chars,
       historySentences: scope.sids.length,
       strategy,
@@ -175,33 +197,6 @@ export function assembleContext(
       ...(ranking === 'hybrid' && queries[0]?.denseTrust ? { denseTrust: queries[0].denseTrust } : {}),
     },
   }
-}
-
-/**
- * What goes before the conversation, or `undefined` when nothing does (no pins, no summary slot in use). The summaries
- * are chosen newest first while they fit together in `summaryShare` of the budget, in characters, or in the
- * tokenizer's tokens for a token budget (each counted alone), and shown oldest first; one that does not fit (every
- * one, in a share of 0) is named as left out, and only `summary: false` leaves them out unnamed.
- */
-function sectionsFor(pinned: ScoredSentence[], moment: ContextMoment, request: ContextRequest): Sections | undefined {
-  const { summaryShare } = request
-  const current = summaryShare === false ? [] : (moment.summaries?.current ?? [])
-  const dropped = moment.summaries?.dropped ?? []
-  if (pinned.length === 0 && current.length === 0 && dropped.length === 0) return undefined
-  const tokens = request.tokenBudget
-  const share = summaryShare === false ? 0 : Math.floor(summaryShare * (tokens ? tokens.tokens : request.budget))
-  const size = (text: string) => (tokens ? moment.countTokens!(text) : text.length)
-  const chosen: SummaryBlock[] = []
-  const left: string[] = []
-  let taken = 0
-  for (const block of current.map(summaryBlock).reverse()) {
-    const cost = size(block.text)
-    if (taken + cost <= share) {
-      chosen.unshift(block)
-      taken += cost
-    } else left.unshift(block.conversationId)
-  }
-  return { pinned, summaries: chosen, summariesLeft: left, summariesDropped: dropped }
 }
 
 function tokenStats(budget: TokenBudget, used: number): ContextStats['tokens'] {
@@ -225,11 +220,6 @@ function* withoutMessages(
   messageIds: ReadonlySet<string>,
 ): Generator<ScoredSentence> {
   for (const candidate of candidates) if (!messageIds.has(candidate.messageId)) yield candidate
-}
-
-/** `candidates` without the sids of `leaveOut` (the pinned ones, already in their own section). */
-function* leavingOut(candidates: Iterable<ScoredSentence>, leaveOut: ReadonlySet<number>): Generator<ScoredSentence> {
-  for (const candidate of candidates) if (!leaveOut.has(candidate.sid)) yield candidate
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { Context } from '../../src/types'
 import type { ContextRequest } from '../input/context-request'
 import type { ContextMoment } from './assemble-context'
+import { startChars } from './context-plan'
 
 /**
  * The context `assemble` builds, headed by `request.heading` when its text holds anything. The heading's line is
@@ -18,11 +19,12 @@ export function withHeading(
   if (heading === undefined) return assemble(request, moment)
   const line = `${heading}\n`
   const { countTokens } = moment
+  const given = request.budget
   const body =
-    request.tokenBudget && countTokens
+    'tokens' in given && countTokens
       ? assemble(request, { ...moment, countTokens: (text) => countTokens(text === '' ? text : line + text) })
-      : assemble({ ...request, budget: Math.max(1, request.budget - line.length) }, moment)
-  const budget = request.tokenBudget ? body.stats.budget + line.length : request.budget
+      : assemble({ ...request, budget: { chars: Math.max(1, startChars(given) - line.length) } }, moment)
+  const budget = 'tokens' in given ? body.stats.budget + line.length : given.chars
   if (body.text === '') return { ...body, stats: { ...body.stats, budget, fill: body.stats.used / budget } }
   const used = body.stats.used + line.length
   return { ...body, text: line + body.text, stats: { ...body.stats, budget, used, fill: used / budget } }

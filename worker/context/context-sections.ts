@@ -1,5 +1,5 @@
-import { packBudget, type PackResult } from '../../src/core/pack-budget'
-import { formatUtcDate, onOneLine, renderContext } from '../../src/core/render-context'
+import type { PackResult } from '../../src/core/pack-budget'
+import { formatUtcDate, onOneLine } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import type { PinnedStats, SummaryStats } from '../../src/types'
 
@@ -31,101 +31,68 @@ export function summaryBlock(summary: {
   }
 }
 
-/** What goes before the conversation: the pinned messages' sentences (pin order) and the summaries chosen for it. */
-export interface Sections {
-  pinned: readonly ScoredSentence[]
-  /** Oldest first; each whole or not at all. */
-  summaries: readonly SummaryBlock[]
-  /** Conversations whose summary was left out before packing (over its share of the budget) or dropped by a forget. */
-  summariesLeft: readonly string[]
-  summariesDropped: readonly string[]
+/** A section before the conversation as packed: its blocks of text, the sentences they hold, its line in the stats. */
+export interface PlacedSection {
+  /** Each under its own header, in order. */
+  blocks: readonly string[]
+  /** Its sentences in the context: they come first in `items`, in the section's order. */
+  items: readonly ScoredSentence[]
+  /** Its entry in the stats, given the characters its blocks took with the separators after them. */
+  stats(chars: number): Pick<SectionedPack, 'pinned' | 'summary'>
 }
 
-/** A packing with sections before the rest. */
+/** A packing with sections before the rest, and what each took. */
 export interface SectionedPack extends PackResult {
-  /** The pinned sentences in the context, in pin order; `items` holds them first, then the rest in time order. */
-  pinnedItems: ScoredSentence[]
   pinned?: PinnedStats
   summary?: SummaryStats
 }
 
 /**
- * The sections packed first, inside `chars`, in priority order: the pinned messages' sentences (all of them when they
- * fit together, else each in pin order if it fits: `packBudget`'s own rule for its first items), then each summary
- * whole if what is left holds it; then `packRest` given what is left and the pinned sids to leave out. Measured
- * exactly as rendered (`layOut`), so the whole stays within `chars`.
+ * The room the sections before the conversation share, in characters, block by block: each block costs its length
+ * and the `SECTION_JOIN` before it, and the `SECTION_BREAK` after the last one is kept free, so that the whole text,
+ * measured exactly as `layOut` renders it, stays within `chars`.
  */
-export function packWithSections(
-  sections: Sections,
-  chars: number,
-  packRest: (chars: number, leaveOut: ReadonlySet<number>) => PackResult,
-): SectionedPack {
-  const { pinned } = sections
-  const pinnedPack = packBudget([], {
-    budget: Math.max(0, chars - PINNED_HEADER.length - SECTION_BREAK.length),
-    pinned,
-  })
-  const sids = new Set(pinnedPack.items.map((item) => item.sid))
-  const pinnedItems = pinned.filter((item) => sids.has(item.sid))
-  let prefix = pinnedPack.used === 0 ? 0 : PINNED_HEADER.length + pinnedPack.used
-  const summaries: SummaryBlock[] = []
-  const left = [...sections.summariesLeft]
-  for (const summary of sections.summaries) {
-    const cost = (prefix === 0 ? 0 : SECTION_JOIN.length) + summary.text.length
-    if (prefix + cost + SECTION_BREAK.length > chars) left.push(summary.conversationId)
-    else {
-      summaries.push(summary)
-      prefix += cost
-    }
-  }
-  const rest = packRest(prefix === 0 ? chars : chars - prefix - SECTION_BREAK.length, new Set(pinned.map((i) => i.sid)))
-  return layOut(sections, pinnedItems, summaries, left, rest)
-}
+export class SectionRoom {
+  private used = 0
 
-/** `items` (pinned and other sentences, any order) laid out in sections, whole: for a selection already made. */
-export function renderWithSections(sections: Sections, items: readonly ScoredSentence[]): SectionedPack {
-  const pinnedSids = new Set(sections.pinned.map((item) => item.sid))
-  const chosen = new Set(items.map((item) => item.sid))
-  const others = items.filter((item) => !pinnedSids.has(item.sid))
-  const rest = packBudget([], { budget: Infinity, pinned: others })
-  const pinnedItems = sections.pinned.filter((item) => chosen.has(item.sid))
-  return layOut(sections, pinnedItems, sections.summaries, [...sections.summariesLeft], rest)
+  constructor(private readonly chars: number) {}
+
+  /** What a next block may take. */
+  left(): number {
+    return this.chars - this.used - this.join() - SECTION_BREAK.length
+  }
+
+  take(block: string): void {
+    this.used += this.join() + block.length
+  }
+
+  /** What is left for the conversation's part, after the blocks taken and the break before it. */
+  rest(): number {
+    return this.used === 0 ? this.chars : this.chars - this.used - SECTION_BREAK.length
+  }
+
+  private join(): number {
+    return this.used === 0 ? 0 : SECTION_JOIN.length
+  }
 }
 
 /**
- * The text: the pinned section, each summary, `SECTION_BREAK` and the rest, each only when it has lines, sections
- * joined by `SECTION_JOIN`. Each section's stats count it with the separator that follows it, so the pinned
- * section's characters, the summaries' and the rest's add up to the text's.
+ * The text: each section's blocks, `SECTION_BREAK` and the rest, each only when it has lines, blocks joined by
+ * `SECTION_JOIN`; items are the sections' first, then the rest's in time order. Each section's stats count its blocks
+ * with the separator that follows each, so the sections' characters and the rest's add up to the text's.
  */
-function layOut(
-  sections: Sections,
-  pinnedItems: ScoredSentence[],
-  summaries: readonly SummaryBlock[],
-  summariesLeft: string[],
-  rest: PackResult,
-): SectionedPack {
-  const pinnedText = renderContext(pinnedItems)
-  const blocks = [...(pinnedText === '' ? [] : [PINNED_HEADER + pinnedText]), ...summaries.map((s) => s.text)]
+export function layOut(sections: readonly PlacedSection[], rest: PackResult): SectionedPack {
+  const blocks = sections.flatMap((section, index) => section.blocks.map((text) => ({ text, index })))
   const separators = blocks.map((_, i) =>
     i < blocks.length - 1 ? SECTION_JOIN : rest.text === '' ? '' : SECTION_BREAK,
   )
-  const text = blocks.map((block, i) => block + separators[i]).join('') + rest.text
-  const inContext = new Set(pinnedItems.map((item) => item.sid))
-  const pack: SectionedPack = { ...rest, items: [...pinnedItems, ...rest.items], text, used: text.length, pinnedItems }
-  if (sections.pinned.length > 0) {
-    const messages = [...new Set(pinnedItems.map((item) => item.messageId))]
-    const left = [...new Set(sections.pinned.filter((item) => !inContext.has(item.sid)).map((item) => item.messageId))]
-    pack.pinned = { messages, chars: pinnedText === '' ? 0 : blocks[0].length + separators[0].length, left }
-  }
-  if (sections.summaries.length + sections.summariesLeft.length + sections.summariesDropped.length > 0) {
-    const first = pinnedText === '' ? 0 : 1
-    const chars = summaries.reduce((sum, _, i) => sum + blocks[first + i].length + separators[first + i].length, 0)
-    pack.summary = {
-      conversations: summaries.map((s) => s.conversationId),
-      chars,
-      left: summariesLeft,
-      dropped: [...sections.summariesDropped],
-    }
-  }
+  const text = blocks.map((block, i) => block.text + separators[i]).join('') + rest.text
+  const chars = sections.map(() => 0)
+  blocks.forEach((block, i) => {
+    chars[block.index] += block.text.length + separators[i].length
+  })
+  const items = [...sections.flatMap((section) => section.items), ...rest.items]
+  const pack: SectionedPack = { ...rest, items, text, used: text.length }
+  sections.forEach((section, index) => Object.assign(pack, section.stats(chars[index])))
   return pack
 }

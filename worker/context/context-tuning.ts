@@ -107,18 +107,24 @@ export const CONTEXT_TUNING_TABLE = {
    */
   tokenPackFill: { value: 0.97, range: 'share' },
   /**
+   * The share of a token budget a packing must reach to be kept as it is: below it, the budget is packed again with
+   * more characters when the history has more, and then topped up candidate by candidate (`tokenTopUps`). Share of
+   * the token budget. Tried: 0.9 only (BENCHMARKS.md, "Token budgets").
+   */
+  tokenMinFill: { value: 0.9, range: 'share' },
+  /**
    * The share of a token budget the next packing aims at, from the characters per token the last one measured: close
    * to 1 fills more, but more packings then go over and are made again. Share of the token budget. Tried: 0.985 only
    * (same section).
    */
   tokenTarget: { value: 0.985, range: 'share' },
   /**
-   * Packings a token budget may take to land between 90% and 100% of the budget; if none did, it keeps the fullest one
+   * Packings a token budget may take to land between `tokenMinFill` and all of the budget; if none did, it keeps the fullest one
    * within the budget (and shrinks until one is, if every one went over). Packings. Tried: 8 only (same section).
    */
   tokenRounds: { value: 8, range: 'count' },
   /**
-   * Candidates a token budget still under 90% after its rounds looks at, one by one, for one that fits the tokens
+   * Candidates a token budget still under `tokenMinFill` after its rounds looks at, one by one, for one that fits the tokens
    * left (each counted with the whole text): a budget of a few lines, where the next line in order goes over. Candidates.
    * Tried: 32 only (same section).
    */

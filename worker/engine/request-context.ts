@@ -67,7 +67,7 @@ export async function requestContext(
     parsed.strategy === 'hybrid' && degraded === undefined && catalog.scope(parsed.conversationId).sids.length > 0
       ? await parts.wordNeighbours.table
       : undefined
-  const countTokens = parsed.tokenBudget && (await parts.tokenCounters.counter(parsed.tokenBudget.tokenizer))
+  const countTokens = 'tokens' in parsed.budget ? await parts.tokenCounters.counter(parsed.budget.tokenizer) : undefined
   const pinnedSids = await parts.pins.sids(parsed.conversationId)
   const summaries = await parts.summaries.inScope(parsed.conversationId)
   const queryMs = performance.now() - startedAt

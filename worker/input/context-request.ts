@@ -4,14 +4,17 @@ import { DEFAULT_MAX_REQUEST_CHARS } from './input-limits'
 import { describe } from './message-input'
 import { readInput } from './readable-input'
 
+/** A budget in characters of `ctx.text`. */
+export interface CharBudget {
+  chars: number
+}
+
 /** A validated `buildContext` call with every default applied. */
 export interface ContextRequest {
   /** The request first, then the extra queries. */
   queries: string[]
-  /** Characters: the budget given, or for a token budget the characters to start packing from (`tokenBudget`). */
-  budget: number
-  /** Set when the budget is in tokens: the text is then counted with `tokenizer` and kept within `tokens`. */
-  tokenBudget?: TokenBudget
+  /** Characters, or tokens: then the text is counted with `tokenizer` and kept within `tokens`. */
+  budget: CharBudget | TokenBudget
   strategy: Strategy
   conversationId: string | undefined
   recentTurns: number
@@ -32,11 +35,6 @@ export const DEFAULT_BUDGET = 8000
 export const DEFAULT_SUMMARY_SHARE = 0.25
 /** The tokenizers Sift ships, by name; any other tokenizer is a Hugging Face `tokenizer.json` named by its URL or path. */
 export const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base'] as const
-/**
- * Characters per token a token budget starts packing from: English runs near four with OpenAI's encodings; the
- * packer then measures the text it made and corrects the guess (worker/context/token-packing.ts).
- */
-const CHARS_PER_TOKEN_GUESS = 4
 /**
  * Extra queries one request may take. The character limit does not bound their count, and each query is embedded
  * and ranked on its own (a dense scan of every vector, BM25, fusion, stand-ins, later statements) while the engine
@@ -112,8 +110,7 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
   }
   return {
     queries: [request, ...(queries as string[])],
-    budget: tokenBudget === undefined ? (budget as number) : tokenBudget.tokens * CHARS_PER_TOKEN_GUESS,
-    ...(tokenBudget && { tokenBudget }),
+    budget: tokenBudget ?? { chars: budget as number },
     strategy: strategy as Strategy,
     conversationId,
     recentTurns,
