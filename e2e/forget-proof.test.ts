@@ -72,62 +72,57 @@ const quietSecond = () => new Promise((resolve) => setTimeout(resolve, 1500))
 
 describeEachEngine('forget proof', (run) => {
   const tab = tabsClosedAfterEach(run)
-  test(
-    `a forget from one tab leaves no trace in any object store, vector or context, in either tab and after a reload`,
-    async () => {
-      const name = `e2e-forget-proof-${run.engine.name}`
-      const [leader, follower] = [await tab(name), await tab(name)]
-      await leader.evaluate(
-        (messages) => window.tabMemory.add(messages),
-        [...kept.slice(0, 130), ...forgotten, ...kept.slice(130)],
-      )
-      await indexedWithRetry(follower)
-      await quietSecond()
+  test(`a forget from one tab leaves no trace in any object store, vector or context, in either tab and after a reload`, async () => {
+    const name = `e2e-forget-proof-${run.engine.name}`
+    const [leader, follower] = [await tab(name), await tab(name)]
+    await leader.evaluate(
+      (messages) => window.tabMemory.add(messages),
+      [...kept.slice(0, 130), ...forgotten, ...kept.slice(130)],
+    )
+    await indexedWithRetry(follower)
+    await quietSecond()
 
-      // The scan finds what is there, and decodes the forgotten sentences' vectors to compare against afterwards.
-      const before = await scanDatabase(leader, name, needles)
-      // The scan reads every object store: each one of a stored step of the forget cascade, and no other.
-      expect([...before.stores].sort()).toEqual(cascadeStores)
-      for (const needle of needles) expect(before.found.some((where) => where.endsWith(`: ${needle}`))).toBe(true)
-      expect(before.found.some((where) => where.startsWith('lexicalSnapshots'))).toBe(true)
-      const secretSids = await leader.evaluate(async () => {
-        const context = await window.tabMemory.buildContext('', { strategy: 'full' })
-        return context.items.filter((item) => item.conversationId === 'conv-secret-91b2').length
-      })
-      expect(secretSids).toBeGreaterThan(0)
-      const secretVectors = await vectorsOfConversation(leader, name, before.vectorsBySid)
-      expect(secretVectors).toHaveLength(secretSids)
-      // The comparison can tell: each forgotten vector is stored, at cosine ~1.
-      expect((await scanDatabase(leader, name, [], secretVectors)).maxCosine).toBeGreaterThan(0.99)
+    // The scan finds what is there, and decodes the forgotten sentences' vectors to compare against afterwards.
+    const before = await scanDatabase(leader, name, needles)
+    // The scan reads every object store: each one of a stored step of the forget cascade, and no other.
+    expect([...before.stores].sort()).toEqual(cascadeStores)
+    for (const needle of needles) expect(before.found.some((where) => where.endsWith(`: ${needle}`))).toBe(true)
+    expect(before.found.some((where) => where.startsWith('lexicalSnapshots'))).toBe(true)
+    const secretSids = await leader.evaluate(async () => {
+      const context = await window.tabMemory.buildContext('', { strategy: 'full' })
+      return context.items.filter((item) => item.conversationId === 'conv-secret-91b2').length
+    })
+    expect(secretSids).toBeGreaterThan(0)
+    const secretVectors = await vectorsOfConversation(leader, name, before.vectorsBySid)
+    expect(secretVectors).toHaveLength(secretSids)
+    // The comparison can tell: each forgotten vector is stored, at cosine ~1.
+    expect((await scanDatabase(leader, name, [], secretVectors)).maxCosine).toBeGreaterThan(0.99)
 
-      // Before: what the user asks to forget is found, in both tabs.
-      for (const page of [leader, follower]) expect((await answersTo(page, probes)).join('\n')).toContain('Zylophant')
+    // Before: what the user asks to forget is found, in both tabs.
+    for (const page of [leader, follower]) expect((await answersTo(page, probes)).join('\n')).toContain('Zylophant')
 
-      expect(await follower.evaluate((id) => window.tabMemory.forget({ conversationId: id }), secretConversation)).toBe(
-        2,
-      )
+    expect(await follower.evaluate((id) => window.tabMemory.forget({ conversationId: id }), secretConversation)).toBe(2)
 
-      for (const page of [leader, follower]) {
-        const after = await scanDatabase(page, name, needles, secretVectors)
-        expect(after.found).toEqual([])
-        // Compacted, not flagged: the forgotten rows are gone from the blocks.
-        expect(after.rowCount).toBe(before.rowCount - secretSids)
-        expect(after.maxCosine).toBeLessThan(0.99)
-        const texts = (await answersTo(page, probes)).join('\n').toLowerCase()
-        for (const needle of needles) expect(texts).not.toContain(needle.toLowerCase())
-      }
+    for (const page of [leader, follower]) {
+      const after = await scanDatabase(page, name, needles, secretVectors)
+      expect(after.found).toEqual([])
+      // Compacted, not flagged: the forgotten rows are gone from the blocks.
+      expect(after.rowCount).toBe(before.rowCount - secretSids)
+      expect(after.maxCosine).toBeLessThan(0.99)
+      const texts = (await answersTo(page, probes)).join('\n').toLowerCase()
+      for (const needle of needles) expect(texts).not.toContain(needle.toLowerCase())
+    }
 
-      // A reload: the memory reopens from what is stored, and the saved copies it writes hold nothing forgotten either.
-      await reloadAndSave(leader, name)
-      for (const page of [leader, follower]) {
-        const texts = (await answersTo(page, probes)).join('\n').toLowerCase()
-        for (const needle of needles) expect(texts).not.toContain(needle.toLowerCase())
-      }
-      const reloaded = await scanDatabase(leader, name, needles, secretVectors)
-      expect(reloaded.found).toEqual([])
-      expect(reloaded.maxCosine).toBeLessThan(0.99)
-    },
-  )
+    // A reload: the memory reopens from what is stored, and the saved copies it writes hold nothing forgotten either.
+    await reloadAndSave(leader, name)
+    for (const page of [leader, follower]) {
+      const texts = (await answersTo(page, probes)).join('\n').toLowerCase()
+      for (const needle of needles) expect(texts).not.toContain(needle.toLowerCase())
+    }
+    const reloaded = await scanDatabase(leader, name, needles, secretVectors)
+    expect(reloaded.found).toEqual([])
+    expect(reloaded.maxCosine).toBeLessThan(0.99)
+  })
 
   test('a sentence forgotten from one tab leaves no trace in any object store or context, and the rest of its message stays found', async () => {
     const name = `e2e-forget-sentence-proof-${run.engine.name}`
