@@ -310,6 +310,28 @@ export interface Context {
   text: string
   /** The sentences in `text`: the pinned ones first (`reason: 'pinned'`), then the rest in chronological order. */
   items: ContextItem[]
+  /**
+   * `text` in the two parts a chat request sends apart (`chatPrompt`, the middleware): what changes only when the app
+   * pins or summarises, and what changes with every request.
+   */
+  sections: ContextSections
   /** What it took of the budget, and how it was built. */
   stats: ContextStats
+}
+
+/**
+ * A context's text split where a provider's prompt cache needs it (`Context.sections`). The heading
+ * (`BuildContextOptions.heading`) is in neither, nor is the `From the conversation:` line between them: with a pin
+ * or a summary, `text` is the heading's line, `stable`, a blank line, that line and `excerpts`; otherwise the
+ * heading's line and `excerpts`.
+ */
+export interface ContextSections {
+  /**
+   * The sections before the conversation, each under its own header (`Pinned:`, `Summary of the conversation up to
+   * …:`) and joined by a blank line: the same from one request to the next until the app pins, unpins or sets a
+   * summary, so it belongs in the prompt's cached prefix. `''` when the context holds none.
+   */
+  stable: string
+  /** The conversation's lines: the recent turns and the excerpts ranked for the request. `''` when none. */
+  excerpts: string
 }

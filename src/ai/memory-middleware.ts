@@ -1,12 +1,12 @@
 import type { LanguageModelMiddleware } from 'ai'
 import type { BuildContextOptions, Context } from '../context-types'
-import { DEFAULT_EXCERPTS_HEADING } from '../core/chat-prompt'
+import { contextSystemTexts, DEFAULT_EXCERPTS_HEADING } from '../core/chat-prompt'
 import { asSiftError, SiftError } from '../errors'
 import type { Memory } from '../types'
 import { exchangeIds } from './exchange-ids'
 import { rankedPart } from './long-turns'
 import type { ModelCallOptions, ModelFinishReason, ModelGenerateResult, ModelStreamPart } from './model-types'
-import { promptWithExcerpts, readPromptWindow } from './prompt-window'
+import { promptWithContext, readPromptWindow } from './prompt-window'
 import { type PendingExchange, type StoreReport, storeExchange } from './store-exchange'
 import { withStoredTurns } from './stored-turns'
 import { DEFAULT_PART_CHARS, MIN_PART_CHARS, withMark } from './turn-marks'
@@ -28,7 +28,8 @@ export interface SiftMemoryOptions {
   recentTurns?: number
   /**
    * The context's budget, as `BuildContextOptions.budget` takes it: characters, or `{ tokens, tokenizer }` in the
-   * LLM's tokens. It covers the whole excerpts message, its heading included.
+   * LLM's tokens. It covers the messages the context is sent in together (the stable sections' and the excerpts', its
+   * heading included).
    *
    * Range: as `BuildContextOptions.budget`: an integer ≥ 1 of characters, or a `TokenBudget`. Checked on each call: a
    * budget out of range fails the call's context, and the prompt goes out as the app gave it (`onContext` says why).
@@ -57,7 +58,7 @@ export interface SiftMemoryOptions {
   summary?: BuildContextOptions['summary']
   /**
    * The line before the excerpts in their system message (`BuildContextOptions.heading`: at most 1,000 characters,
-   * counted in the budget).
+   * counted in the budget; `''` for none). The stable sections' message needs none: each section has its own header.
    *
    * @defaultValue `'Excerpts from earlier in this conversation:'`
    */
@@ -105,7 +106,7 @@ export interface SiftMemoryOptions {
 export interface ContextReport {
   /** The conversation the context was built from; undefined for every conversation's history. */
   conversationId: string | undefined
-  /** The context sent in the excerpts message (its `stats`: ranking, degraded, tokens…); undefined with `error`. */
+  /** The context sent in the stable sections' and the excerpts' messages (its `stats`: ranking, degraded, tokens…); undefined with `error`. */
   context?: Context
   /** Why no context was built: the prompt was then sent as the app gave it, every turn in it. */
   error?: SiftError
@@ -134,8 +135,9 @@ const DEFAULTS = { recentTurns: 6, budget: 4000, maxRankedChars: 8000, partChars
  * An AI SDK language-model middleware (`wrapLanguageModel({ model, middleware: siftMemory(memory) })`) that gives
  * every call the memory of the whole conversation without sending it: for each call it builds the context for the
  * latest user message from the stored history, keeps the prompt's system messages and its last `recentTurns` turns
- * verbatim (less any the user has forgotten since), drops the older turns, and puts the context in a system message
- * right after the system prefix (where a provider's prompt cache still finds the prefix). Once the call has
+ * verbatim (less any the user has forgotten since), drops the older turns, and puts the context right after the
+ * system prefix: its stable sections (pins, summaries) in a system message of their own, then its excerpts in
+ * another, so that a provider's prompt cache finds the prefix and the stable sections unchanged. Once the call has
  * succeeded, streamed or not, it stores the user's message and the finished reply under new ids, and marks the
  * reply's text with them (`providerMetadata.sift`), so the app's copy of the thread says which stored turns it
  * holds; a call that fails, is aborted or ends in tool calls (the next step goes on) stores nothing. The memory
@@ -176,8 +178,11 @@ export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): Lan
           heading,
           ...(summary !== undefined && { summary }),
         })
-        const excerpts = context.text === '' ? undefined : context.text
-        transformed = { ...passed, prompt: promptWithExcerpts({ ...window, recent: recent.messages }, excerpts) }
+        const { stable, excerpts } = contextSystemTexts(context, heading)
+        transformed = {
+          ...passed,
+          prompt: promptWithContext({ ...window, recent: recent.messages }, [...stable, ...excerpts]),
+        }
         report = {
           conversationId,
           context,

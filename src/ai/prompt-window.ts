@@ -77,13 +77,14 @@ function isReplyPart(message: ModelMessage): boolean {
 }
 
 /**
- * The prompt sent instead: the system prefix, then `excerpts` as a system message of its own (after the prefix, so
- * that a provider's prompt cache still finds the prefix unchanged), the recent turns and the current exchange.
+ * The prompt sent instead: the system prefix, then each of the context's `texts` (its stable sections, then its
+ * excerpts: `contextSystemTexts`) as a system message of its own (after the prefix, so that a provider's prompt cache
+ * still finds the prefix unchanged), the recent turns and the current exchange.
  */
-export function promptWithExcerpts(window: PromptWindow, excerpts: string | undefined): ModelPrompt {
+export function promptWithContext(window: PromptWindow, texts: readonly string[]): ModelPrompt {
   return [
     ...window.system,
-    ...(excerpts === undefined ? [] : [{ role: 'system' as const, content: excerpts }]),
+    ...texts.map((content) => ({ role: 'system' as const, content })),
     ...window.recent,
     ...window.current,
   ]

@@ -1,5 +1,6 @@
 // A context as the messages a chat request takes, in the order that keeps a provider's prompt cache working. Pure:
 // plain data in, plain data out; the app sends the result itself.
+import type { ContextSections } from '../context-types'
 
 /** A turn of the conversation as a chat request carries it. */
 export interface ChatTurn {
@@ -14,13 +15,16 @@ export interface ChatPromptParts {
   /** The app's system prompt: the same in every request, so that it is the prefix a prompt cache reuses. */
   system: string
   /**
-   * The context built for `request` (`memory.buildContext(request, { excludeRecent: recent.length })`), or its
-   * text; an empty one adds nothing.
+   * The context built for `request` (`memory.buildContext(request, { excludeRecent: recent.length })`): its stable
+   * sections and its excerpts go in system texts of their own (`Context.sections`). A plain string, or an object
+   * without `sections`, is taken as excerpts, all of it in one system text as before; an empty one adds nothing.
    */
   context:
     | {
-        /** The context's text (`Context.text`). */
+        /** The context's text (`Context.text`): what is sent when `sections` is absent. */
         text: string
+        /** The context's text split into its stable sections and its excerpts (`Context.sections`). */
+        sections?: ContextSections
       }
     | string
   /** The latest turns, oldest first, sent verbatim after the excerpts (the ones `excludeRecent` left out of them). */
@@ -28,7 +32,8 @@ export interface ChatPromptParts {
   /** The user's new message. */
   request: string
   /**
-   * The line before the excerpts, in their system text.
+   * The line before the excerpts, in their system text; `''` for none. The stable sections need none: each has its
+   * own header (`Pinned:`, `Summary of the conversation up to …:`).
    *
    * @defaultValue `'Excerpts from earlier in this conversation:'`
    */
@@ -37,8 +42,20 @@ export interface ChatPromptParts {
 
 /** A chat request in provider-neutral form (`chatPrompt`). */
 export interface ChatPrompt {
-  /** The system texts in order: the app's system prompt, then the excerpts when there are any. */
+  /**
+   * The system texts in order: the app's system prompt, then the context's stable sections when it has any, then its
+   * excerpts when there are any.
+   */
   system: string[]
+  /**
+   * How many of `system`'s texts, from the first, stay the same from one request to the next: the app's system
+   * prompt, and the stable sections when there are any. `toAnthropicPrompt` puts its cache breakpoint after the last.
+   *
+   * Range: an integer from 1 to `system.length`.
+   *
+   * @defaultValue `1`: the system prompt alone (a prompt made without `chatPrompt`)
+   */
+  stableSystemTexts?: number
   /** The recent turns, then the request. */
   messages: ChatTurn[]
 }
@@ -47,20 +64,42 @@ export const DEFAULT_EXCERPTS_HEADING = 'Excerpts from earlier in this conversat
 
 /**
  * The request in the order prompt caching needs: a provider reuses the longest prefix an earlier request shared, so
- * the system prompt, the same every time, comes first; the excerpts, which change with every request, follow it in
- * a system text of their own (inside the system prompt they would break the shared prefix); the recent turns and
- * the request come last, where the model reads them as the conversation going on. For the AI SDK pass `system` as
- * `system` (`prompt.system.map((content) => ({ role: 'system', content }))`) and `messages` as `messages`.
+ * the system prompt, the same every time, comes first; the context's stable sections (pins and summaries, which
+ * change only when the app changes them) follow it in a system text of their own, so that the cached prefix runs
+ * through them; the excerpts, which change with every request, come after in their own system text (before the
+ * stable sections they would end the shared prefix there); the recent turns and the request come last, where the
+ * model reads them as the conversation going on. For the AI SDK pass `system` as `system`
+ * (`prompt.system.map((content) => ({ role: 'system', content }))`) and `messages` as `messages`.
  */
 export function chatPrompt(parts: ChatPromptParts): ChatPrompt {
-  const text = typeof parts.context === 'string' ? parts.context : parts.context.text
-  const heading = parts.excerptsHeading ?? DEFAULT_EXCERPTS_HEADING
+  const { stable, excerpts } = contextSystemTexts(parts.context, parts.excerptsHeading ?? DEFAULT_EXCERPTS_HEADING)
   return {
-    system: text === '' ? [parts.system] : [parts.system, `${heading}\n${text}`],
+    system: [parts.system, ...stable, ...excerpts],
+    stableSystemTexts: 1 + stable.length,
     messages: [
       ...parts.recent.map(({ role, content }) => ({ role, content })),
       { role: 'user', content: parts.request },
     ],
+  }
+}
+
+/**
+ * A context as the system texts that follow the app's system prompt, each empty or of one text: its stable sections,
+ * then its excerpts under `heading` (`''`: none). A context without `sections` is all excerpts. Shared by
+ * `chatPrompt` and the middleware, so that both send the same texts.
+ */
+export function contextSystemTexts(
+  context: ChatPromptParts['context'],
+  heading: string,
+): { stable: string[]; excerpts: string[] } {
+  const sections =
+    typeof context === 'string'
+      ? { stable: '', excerpts: context }
+      : (context.sections ?? { stable: '', excerpts: context.text })
+  const headed = heading === '' ? sections.excerpts : `${heading}\n${sections.excerpts}`
+  return {
+    stable: sections.stable === '' ? [] : [sections.stable],
+    excerpts: sections.excerpts === '' ? [] : [headed],
   }
 }
 
@@ -83,7 +122,7 @@ export interface AnthropicSystemBlock {
   type: 'text'
   /** The system text. */
   text: string
-  /** On the app's system prompt only: the cache breakpoint after it. */
+  /** On the last stable text only (`ChatPrompt.stableSystemTexts`): the cache breakpoint after it. */
   cache_control?: {
     /** Anthropic's short-lived cache. */
     type: 'ephemeral'
@@ -92,25 +131,27 @@ export interface AnthropicSystemBlock {
 
 /** The `system` and `messages` of an Anthropic Messages request. */
 export interface AnthropicPrompt {
-  /** The app's system prompt (with its cache breakpoint), then the excerpts. */
+  /** The app's system prompt, the stable sections (the last of them with the cache breakpoint), then the excerpts. */
   system: AnthropicSystemBlock[]
   /** The recent turns, then the request. */
   messages: ChatTurn[]
 }
 
 /**
- * `prompt` as an Anthropic Messages request's `system` blocks and `messages`. The app's system prompt carries a cache
- * breakpoint (`cache_control`), so that it is cached and the excerpts after it are not; Anthropic caches a prefix
- * only from a minimum length on, and a shorter one is simply sent uncached. Anthropic has required the first message
- * to be the user's: start `recent` at a user turn.
+ * `prompt` as an Anthropic Messages request's `system` blocks and `messages`. The last stable text (the stable
+ * sections, else the app's system prompt) carries a cache breakpoint (`cache_control`), so that the system prompt
+ * and the pins and summaries are cached together and the excerpts after them are not; Anthropic caches a prefix only
+ * from a minimum length on, and a shorter one is simply sent uncached. Anthropic has required the first message to
+ * be the user's: start `recent` at a user turn.
  */
 export function toAnthropicPrompt(prompt: ChatPrompt): AnthropicPrompt {
-  const [stable, ...rest] = prompt.system
+  const cachedThrough = (prompt.stableSystemTexts ?? 1) - 1
   return {
-    system: [
-      { type: 'text', text: stable, cache_control: { type: 'ephemeral' } },
-      ...rest.map((text) => ({ type: 'text' as const, text })),
-    ],
+    system: prompt.system.map((text, index) =>
+      index === cachedThrough
+        ? { type: 'text', text, cache_control: { type: 'ephemeral' } }
+        : { type: 'text' as const, text },
+    ),
     messages: prompt.messages,
   }
 }

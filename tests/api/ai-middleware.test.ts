@@ -106,6 +106,38 @@ describe('siftMemory, the AI SDK middleware', () => {
     },
   )
 
+  it('sends the pins and the summary in a system message of their own before the excerpts, the same from call to call', async () => {
+    const { model } = await setUp({ budget: 1200 })
+    const history = await chatThrough(model, false)
+    await memory.indexed()
+    const turns = await stored()
+    const peanuts = turns.find((m) => m.content.includes('peanuts'))!
+    await memory.pin(peanuts.id)
+    const summary = 'The user moved to Leeds for a library job and is learning the cello.'
+    await memory.setSummary('default', summary, { through: turns[1].id })
+    const stableMessages: unknown[] = []
+    for (const question of ['What do I call my pet?', 'Who visits me in August?']) {
+      await generateText({ model, system: SYSTEM, messages: thread(history, question) })
+      const [system, stable, excerpts, ...rest] = lastRequest().messages
+      expect(system).toEqual({ role: 'system', content: SYSTEM })
+      expect(stable.role).toBe('system')
+      expect(messageText(stable)).toMatch(
+        /^Pinned:\nuser \([^)]+\): I cannot eat peanuts[^\n]+\n\nSummary of the conversation up to [^\n]+:\n/,
+      )
+      expect(messageText(stable).endsWith(`:\n${summary}`)).toBe(true)
+      expect(excerpts.role).toBe('system')
+      expect(messageText(excerpts)).toMatch(/^Excerpts from earlier in this conversation:\n(user|assistant) \(/)
+      expect(messageText(excerpts)).not.toContain('peanuts')
+      expect(messageText(excerpts)).not.toContain(summary)
+      expect(messageText(excerpts)).not.toContain('From the conversation:')
+      expect(rest[0].role).not.toBe('system')
+      stableMessages.push(stable)
+    }
+    expect(messageText(lastRequest().messages[2])).toContain('Ines')
+    // What a prefix cache reuses: the system prompt and the stable message, unchanged from the call before.
+    expect(stableMessages[1]).toEqual(stableMessages[0])
+  })
+
   it('takes a budget in the LLM tokens, as buildContext does: the excerpts it sends fit it', async () => {
     const tokens = 60
     const { model } = await setUp({ budget: { tokens, tokenizer: 'o200k_base' } })
@@ -318,7 +350,7 @@ describe('siftMemory, the AI SDK middleware', () => {
     expect((await memory.messages({ conversationId: 'cats' })).messages).toHaveLength(4)
   })
 
-  it("sends the conversation's summary in the excerpts' message, and none with summary: false", async () => {
+  it("sends the conversation's summary in the stable sections' message, and none with summary: false", async () => {
     const summary = 'The user has a dog and asks about pets.'
     for (const option of [undefined, false] as const) {
       const { model } = await setUp(option === undefined ? {} : { summary: option })

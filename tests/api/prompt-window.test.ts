@@ -1,7 +1,7 @@
 // How the AI SDK middleware cuts a prompt (src/ai/prompt-window.ts): pure, over prompts in the AI SDK's model format.
 import { describe, expect, it } from 'vitest'
 import type { ModelPrompt } from '../../src/ai/model-types'
-import { promptWithExcerpts, readPromptWindow } from '../../src/ai/prompt-window'
+import { promptWithContext, readPromptWindow } from '../../src/ai/prompt-window'
 
 const text = (t: string) => [{ type: 'text' as const, text: t }]
 const user = (t: string) => ({ role: 'user' as const, content: text(t) })
@@ -31,12 +31,13 @@ describe('readPromptWindow', () => {
     expect(window.system).toEqual([prompt[0]])
     expect(window.recent).toEqual(prompt.slice(2, 5))
     expect(window).toMatchObject({ recentTurns: 3, dropped: 1, request: 'now', replySoFar: '' })
-    expect(promptWithExcerpts(window, 'Excerpts:\nuser: u1')).toEqual([
+    expect(promptWithContext(window, ['Pinned:\nuser: p', 'Excerpts:\nuser: u1'])).toEqual([
       prompt[0],
+      { role: 'system', content: 'Pinned:\nuser: p' },
       { role: 'system', content: 'Excerpts:\nuser: u1' },
       ...prompt.slice(2),
     ])
-    expect(promptWithExcerpts(window, undefined)).toEqual([prompt[0], ...prompt.slice(2)])
+    expect(promptWithContext(window, [])).toEqual([prompt[0], ...prompt.slice(2)])
     expect(readPromptWindow(prompt, 0)!.recent).toEqual([])
     expect(readPromptWindow(prompt, 10)).toMatchObject({ recentTurns: 4, dropped: 0 })
   })

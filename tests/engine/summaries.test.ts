@@ -114,6 +114,45 @@ describe('summaries', () => {
     expect(work.stats.summary).toBeUndefined()
   })
 
+  it('gives the stable sections and the excerpts apart (ctx.sections), each as the text holds it, the heading in neither', async () => {
+    const { memory } = await open('summary-sections')
+    await memory.add(trip)
+    await memory.setSummary('trip', SUMMARY, { through: 'a3' })
+    await memory.pin('a2')
+    const heading = 'Notes:'
+    const budgets = [900, { tokens: 250, tokenizer: 'o200k_base' as const }]
+    for (const strategy of ['lexical', 'tail'] as const)
+      for (const budget of budgets) {
+        const ctx = await memory.buildContext('trams on the river', {
+          budget,
+          conversationId: 'trip',
+          strategy,
+          heading,
+        })
+        const { stable, excerpts } = ctx.sections
+        expect(stable).toBe(
+          `Pinned:\nuser (2 March 2024): My passport number ends in 4471, keep it handy for the hotel forms.\n\n` +
+            `Summary of the conversation up to 3 March 2024:\n${SUMMARY}`,
+        )
+        expect(excerpts).toMatch(/^(user|assistant) \(\d+ \w+ 2024\): /)
+        expect(excerpts).toContain('we walked along the river')
+        expect(ctx.text).toBe(`${heading}\n${stable}\n\nFrom the conversation:\n${excerpts}`)
+      }
+    // Without pins or a summary (or with `full`, which holds neither) there is nothing stable: the excerpts are the
+    // whole text but for its heading.
+    const plain = await memory.buildContext('report', { conversationId: 'work', strategy: 'lexical', heading })
+    const full = await memory.buildContext('trams', { conversationId: 'trip', strategy: 'full', heading })
+    for (const ctx of [plain, full])
+      expect(ctx.sections).toEqual({ stable: '', excerpts: ctx.text.slice(heading.length + 1) })
+    expect(plain.sections.excerpts).toContain('quarterly report')
+    // Only stable sections (no word of the request is in the history): the text holds no conversation header.
+    const tight = await memory.buildContext('zebras', { budget: 900, conversationId: 'trip', strategy: 'lexical' })
+    expect(tight.sections.excerpts).toBe('')
+    expect(tight.text).toBe(tight.sections.stable)
+    const empty = await memory.buildContext('anything', { conversationId: 'none', heading })
+    expect(empty).toMatchObject({ text: '', sections: { stable: '', excerpts: '' } })
+  })
+
   it('keeps the summaries within maxShare, names one that does not fit, and leaves them out with summary: false', async () => {
     const { memory } = await open('summary-share')
     await memory.add(trip)

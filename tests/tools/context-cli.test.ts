@@ -165,7 +165,7 @@ describe.skipIf(!existsSync(ENGINE) || !existsSync(MODEL))('npm run context: bui
     expect(stderr).toMatch(/^context: \d+\/300 chars/m)
     expect(code).toBe(0)
     const context = JSON.parse(stdout)
-    expect(Object.keys(context).sort()).toEqual(['items', 'stats', 'text'])
+    expect(Object.keys(context).sort()).toEqual(['items', 'sections', 'stats', 'text'])
     expect(context.stats).toMatchObject({ budget: 300, strategy: 'hybrid' })
     expect(context.stats.used).toBe(context.text.length)
     expect(context.stats.used).toBeLessThanOrEqual(300)

@@ -5,6 +5,7 @@ import { describe, expectTypeOf, it } from 'vitest'
 import {
   type BuildContextOptions,
   type Context,
+  type ContextSections,
   type ContextItem,
   type ContextStats,
   createMemory,
@@ -166,8 +167,14 @@ describe('BuildContextOptions', () => {
 })
 
 describe('Context', () => {
-  it('is the text, its items and its stats', () => {
-    expectTypeOf<Context>().toEqualTypeOf<{ text: string; items: ContextItem[]; stats: ContextStats }>()
+  it('is the text, its items, the text split into its stable sections and its excerpts, and its stats', () => {
+    expectTypeOf<Context>().toEqualTypeOf<{
+      text: string
+      items: ContextItem[]
+      sections: ContextSections
+      stats: ContextStats
+    }>()
+    expectTypeOf<ContextSections>().toEqualTypeOf<{ stable: string; excerpts: string }>()
   })
 
   it('says of each item where it is from and why it is there', () => {

@@ -175,6 +175,7 @@ function contextOf(
   return {
     text: packed.text,
     items: packed.items.map(toContextItem),
+    sections: packed.sections ?? { stable: '', excerpts: packed.text },
     stats: {
       budget,
       used: packed.used,

@@ -1,7 +1,7 @@
 import type { PackResult } from '../../src/core/pack-budget'
 import { formatUtcDate, onOneLine } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
-import type { PinnedStats, SummaryStats } from '../../src/types'
+import type { ContextSections, PinnedStats, SummaryStats } from '../../src/types'
 
 /** Opens the pinned messages' section, which comes first: it changes least from one request to the next. */
 export const PINNED_HEADER = 'Pinned:\n'
@@ -45,6 +45,8 @@ export interface PlacedSection {
 export interface SectionedPack extends PackResult {
   pinned?: PinnedStats
   summary?: SummaryStats
+  /** Its text split at the conversation's header; absent for a packing without sections, all of whose text is the rest. */
+  sections?: ContextSections
 }
 
 /**
@@ -79,7 +81,8 @@ export class SectionRoom {
 /**
  * The text: each section's blocks, `SECTION_BREAK` and the rest, each only when it has lines, blocks joined by
  * `SECTION_JOIN`; items are the sections' first, then the rest's in time order. Each section's stats count its blocks
- * with the separator that follows each, so the sections' characters and the rest's add up to the text's.
+ * with the separator that follows each, so the sections' characters and the rest's add up to the text's. `sections`
+ * holds the blocks and the rest apart, for a prompt that sends them in messages of their own.
  */
 export function layOut(sections: readonly PlacedSection[], rest: PackResult): SectionedPack {
   const blocks = sections.flatMap((section, index) => section.blocks.map((text) => ({ text, index })))
@@ -92,7 +95,8 @@ export function layOut(sections: readonly PlacedSection[], rest: PackResult): Se
     chars[block.index] += block.text.length + separators[i].length
   })
   const items = [...sections.flatMap((section) => section.items), ...rest.items]
-  const pack: SectionedPack = { ...rest, items, text, used: text.length }
+  const stable = blocks.map((block) => block.text).join(SECTION_JOIN)
+  const pack: SectionedPack = { ...rest, items, text, used: text.length, sections: { stable, excerpts: rest.text } }
   sections.forEach((section, index) => Object.assign(pack, section.stats(chars[index])))
   return pack
 }

@@ -29,8 +29,9 @@ export async function chatTurn(
   // verbatim, are left out of it (`excludeRecent`), so that no excerpt repeats them.
   const context = await memory.buildContext(request, { budget, excludeRecent: recent.length })
   // Prompt caching: a provider reuses the longest prefix an earlier request shared. chatPrompt puts the system
-  // prompt, the same in every request, first; the excerpts, which change every time, in a system message of their
-  // own after it; the recent turns and the request last.
+  // prompt, the same in every request, first; the pins and summaries, which change only when the app changes them, in
+  // a system message of their own after it; the excerpts, which change every time, in the next; the recent turns and
+  // the request last.
   const messages = toOpenAIMessages(chatPrompt({ system: SYSTEM_PROMPT, context, recent, request }))
   const response = await fetch(endpoint.url, {
     method: 'POST',
