@@ -54,7 +54,8 @@ export const FORGET_TOOL = {
   description:
     'Forget something the user said earlier, when the user asks you to (forget it, delete it, scratch it, it is not ' +
     'true anymore). Call it with what the user wants forgotten; the matching statements are removed from the memory ' +
-    'once the user approves, and the result says which were removed, with their dates, or that nothing matched.',
+    'once the user approves, and the result says which were removed, with their dates, or that nothing matched. ' +
+    'Confirm briefly without repeating what was forgotten: your reply is kept too.',
   parameters: {
     type: 'object',
     properties: {
