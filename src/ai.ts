@@ -67,11 +67,11 @@ export interface ForgetToolOptions extends ForgetSearchOptions {
  * wants forgotten (`ForgetInput`), and the matching statements are removed once the app approves; the result says
  * which were removed, with their dates, or that nothing matched (`ForgetResult`).
  *
- * The model passes words, not sentences: it cannot know how the history stored them. The statements are resolved
- * from those words by Sift (`findStatementsToForget`: `findForgettable`'s matches, each one's best sentence), the same
- * way each time, so an approval can show them before anything runs: the AI SDK asks for approval before the tool
- * runs, with only the model's input, and the app's approval UI turns that input into the statements with
- * `findStatementsToForget(memory, input, options)`. A call whose words match nothing needs no approval: it runs at
+ * The model passes words, not sentences: it cannot know how the history stored them. Sift resolves those words into
+ * statements (`findStatementsToForget`: the best sentence of `findForgettable`'s best match, and of each other match
+ * from `otherMatchesMinScore`) the same way each time, so an approval can show them before anything runs: the AI SDK
+ * asks for approval before the tool runs, with only the model's input, and the app's approval UI turns that input
+ * into the statements with `findStatementsToForget(memory, input, options)`. A call whose words match nothing needs no approval: it runs at
  * once and says so. Once approved, the call resolves them again and removes those; the AI SDK first asks the tool
  * again whether it needs approval, so a call whose statements were forgotten meanwhile is denied, not run. Only a
  * message added between the approval and the run that matches too would be removed unseen: with `confirm`, the app

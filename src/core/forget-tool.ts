@@ -72,13 +72,28 @@ export const FORGET_TOOL = {
 } as const
 
 /**
- * The statements a forget tool call removes, oldest first: each match's best sentence. One sentence per message,
- * because a message that states the fact usually states it once, and its other sentences (the ones that ranked lower)
- * are other news the user did not ask to lose; a message of that one sentence goes whole.
+ * How closely a match other than the best must match (`ForgettableMatch.score`, 0 to 1) for its statement to be
+ * removed too. A call is approved whole, so every statement it takes that the user did not mean is a fact lost: on the
+ * forget set, with each request's whole message as the model's words and every call approved, the matches above
+ * `findForgettable`'s own cut-off (0.4) cost 34 of 128 other facts; the best match alone, and the others from 0.6, 4,
+ * while removing more of the statements asked for (54 of 60, from 49). Tried: 0.6 and 0.7 for the others; 0.4 to 0.7
+ * for all matches, the best match alone, three, and the others within 70–90% of the best's score (BENCHMARKS.md, "The
+ * forget tool").
  */
-export function statementsToForget(matches: readonly ForgettableMatch[]): ForgetStatement[] {
+export const OTHER_MATCHES_MIN_SCORE = 0.6
+
+/**
+ * The statements a forget tool call removes, oldest first: the best match's best sentence, and that of each other
+ * match scoring at least `otherMatchesMinScore`. One sentence per message, because a message that states the fact
+ * usually states it once, and its other sentences (the ones that ranked lower) are other news the user did not ask to
+ * lose; a message of that one sentence goes whole.
+ */
+export function statementsToForget(
+  matches: readonly ForgettableMatch[],
+  otherMatchesMinScore = OTHER_MATCHES_MIN_SCORE,
+): ForgetStatement[] {
   return matches
-    .filter((match) => match.sentences.length > 0)
+    .filter((match, rank) => match.sentences.length > 0 && (rank === 0 || match.score >= otherMatchesMinScore))
     .map((match) => ({ match, sentence: match.sentences[0] }))
     .sort((a, b) => a.match.timestamp - b.match.timestamp)
     .map(({ match, sentence }) => ({
