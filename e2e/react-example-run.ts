@@ -154,7 +154,9 @@ async function forgetByTool(page: Page): Promise<{ approvalShown: string[]; show
     .locator('#turns li[data-role=assistant]', { hasText: '"outcome":"forgotten"' })
     .waitFor({ timeout: 60_000 })
   await page.locator('#send:not([disabled])').waitFor()
-  await expect.poll(() => page.locator('#turns li', { hasText: FORGET_STATEMENT }).count()).toBe(0)
+  // The user's turn leaves the screen (the fake LLM's reply quotes the tool's result, so it is looked for by role).
+  const userTurns = () => page.locator('#turns li[data-role=user] .text').allTextContents()
+  await expect.poll(userTurns).not.toContain(FORGET_STATEMENT)
   return { approvalShown, shownAfter: await page.locator('#turns li .text').allTextContents() }
 }
 
