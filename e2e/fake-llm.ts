@@ -3,8 +3,9 @@
 // headers a page on another port needs. The latest user message can ask for a failure, so that tests can see what
 // a client does with one: `[fail]` gets an HTTP 500, `[drop]` a stream cut off after its first words, `[error]` a
 // stream with an error in place of its third word, `[slow]` a stream of many words 300 ms apart (to abort), `[long: N]`
-// a reply of N characters (a long document the model writes), and `[recall: QUERY]` a call of the `recall` tool when
-// the request offers it, answered in the next request with what the tool returned.
+// a reply of N characters (a long document the model writes), `[recall: QUERY]` a call of the `recall` tool and
+// `[forget: STATEMENT]` one of the `forget` tool when the request offers it, answered in the next request with what the
+// tool returned.
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -50,7 +51,7 @@ export function messageText(message: ChatMessage): string {
 /** What one request is answered with. */
 type Answer =
   | { kind: 'text'; text: string; mode: 'whole' | 'drop' | 'error' | 'slow' }
-  | { kind: 'tool-call'; query: string }
+  | { kind: 'tool-call'; name: 'recall' | 'forget'; input: Record<string, string> }
   | { kind: 'fail' }
 
 function answerFor(body: ChatRequest, n: number): Answer {
@@ -59,9 +60,11 @@ function answerFor(body: ChatRequest, n: number): Answer {
   const request = [...body.messages].reverse().find((message) => message.role === 'user')
   const text = request ? messageText(request) : ''
   if (text.includes('[fail]')) return { kind: 'fail' }
-  const recall = /\[recall: ([^\]]+)\]/.exec(text)
-  if (recall && body.tools?.some((tool) => tool.function.name === 'recall'))
-    return { kind: 'tool-call', query: recall[1] }
+  const call = /\[(recall|forget): ([^\]]+)\]/.exec(text)
+  if (call && body.tools?.some((tool) => tool.function.name === call[1])) {
+    const name = call[1] as 'recall' | 'forget'
+    return { kind: 'tool-call', name, input: name === 'recall' ? { query: call[2] } : { statement: call[2] } }
+  }
   if (text.includes('[drop]')) return { kind: 'text', text: `Noted (${n}), and more to come.`, mode: 'drop' }
   if (text.includes('[error]')) return { kind: 'text', text: `Noted (${n}), and more to come.`, mode: 'error' }
   const long = /\[long: (\d+)\]/.exec(text)
@@ -102,7 +105,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         ? {
             id: `call-${requests.length}`,
             type: 'function',
-            function: { name: 'recall', arguments: JSON.stringify({ query: answer.query }) },
+            function: { name: answer.name, arguments: JSON.stringify(answer.input) },
           }
         : undefined
     if (!body.stream) {

@@ -15,6 +15,10 @@ const QUESTION = 'What do I call my pet?'
 const RECENT_TURNS = 6
 /** Said after the reload, then forgotten: a fact the next request must not carry. */
 const FORGOTTEN = 'My locker code is 4471, keep it safe.'
+/** Asks the model to forget a fact of the history in other words: its forget tool call waits for Approve. */
+const FORGET_REQUEST = 'Please drop my weekend exercise habit [forget: my Saturday swimming]'
+/** The statement that request resolves to: one sentence, its message removed whole once approved. */
+const FORGET_STATEMENT = CHAT_HISTORY[2]
 /** The request whose reply the run stops halfway: that reply is shown and sent by useChat, but never stored. */
 const SLOW = /\[slow\]/
 
@@ -27,6 +31,11 @@ export interface ReactChatRun {
   /** After the reload: a fact said, then forgotten with its Forget button; what the page showed then, and the request after. */
   shownAfterForget: string[]
   requestAfterForget: ChatRequest
+  /**
+   * Then, in Chromium: the model's forget tool call, approved with its Approve button; the statements the approval
+   * showed, what the page showed once the reply came, and the request after.
+   */
+  forgetTool?: { approvalShown: string[]; shownAfter: string[]; requestAfter: ChatRequest }
   /** Bytes transferred on the first visit (headers and bodies of the page's own origin), until the reload. */
   firstVisitBytes: number
 }
@@ -113,6 +122,8 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
     const shownAfterForget = await page.locator('#turns li .text').allTextContents()
     await send(page, 'What else do you know?')
     const requestAfterForget = llm.requests.at(-1)!
+    const forgetTool = await forgetByTool(page)
+    await send(page, 'And now?')
     return {
       requests,
       problems,
@@ -120,11 +131,33 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
       shownAfter,
       shownAfterForget,
       requestAfterForget,
+      forgetTool: { ...forgetTool, requestAfter: llm.requests.at(-1)! },
       firstVisitBytes,
     }
   } finally {
     await browser.close()
   }
+}
+
+/**
+ * Has the model call its forget tool and approves the call in the page: what the approval showed, and the turns shown
+ * once the reply has come.
+ */
+async function forgetByTool(page: Page): Promise<{ approvalShown: string[]; shownAfter: string[] }> {
+  await page.fill('#message', FORGET_REQUEST)
+  await page.click('#send')
+  const approval = page.locator('.forget-approval')
+  await approval.locator('li').first().waitFor({ timeout: 60_000 })
+  const approvalShown = await approval.locator('li').allTextContents()
+  await approval.locator('button.approve').click()
+  await page
+    .locator('#turns li[data-role=assistant]', { hasText: '"outcome":"forgotten"' })
+    .waitFor({ timeout: 60_000 })
+  await page.locator('#send:not([disabled])').waitFor()
+  // The user's turn leaves the screen (the fake LLM's reply quotes the tool's result, so it is looked for by role).
+  const userTurns = () => page.locator('#turns li[data-role=user] .text').allTextContents()
+  await expect.poll(userTurns).not.toContain(FORGET_STATEMENT)
+  return { approvalShown, shownAfter: await page.locator('#turns li .text').allTextContents() }
 }
 
 /** The checks on one run: what each request held, and what the reload showed. */
@@ -169,6 +202,14 @@ export function expectReactChat(run: Omit<ReactChatRun, 'firstVisitBytes'>): voi
   expect(run.shownAfterForget).toHaveLength(shownAfter.length + 1)
   expect(JSON.stringify(run.requestAfterForget)).not.toContain('4471')
   expect(messageText(run.requestAfterForget.messages.at(-1)!)).toBe('What else do you know?')
+  if (run.forgetTool) {
+    // The approval showed the statement, dated; once approved it left the screen, and the next request's context.
+    const { approvalShown, shownAfter: shownAfterTool, requestAfter } = run.forgetTool
+    expect(approvalShown).toEqual([expect.stringMatching(new RegExp(`^\\d{4}-\\d{2}-\\d{2}: ${FORGET_STATEMENT}$`))])
+    expect(shownAfterTool).not.toContain(FORGET_STATEMENT)
+    expect(shownAfterTool).toContain(CHAT_HISTORY[3])
+    expect(messageText(requestAfter.messages[1])).not.toContain(FORGET_STATEMENT)
+  }
 }
 
 const storedIn = async (page: PageSession) => Number(await page.textContent('#stored'))

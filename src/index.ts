@@ -20,7 +20,7 @@ import { failureDetail, moduleLoaded } from './worker-start'
 export * from './types'
 export { SiftError, isSiftError, type SiftErrorCode } from './errors'
 export * from './core/index'
-export { recall, type RecallOptions } from './recall'
+export * from './chat-tools'
 
 /**
  * A memory whose engine (store, embedder, indexes, context building) runs in a dedicated Web Worker. Should that

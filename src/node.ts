@@ -14,7 +14,7 @@ export * from './types'
 export type { NodeMemoryOptions } from './node-options'
 export { SiftError, isSiftError, type SiftErrorCode } from './errors'
 export * from './core/index'
-export { recall, type RecallOptions } from './recall'
+export * from './chat-tools'
 
 /** A memory whose engine runs in this process (onnxruntime-node, fake-indexeddb by default). */
 export async function createMemory(options: NodeMemoryOptions = {}): Promise<Memory> {

@@ -1,4 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises'
+import type { ForgetStatement } from '../../src/core/forget-tool'
+import { forgetStatements } from '../../src/forget'
 import type { ForgetSentence, ForgettableMatch, Memory } from '../../src/types'
 import { UsageError } from '../../tools/context-cli/context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
@@ -14,6 +16,10 @@ import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
  * default) or their whole messages (`--forget message`, `forget({ ids })`), one request after another. Then
  * every probe's and every fact question's 2,000-character context is read: a retracted value in any of them is a
  * leak, a fact whose answer no longer is in its context (but was before the flow) or in its evidence is lost.
+ * `--forget tool`: the chat model's forget tool instead (`forgetStatements`), called with the whole message, as a
+ * model that passes the user's words does, and every statement it finds approved (the AI SDK approves a call, not
+ * its statements one by one); `--min-score` and `--other-matches-min-score` are its options of those names. Its removed statements that do not carry the request's
+ * value are counted as extra.
  */
 
 interface SetMessage {
@@ -47,8 +53,10 @@ interface SetConversation {
 interface Args {
   set: string
   conversations: Set<number> | undefined
-  forget: 'sentence' | 'message' | 'none'
+  forget: 'sentence' | 'message' | 'tool' | 'none'
   limit: number
+  minScore: number | undefined
+  otherMatchesMinScore: number | undefined
   budget: number
   json: string | undefined
   tuning: Record<string, number>
@@ -56,7 +64,7 @@ interface Args {
 }
 
 const USAGE =
-  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--forget sentence|message|none] [--repeats on|off] [--limit N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
+  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--forget sentence|message|tool|none] [--repeats on|off] [--limit N] [--min-score N] [--other-matches-min-score N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
@@ -64,6 +72,8 @@ function parseArgs(argv: string[]): Args {
     conversations: undefined,
     forget: 'sentence',
     limit: 10,
+    minScore: undefined,
+    otherMatchesMinScore: undefined,
     budget: 2000,
     json: undefined,
     tuning: {},
@@ -76,9 +86,11 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--json') args.json = value
     else if (flag === '--repeats' && (value === 'on' || value === 'off')) args.repeats = value === 'on'
     else if (flag === '--limit') args.limit = Number(value)
+    else if (flag === '--min-score') args.minScore = Number(value)
+    else if (flag === '--other-matches-min-score') args.otherMatchesMinScore = Number(value)
     else if (flag === '--budget') args.budget = Number(value)
-    else if (flag === '--forget' && (value === 'sentence' || value === 'message' || value === 'none'))
-      args.forget = value
+    else if (flag === '--forget' && ['sentence', 'message', 'tool', 'none'].includes(value))
+      args.forget = value as Args['forget']
     else if (flag === '--conversations') args.conversations = numbers(value)
     else if (flag === '--tune' && value.includes('=')) args.tuning[value.split('=')[0]] = Number(value.split('=')[1])
     else throw new UsageError(`unknown option ${flag} ${value}\n${USAGE}`)
@@ -114,6 +126,9 @@ interface Tally {
   factsLostFromContext: number
   sentencesForgotten: number
   messagesForgotten: number
+  /** With `--forget tool`: requests whose statement it removed, and removed sentences without the request's value. */
+  statementsRemoved: number
+  extraForgotten: number
 }
 
 const emptyTally = (): Tally => ({
@@ -130,6 +145,8 @@ const emptyTally = (): Tally => ({
   factsLostFromContext: 0,
   sentencesForgotten: 0,
   messagesForgotten: 0,
+  statementsRemoved: 0,
+  extraForgotten: 0,
 })
 
 /** The sentences of the list the user confirms: those that carry the request's value. */
@@ -140,6 +157,9 @@ function confirmed(matches: readonly ForgettableMatch[], value: string): ForgetS
       .map(({ start, end }) => ({ messageId: match.messageId, start, end })),
   )
 }
+
+/** The approval of a forget tool call as the AI SDK gives it: the whole call, every statement it found. */
+const approveAll = (statements: ForgetStatement[]) => statements
 
 async function runConversation(memory: Memory, conversation: SetConversation, args: Args, tally: Tally) {
   const conversationId = conversation.id
@@ -159,6 +179,19 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
     if (rank >= 1 && rank <= 3) tally.within3++
     if (rank === 1 && matches[0].sentences[0]?.text === request.statement.sentence) tally.sentenceFirst++
     else log(`${request.id}: statement at rank ${rank || '-'}: ${matches[0]?.sentences[0]?.text ?? '(nothing)'}`)
+    if (args.forget === 'tool') {
+      const input = { statement: request.message }
+      const { limit, minScore, otherMatchesMinScore } = args
+      const options = { conversationId, limit, minScore, otherMatchesMinScore, confirm: approveAll }
+      const { forgotten } = await forgetStatements(memory, input, options)
+      tally.sentencesForgotten += forgotten.length
+      if (forgotten.some((s) => s.text === request.statement.sentence)) tally.statementsRemoved++
+      for (const statement of forgotten.filter((s) => !holds(s.text, request.value))) {
+        tally.extraForgotten++
+        log(`${request.id}: the tool also removed "${statement.text}"`)
+      }
+      continue
+    }
     const chosen = confirmed(matches, request.value)
     if (args.repeats) {
       // The second list the app shows: what repeats each confirmed sentence (an assistant's reply that echoes it
@@ -224,6 +257,10 @@ function report(label: string, t: Tally, args: Args): string[] {
       `  after the flow (--forget ${args.forget}: ${t.sentencesForgotten} sentences, ${t.messagesForgotten} messages forgotten): ${args.budget}-character contexts holding a retracted value: probes ${percent(t.leakedProbes, t.probes)} (${t.leakedProbes}/${t.probes}), all ${percent(t.leakedContexts, t.contexts)} (${t.leakedContexts}/${t.contexts})`,
       `  facts lost: from the store ${t.factsLostFromStore}/${t.facts}, from their contexts ${t.factsLostFromContext}/${t.facts}`,
     )
+    if (args.forget === 'tool')
+      lines.push(
+        `  tool: the request's statement removed ${percent(t.statementsRemoved, t.requests)} (${t.statementsRemoved}); sentences removed without the request's value ${t.extraForgotten}`,
+      )
   }
   return lines
 }

@@ -36,3 +36,13 @@ export {
   type RecallInput,
   type RecallResult,
 } from './recall-tool'
+
+/** The forget tool's definition (JSON Schema), and the statements it removes picked from `findForgettable`'s matches. */
+export {
+  FORGET_TOOL,
+  statementsToForget,
+  type ForgetInput,
+  type ForgetResult,
+  type ForgetStatement,
+  type ForgottenStatement,
+} from './forget-tool'

@@ -67,8 +67,8 @@ export function recallResult(context: Pick<Context, 'items'>): RecallResult {
   return { excerpts }
 }
 
-/** `2026-03-02`; '' for a timestamp no Date holds. */
-function utcDay(timestamp: number): string {
+/** `2026-03-02`; '' for a timestamp no Date holds. The forget tool dates its statements the same way. */
+export function utcDay(timestamp: number): string {
   const date = new Date(timestamp)
   return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 10)
 }

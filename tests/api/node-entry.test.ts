@@ -21,16 +21,20 @@ afterAll(() => rmSync(cacheDir, { recursive: true, force: true }))
 /** The public API of both entries: everything else in src/core is internal. */
 const PUBLIC_VALUES = [
   'DEFAULT_EXCERPTS_HEADING',
+  'FORGET_TOOL',
   'RECALL_TOOL',
   'SiftError',
   'chatPrompt',
   'createMemory',
+  'findStatementsToForget',
+  'forgetStatements',
   'isSiftError',
   'packBudget',
   'recall',
   'recallResult',
   'renderContext',
   'splitSentences',
+  'statementsToForget',
   'toAnthropicPrompt',
   'toOpenAIMessages',
 ]

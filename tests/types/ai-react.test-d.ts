@@ -1,10 +1,15 @@
 // The middleware's and the React hook's public surface as an app's compiler sees it (`sift-memory/ai`,
 // `sift-memory/react`): what `siftMemory` takes and returns, what `useMemory` takes and gives back, and that what it
 // gives back fits the AI SDK's `useChat` and the middleware. A change fails here, made on purpose or not at all.
-import type { LanguageModelMiddleware, UIMessage } from 'ai'
+import type { LanguageModelMiddleware, Tool, UIMessage } from 'ai'
 import { describe, expectTypeOf, it } from 'vitest'
 import {
   type ContextReport,
+  type ForgetInput,
+  type ForgetResult,
+  type ForgetStatement,
+  type ForgetToolOptions,
+  forgetTool,
   recallTool,
   type SiftCallOptions,
   type SiftMemoryOptions,
@@ -56,6 +61,16 @@ describe('siftMemory (sift-memory/ai)', () => {
   it('gives the recall tool and the marked user message', () => {
     expectTypeOf(recallTool).parameter(0).toEqualTypeOf<Pick<Memory, 'buildContext'>>()
     expectTypeOf(userMessage('Hi')).toExtend<Omit<UIMessage, 'id'>>()
+  })
+
+  it('gives the forget tool: the model passes words, the app approves statements, the result says what went', () => {
+    expectTypeOf(forgetTool).parameters.toEqualTypeOf<
+      [memory: Pick<Memory, 'findForgettable' | 'forget'>, options?: ForgetToolOptions]
+    >()
+    expectTypeOf(forgetTool).returns.toEqualTypeOf<Tool<ForgetInput, ForgetResult>>()
+    expectTypeOf<ForgetInput>().toEqualTypeOf<{ statement: string }>()
+    expectTypeOf<NonNullable<ForgetToolOptions['confirm']>>().parameters.toEqualTypeOf<[ForgetStatement[]]>()
+    expectTypeOf<ForgetResult['outcome']>().toEqualTypeOf<'forgotten' | 'nothing-matched' | 'declined'>()
   })
 })
 

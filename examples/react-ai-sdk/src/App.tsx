@@ -2,12 +2,21 @@
 // server of ours), whose model is wrapped with Sift's middleware: each request carries the system prompt, the context
 // built from the whole stored history, the last few turns and the new message, never the whole history; each
 // finished reply is stored. useMemory (sift-memory/react) opens the memory and gives the stored chat after a reload;
-// useStoredChat keeps useChat's copy in line with it when a message is forgotten.
+// useStoredChat keeps useChat's copy in line with it when a message is forgotten. The model can recall, and forget
+// when asked: its forget call waits for the user's Approve or Deny, shown with the statements it would remove.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { useChat } from '@ai-sdk/react'
-import { DirectChatTransport, type InferUITools, ToolLoopAgent, type UIMessage, wrapLanguageModel } from 'ai'
-import { type FormEvent, useMemo, useState } from 'react'
-import { recallTool, siftMemory, userMessage } from 'sift-memory/ai'
+import {
+  DirectChatTransport,
+  type InferUITools,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  ToolLoopAgent,
+  type UIMessage,
+  wrapLanguageModel,
+} from 'ai'
+import { type FormEvent, useEffect, useMemo, useState } from 'react'
+import { findStatementsToForget, type ForgetStatement, type Memory } from 'sift-memory'
+import { type ForgetInput, forgetTool, recallTool, siftMemory, userMessage } from 'sift-memory/ai'
 import { type MemoryState, useMemory, useStoredChat } from 'sift-memory/react'
 
 const SYSTEM = 'You are a helpful assistant. Use the excerpts from earlier in the conversation when they help.'
@@ -18,8 +27,12 @@ const RECENT_TURNS = 6
 /** Stored messages shown again after a reload. */
 const SHOWN_MESSAGES = 50
 
-/** The chat's messages as useChat holds them: text, and the recall tool's calls. */
-type ChatMessage = UIMessage<unknown, never, InferUITools<{ recall: ReturnType<typeof recallTool> }>>
+/** The chat's messages as useChat holds them: text, and the recall and forget tools' calls. */
+type ChatMessage = UIMessage<
+  unknown,
+  never,
+  InferUITools<{ recall: ReturnType<typeof recallTool>; forget: ReturnType<typeof forgetTool> }>
+>
 
 interface Endpoint {
   baseURL: string
@@ -93,14 +106,24 @@ function Chat({ state, stored, endpoint }: { state: MemoryState; stored: ChatMes
     const agent = new ToolLoopAgent({
       model,
       instructions: SYSTEM,
-      tools: { recall: recallTool(memory, { conversationId: CONVERSATION, excludeRecent: RECENT_TURNS }) },
+      tools: {
+        recall: recallTool(memory, { conversationId: CONVERSATION, excludeRecent: RECENT_TURNS }),
+        // Waits for the user's approval (the AI SDK's tool approval) before it removes anything.
+        forget: forgetTool(memory, { conversationId: CONVERSATION }),
+      },
     })
     return new DirectChatTransport({ agent })
   }, [memory, endpoint])
   // The stored chat is where useChat starts; from then on useChat keeps the thread and the middleware stores it.
   const [initial] = useState(stored)
-  const chat = useChat({ id: CONVERSATION, messages: initial, transport })
-  const { messages, sendMessage, status, stop, error } = chat
+  // Once the user approved or denied a forget call, the agent goes on with it.
+  const chat = useChat({
+    id: CONVERSATION,
+    messages: initial,
+    transport,
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  })
+  const { messages, sendMessage, status, stop, error, addToolApprovalResponse } = chat
   // A message forgotten here or in another tab leaves the screen (the middleware leaves it out of the next request).
   useStoredChat(state, chat)
   const [input, setInput] = useState('')
@@ -126,6 +149,16 @@ function Chat({ state, stored, endpoint }: { state: MemoryState; stored: ChatMes
               <span className="text">
                 {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
               </span>
+              {message.parts.map((part) =>
+                part.type === 'tool-forget' && part.state === 'approval-requested' ? (
+                  <ForgetApproval
+                    key={part.toolCallId}
+                    memory={memory}
+                    input={part.input}
+                    answer={(approved) => addToolApprovalResponse({ id: part.approval.id, approved })}
+                  />
+                ) : null,
+              )}
               {id && !busy && (
                 <button type="button" className="forget" onClick={() => void memory.forget({ ids: [id] })}>
                   Forget
@@ -151,5 +184,42 @@ function Chat({ state, stored, endpoint }: { state: MemoryState; stored: ChatMes
         </button>
       </form>
     </main>
+  )
+}
+
+/** A pending forget call: the statements it would remove (as it resolves them once approved), and Approve / Deny. */
+function ForgetApproval({
+  memory,
+  input,
+  answer,
+}: {
+  memory: Memory
+  input: ForgetInput
+  answer: (approved: boolean) => void
+}) {
+  const [statements, setStatements] = useState<ForgetStatement[]>()
+  const { statement } = input
+  useEffect(() => {
+    findStatementsToForget(memory, { statement }, { conversationId: CONVERSATION }).then(setStatements, () =>
+      setStatements([]),
+    )
+  }, [memory, statement])
+  return (
+    <div className="forget-approval">
+      <p>Forget these?</p>
+      <ul>
+        {statements?.map((s) => (
+          <li key={`${s.messageId}:${s.start}`}>
+            {s.date}: {s.text}
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="approve" disabled={!statements} onClick={() => answer(true)}>
+        Approve
+      </button>
+      <button type="button" className="deny" onClick={() => answer(false)}>
+        Deny
+      </button>
+    </div>
   )
 }

@@ -1,0 +1,150 @@
+// The forget tool run against a memory, for any SDK: the statements a call would remove, and the call itself, which
+// removes nothing the app has not approved. `sift-memory/ai`'s forgetTool runs the same steps behind the AI SDK's approval.
+import { SiftError } from './errors'
+import {
+  OTHER_MATCHES_MIN_SCORE,
+  forgetResult,
+  statementsToForget,
+  type ForgetInput,
+  type ForgetResult,
+  type ForgetStatement,
+} from './core/forget-tool'
+import type { Memory } from './types'
+
+/** Where the forget tool looks for the statements it removes (`findForgettable`'s options). */
+export interface ForgetSearchOptions {
+  /**
+   * Only this conversation's history.
+   *
+   * @defaultValue every conversation
+   */
+  conversationId?: string
+  /**
+   * Most statements one call removes: one per matching message (`FindForgettableOptions.limit`).
+   *
+   * Range: an integer from 1 to 100; anything else rejects the call with `INVALID_INPUT`.
+   *
+   * @defaultValue `10`
+   */
+  limit?: number
+  /**
+   * How closely a message must match for its statement to be removed (`FindForgettableOptions.minScore`).
+   *
+   * Range: a number from 0 to 1; anything else rejects the call with `INVALID_INPUT`.
+   *
+   * @defaultValue `0.4`: `findForgettable`'s cut-off
+   */
+  minScore?: number
+  /**
+   * How closely a match other than the best must match for its statement to be removed too: a call is approved
+   * whole, so a statement the user did not mean is a fact lost.
+   *
+   * Range: a number from 0 to 1; anything else rejects the call with `INVALID_INPUT`. Below `minScore` it changes
+   * nothing.
+   *
+   * @defaultValue `0.6`: on the forget set, the best match and the others from 0.6 lost 4 of 128 other facts where
+   * every match above 0.4 lost 34, and removed more of the statements asked for (BENCHMARKS.md, "The forget tool")
+   */
+  otherMatchesMinScore?: number
+}
+
+/**
+ * The app's approval of what a forget tool call found: given the statements (never none), it resolves with those to
+ * remove (any of them; an empty list or `false` removes nothing). A statement it returns that it was not given rejects
+ * the call with `INVALID_INPUT`, and nothing is removed.
+ */
+export type ForgetConfirm = (
+  statements: ForgetStatement[],
+) => ForgetStatement[] | false | PromiseLike<ForgetStatement[] | false>
+
+/** How `forgetStatements` runs the forget tool: where it looks, and the app's approval. */
+export interface ForgetOptions extends ForgetSearchOptions {
+  /** Asked before anything is removed, with the statements found (`ForgetConfirm`). */
+  confirm: ForgetConfirm
+}
+
+/**
+ * The statements a forget tool call (`FORGET_TOOL`) with `input` would remove now, oldest first, none when nothing
+ * matches: for an approval to show. `INVALID_INPUT` when `input.statement` is not a string with a word in it, and as
+ * `findForgettable` rejects its options.
+ */
+export async function findStatementsToForget(
+  memory: Pick<Memory, 'findForgettable'>,
+  input: ForgetInput,
+  options: ForgetSearchOptions = {},
+): Promise<ForgetStatement[]> {
+  const statement = readStatement(input)
+  const { conversationId, limit, minScore, otherMatchesMinScore = OTHER_MATCHES_MIN_SCORE } = options
+  if (typeof otherMatchesMinScore !== 'number' || !(otherMatchesMinScore >= 0 && otherMatchesMinScore <= 1))
+    throw new SiftError(
+      'INVALID_INPUT',
+      `The forget tool's otherMatchesMinScore must be a number from 0 to 1, got ${String(otherMatchesMinScore)}.`,
+    )
+  const matches = await memory.findForgettable(statement, { conversationId, limit, minScore })
+  return statementsToForget(matches, otherMatchesMinScore)
+}
+
+/**
+ * Runs the forget tool (`FORGET_TOOL`) for `input`, the arguments the model called it with, for any SDK: finds the
+ * statements (`findStatementsToForget`), asks `options.confirm`, and removes those it approves with
+ * `memory.forget({ sentences })`. Resolves with what was removed, or that nothing matched; rejects as
+ * `findStatementsToForget` and `forget` do, having removed nothing.
+ */
+export async function forgetStatements(
+  memory: Pick<Memory, 'findForgettable' | 'forget'>,
+  input: ForgetInput,
+  options: ForgetOptions,
+): Promise<ForgetResult> {
+  if (typeof options?.confirm !== 'function')
+    throw new SiftError(
+      'INVALID_INPUT',
+      'forgetStatements: options.confirm must be a function: nothing is forgotten without the app approving it.',
+    )
+  return forgetApproved(memory, input, options, options.confirm)
+}
+
+/** Finds `input`'s statements, has `confirm` (when given) approve them, and removes the approved ones. */
+export async function forgetApproved(
+  memory: Pick<Memory, 'findForgettable' | 'forget'>,
+  input: ForgetInput,
+  search: ForgetSearchOptions,
+  confirm: ForgetConfirm | undefined,
+): Promise<ForgetResult> {
+  const found = await findStatementsToForget(memory, input, search)
+  if (found.length === 0) return { outcome: 'nothing-matched', forgotten: [] }
+  const approved = confirm ? offeredOnly(found, await confirm(found.map((s) => ({ ...s })))) : found
+  if (approved.length > 0)
+    await memory.forget({ sentences: approved.map(({ messageId, start, end }) => ({ messageId, start, end })) })
+  return forgetResult(approved)
+}
+
+/** The statements `confirm` approved, as they were found; `INVALID_INPUT` for one it was not given. */
+function offeredOnly(found: readonly ForgetStatement[], approved: ForgetStatement[] | false): ForgetStatement[] {
+  if (approved === false) return []
+  if (!Array.isArray(approved))
+    throw new SiftError(
+      'INVALID_INPUT',
+      "The forget tool's confirm must resolve with an array of the statements it was given, or false.",
+    )
+  const keyOf = (s: Partial<ForgetStatement> | null) => `${s?.start}:${s?.end}:${s?.messageId}`
+  const approvedKeys = new Set(approved.map(keyOf))
+  const offeredKeys = new Set(found.map(keyOf))
+  for (const key of approvedKeys)
+    if (!offeredKeys.has(key))
+      throw new SiftError(
+        'INVALID_INPUT',
+        `The forget tool's confirm returned a statement it was not given (${key}); nothing was forgotten.`,
+      )
+  return found.filter((s) => approvedKeys.has(keyOf(s)))
+}
+
+/** The statement the model passed, trimmed; `INVALID_INPUT` when there is none. */
+function readStatement(input: ForgetInput): string {
+  const statement = (input as Partial<ForgetInput> | null | undefined)?.statement
+  if (typeof statement !== 'string' || statement.trim() === '')
+    throw new SiftError(
+      'INVALID_INPUT',
+      `The forget tool needs a statement: what the user wants forgotten, as a non-empty string (e.g. "my old address"), got ${statement === '' ? 'an empty string' : typeof statement === 'string' ? 'only spaces' : typeof statement}.`,
+    )
+  return statement.trim()
+}

@@ -1,0 +1,233 @@
+// The forget tool (sift-memory/ai's forgetTool, and forgetStatements for other SDKs) with the real AI SDK and its real
+// OpenAI-compatible provider, over HTTP to the fake LLM (e2e/fake-llm.ts, which calls the tool when a message says
+// `[forget: …]`), against a real memory (Node entry, the real model): what is removed once the app approves, and
+// that nothing is removed otherwise.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { generateText, type ModelMessage, stepCountIs, type ToolSet } from 'ai'
+import { IDBFactory } from 'fake-indexeddb'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { messageText, startFakeLlm, type FakeLlm } from '../../e2e/fake-llm'
+import { type ForgetResult, forgetTool } from '../../src/ai'
+import { createMemory, FORGET_TOOL, forgetStatements, findStatementsToForget, type Memory } from '../../src/node'
+
+const DAY = 86_400_000
+const START = Date.UTC(2026, 2, 2)
+/** A chat whose facts share messages: a forget must take its statement and leave the message's other news. */
+const HISTORY = [
+  { role: 'user', content: 'We moved to 12 Oak Street in Leeds last spring. The garden has an old apple tree.' },
+  { role: 'assistant', content: 'A garden with an apple tree sounds lovely.' },
+  {
+    role: 'user',
+    content: 'I work as a librarian at the university. On Saturdays I swim forty lengths before breakfast.',
+  },
+  { role: 'assistant', content: 'Forty lengths is a good swim.' },
+  { role: 'user', content: 'My sister Ines is a paediatric nurse in Porto.' },
+  { role: 'user', content: 'I cannot eat peanuts, so I check the labels on cereal bars.' },
+].map((message, i) => ({ ...message, timestamp: START + i * DAY }))
+
+let llm: FakeLlm
+let memory: Memory
+let run = 0
+
+beforeAll(async () => {
+  llm = await startFakeLlm()
+})
+afterAll(async () => {
+  await llm?.close()
+})
+afterEach(async () => {
+  await memory?.close()
+})
+
+/** A fresh memory holding HISTORY, embedded, and the fake LLM as an AI SDK model. */
+async function setUp() {
+  memory = await createMemory({ name: `forget-tool-${run++}`, indexedDB: new IDBFactory() })
+  await memory.ready()
+  await memory.add(HISTORY)
+  await memory.indexed()
+  return createOpenAICompatible({ name: 'fake', baseURL: llm.baseURL }).chatModel('fake-model')
+}
+
+async function storedContents(): Promise<string[]> {
+  return (await memory.messages({ limit: 100 })).messages.map((m) => m.content)
+}
+
+/** A user's request to the model with the tools offered: the first step, up to the tool call and its approval request. */
+async function ask(model: ReturnType<typeof setUp> extends Promise<infer M> ? M : never, text: string, tools: ToolSet) {
+  const messages: ModelMessage[] = [{ role: 'user', content: text }]
+  const result = await generateText({ model, messages, tools, stopWhen: stepCountIs(2) })
+  return { messages: [...messages, ...result.response.messages], result }
+}
+
+/** The app's answer to the pending approval request, and the run that follows it: the tool's result, the reply. */
+async function answerApproval(
+  model: Parameters<typeof ask>[0],
+  asked: Awaited<ReturnType<typeof ask>>,
+  tools: ToolSet,
+  approved: boolean,
+) {
+  const request = partsOf(asked.result).find((part) => part.type === 'tool-approval-request')
+  expect(request, 'the call waits for approval').toBeDefined()
+  const messages: ModelMessage[] = [
+    ...asked.messages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved }] },
+  ]
+  return generateText({ model, messages, tools, stopWhen: stepCountIs(2) })
+}
+
+/** Every part of every step of a call: a tool's call, approval request, result or error, and the reply. */
+function partsOf(result: Awaited<ReturnType<typeof generateText>>) {
+  return result.steps.flatMap((step) => step.content)
+}
+
+/** What the tool returned in a call, if it ran. */
+function toolOutput(result: Awaited<ReturnType<typeof generateText>>): unknown {
+  return result.steps.flatMap((step) => step.toolResults)[0]?.output
+}
+
+/** What an approved call's run returned: the AI SDK runs it before the first step, and answers it in a tool message. */
+function runOutput(result: Awaited<ReturnType<typeof generateText>>) {
+  for (const message of result.response.messages)
+    if (message.role === 'tool') for (const part of message.content) if (part.type === 'tool-result') return part.output
+  return undefined
+}
+
+/** The forget tool's result in an approved call's run (`runOutput`'s JSON). */
+function approvedResult(result: Awaited<ReturnType<typeof generateText>>): ForgetResult {
+  const output = runOutput(result)
+  expect(output?.type).toBe('json')
+  return (output as { value: unknown }).value as ForgetResult
+}
+
+/** What the model was told the tool returned, in the last request the fake LLM received. */
+function toolResultSent(): string {
+  const toolMessage = llm.requests.at(-1)!.messages.find((m) => m.role === 'tool')
+  return toolMessage ? messageText(toolMessage) : ''
+}
+
+describe('forgetTool, the forget tool for the AI SDK', () => {
+  it('once approved, removes the matching statement from the stored messages and from contexts, and keeps the rest', async () => {
+    const model = await setUp()
+    const tools = { forget: forgetTool(memory) }
+    const before = await storedContents()
+    const asked = await ask(model, 'Please forget my old address [forget: my old address on Oak Street]', tools)
+    const call = asked.result.toolCalls[0]
+    expect(call.input).toEqual({ statement: 'my old address on Oak Street' })
+    // Nothing is removed while the approval is pending; what an approval UI shows is the statement, not the message.
+    expect(await storedContents()).toEqual(before)
+    const shown = await findStatementsToForget(memory, call.input as { statement: string })
+    expect(shown.map((s) => [s.date, s.role, s.text])).toEqual([
+      ['2026-03-02', 'user', 'We moved to 12 Oak Street in Leeds last spring.'],
+    ])
+
+    const reply = await answerApproval(model, asked, tools, true)
+    const result = approvedResult(reply)
+    expect(result).toEqual({
+      outcome: 'forgotten',
+      forgotten: [{ date: '2026-03-02', role: 'user', text: 'We moved to 12 Oak Street in Leeds last spring.' }],
+    })
+    expect(JSON.parse(toolResultSent())).toEqual(result)
+    const after = await storedContents()
+    expect(after).toEqual(['The garden has an old apple tree.', ...before.slice(1)])
+    await memory.indexed()
+    const context = await memory.buildContext('Where do I live, what is my address on Oak Street?', { budget: 8000 })
+    expect(context.text).not.toContain('Oak Street')
+    expect(context.text).toContain('apple tree')
+  })
+
+  it('denied, removes nothing, and the model is told so', async () => {
+    const model = await setUp()
+    const tools = { forget: forgetTool(memory) }
+    const before = await storedContents()
+    const asked = await ask(model, 'Forget where I work [forget: I work as a librarian at the university]', tools)
+    const reply = await answerApproval(model, asked, tools, false)
+    expect(runOutput(reply)).toEqual({ type: 'execution-denied' })
+    expect(toolResultSent()).not.toContain('librarian')
+    expect(await storedContents()).toEqual(before)
+  })
+
+  it('called with a topic that matches nothing, asks no approval, removes nothing and says nothing matched', async () => {
+    const model = await setUp()
+    const tools = { forget: forgetTool(memory) }
+    const before = await storedContents()
+    const asked = await ask(model, 'Forget my tax details [forget: my tax return from 2019]', tools)
+    expect(partsOf(asked.result).some((part) => part.type === 'tool-approval-request')).toBe(false)
+    expect(toolOutput(asked.result)).toEqual({ outcome: 'nothing-matched', forgotten: [] })
+    expect(JSON.parse(toolResultSent())).toEqual({ outcome: 'nothing-matched', forgotten: [] })
+    expect(await storedContents()).toEqual(before)
+  })
+
+  it('called with a whole paragraph, removes only the statement it asks to forget', async () => {
+    const model = await setUp()
+    const tools = { forget: forgetTool(memory) }
+    const before = await storedContents()
+    const paragraph =
+      'Busy week here. The heating broke again and the landlord is slow. Please forget that I work as a librarian ' +
+      'at the university, I would rather you did not keep that. The cat has learnt to open the kitchen door.'
+    const asked = await ask(model, `[forget: ${paragraph}]`, tools)
+    const reply = await answerApproval(model, asked, tools, true)
+    expect(approvedResult(reply).forgotten.map((s) => s.text)).toEqual(['I work as a librarian at the university.'])
+    expect(await storedContents()).toEqual([
+      ...before.slice(0, 2),
+      'On Saturdays I swim forty lengths before breakfast.',
+      ...before.slice(3),
+    ])
+  })
+
+  it('rejects a call without a statement with INVALID_INPUT, which the model gets as the tool error, removing nothing', async () => {
+    const model = await setUp()
+    const tools = { forget: forgetTool(memory) }
+    const before = await storedContents()
+    const asked = await ask(model, 'Forget it [forget:    ]', tools)
+    const error = partsOf(asked.result).find((part) => part.type === 'tool-error')
+    expect(error?.error).toMatchObject({ name: 'SiftError', code: 'INVALID_INPUT' })
+    expect(String((error?.error as Error | undefined)?.message)).toContain('needs a statement')
+    expect(toolResultSent()).toContain('needs a statement')
+    expect(await storedContents()).toEqual(before)
+    expect(() => forgetTool(memory, { needsApproval: false })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    )
+  })
+
+  it("with confirm, removes what the app's confirm returns of what it was shown, and nothing when it declines", async () => {
+    const model = await setUp()
+    const shown: string[][] = []
+    let answer: 'first' | false = 'first'
+    const forget = forgetTool(memory, {
+      confirm: (statements) => {
+        shown.push(statements.map((s) => s.text))
+        return answer === 'first' ? statements.slice(0, 1) : false
+      },
+    })
+    const before = await storedContents()
+    answer = false
+    const declined = await ask(model, '[forget: I cannot eat peanuts]', { forget })
+    expect(toolOutput(declined.result)).toEqual({ outcome: 'declined', forgotten: [] })
+    expect(await storedContents()).toEqual(before)
+    answer = 'first'
+    const done = await ask(model, '[forget: I cannot eat peanuts]', { forget })
+    expect((toolOutput(done.result) as ForgetResult).forgotten.map((s) => s.text)).toEqual([
+      'I cannot eat peanuts, so I check the labels on cereal bars.',
+    ])
+    expect(shown[0]).toEqual(['I cannot eat peanuts, so I check the labels on cereal bars.'])
+    expect(await storedContents()).toEqual(before.slice(0, -1))
+  })
+})
+
+describe('forgetStatements, the forget tool for any SDK', () => {
+  it('runs FORGET_TOOL only with a confirm, and refuses a confirm that returns a statement it was not shown', async () => {
+    await setUp()
+    expect(FORGET_TOOL.parameters.required).toEqual(['statement'])
+    const input = { statement: 'my sister Ines the nurse' }
+    const before = await storedContents()
+    await expect(forgetStatements(memory, input, {} as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    const forged = { messageId: 'not-stored', start: 0, end: 5, date: '', role: 'user', text: 'x' }
+    await expect(forgetStatements(memory, input, { confirm: () => [forged] })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
+    expect(await storedContents()).toEqual(before)
+    const result = await forgetStatements(memory, input, { confirm: (statements) => statements })
+    expect(result.forgotten.map((s) => s.text)).toEqual(['My sister Ines is a paediatric nurse in Porto.'])
+    expect(await storedContents()).toEqual(before.filter((content) => !content.includes('Ines')))
+  })
+})
