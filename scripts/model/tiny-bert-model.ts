@@ -6,8 +6,19 @@
 // and leaves out Devanagari, so a Hindi text is one the model cannot read.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { EmbeddingOptions } from '../../src/types'
 import { BERT_SPECIAL_TOKENS, buildBertTokenizerConfig, buildBertTokenizerJson } from './bert-tokenizer-json.js'
 import { buildTinyBertOnnx, type TinyBertShape } from './tiny-bert-onnx.js'
+
+/** The embedding options docs/models.md gives multilingual-e5-small, word for word: the tests load this model with them. */
+export const MULTILINGUAL_E5_EMBEDDING = {
+  pooling: 'mean',
+  normalize: true,
+  queryPrefix: 'query: ',
+  documentPrefix: 'passage: ',
+  dtype: 'q8',
+  languages: 'all',
+} as const satisfies EmbeddingOptions
 
 const SHAPE: TinyBertShape = { hidden: 64, maxPositions: 512 }
 

@@ -8,22 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { writeTinyBertModel } from '../../scripts/model/tiny-bert-model'
+import { MULTILINGUAL_E5_EMBEDDING, writeTinyBertModel } from '../../scripts/model/tiny-bert-model'
 import { createMemory } from '../../src/node'
 import type { Context, Memory, MessageInput } from '../../src/types'
 import { localEmbedder } from './local-embedder'
 
 const modelsDir = mkdtempSync(join(tmpdir(), 'sift-tiny-bert-'))
 const MODEL = 'sift-test/tiny-multilingual-e5'
-/** docs/models.md's options for multilingual-e5-small, word for word. */
-const E5_EMBEDDING = {
-  pooling: 'mean',
-  normalize: true,
-  queryPrefix: 'query: ',
-  documentPrefix: 'passage: ',
-  dtype: 'q8',
-  languages: 'all',
-} as const
 
 const CHINESE: MessageInput[] = [
   { role: 'user', content: '我的妹妹住在上海，她是一名医生。' },
@@ -39,7 +30,7 @@ const RUSSIAN: MessageInput[] = [
 beforeAll(() => writeTinyBertModel(join(modelsDir, MODEL)))
 afterAll(() => rmSync(modelsDir, { recursive: true, force: true }))
 
-const openMemory = () => createMemory({ model: MODEL, localModelPath: modelsDir, embedding: E5_EMBEDDING })
+const openMemory = () => createMemory({ model: MODEL, localModelPath: modelsDir, embedding: MULTILINGUAL_E5_EMBEDDING })
 
 async function withHistory(history: MessageInput[], use: (memory: Memory) => Promise<void>): Promise<void> {
   const memory = await openMemory()
@@ -90,8 +81,8 @@ describe('a multilingual BERT model from a local folder', () => {
   })
 
   it('gives the E5 prefixes to the tokenizer: a query and a passage of the same text differ', async () => {
-    const e5 = localEmbedder(MODEL, modelsDir, E5_EMBEDDING)
-    const plain = localEmbedder(MODEL, modelsDir, { ...E5_EMBEDDING, queryPrefix: '', documentPrefix: '' })
+    const e5 = localEmbedder(MODEL, modelsDir, MULTILINGUAL_E5_EMBEDDING)
+    const plain = localEmbedder(MODEL, modelsDir, { ...MULTILINGUAL_E5_EMBEDDING, queryPrefix: '', documentPrefix: '' })
     const text = 'Мою собаку зовут Шарик.'
     const query = await e5.embed([text], 'query')
     const passage = await e5.embed([text], 'document')
