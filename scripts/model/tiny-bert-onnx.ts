@@ -1,9 +1,10 @@
 // A tiny BERT-shaped encoder for tests: the inputs and output a transformers.js BERT export has (`input_ids`,
 // `attention_mask`, `token_type_ids` → `last_hidden_state` [B,T,D]) and BERT's embedding block (token + position +
-// segment embeddings, then LayerNorm), without attention layers. Its weights are derived from each token's spelling
-// by a seeded PRNG, so the same vocabulary always gives the same model, and a token's vector is far larger than the
-// position's: texts that share tokens mean-pool to close vectors, in any script the vocabulary covers, which is what
-// lets a test tell a dense ranking that reads the text from one that does not.
+// segment embeddings, then LayerNorm) followed by one attention sublayer with fixed projections (no feed-forward one).
+// Its weights are derived from each token's spelling by a seeded PRNG, so the same vocabulary always gives the same
+// model, and a token's vector is far larger than the position's: texts that share tokens mean-pool to close vectors,
+// in any script the vocabulary covers, which is what lets a test tell a dense ranking that reads the text from one
+// that does not.
 import { seededRandom } from '../../worker/util/seeded-random'
 import { type GraphIo, OnnxGraphBuilder } from './onnx-writer.js'
 import { quantizedMatrix } from './quantized-matrix.js'
@@ -46,17 +47,8 @@ export function buildTinyBertOnnx(
     b.op('Add', [gather(b, tokens, 'input_ids'), gather(b, positions, positionIds)]),
     gather(b, segments, 'token_type_ids'),
   ])
-  const normalized = b.op(
-    'LayerNormalization',
-    [summed, b.floats(Array(hidden).fill(1)), b.floats(Array(hidden).fill(0))],
-    {
-      axis: -1,
-      epsilon: { float: 1e-12 },
-    },
-  )
-  // BERT's padding positions still get a state; zeroing them shows that the caller's pooling reads the mask.
-  const mask = b.op('Unsqueeze', [b.op('Cast', ['attention_mask'], { to: 1 }), b.ints([-1])])
-  b.output(b.op('Mul', [normalized, mask]), 'last_hidden_state')
+  const embedded = layerNorm(b, summed, hidden)
+  b.output(layerNorm(b, b.op('Add', [embedded, selfAttention(b, embedded, hidden)]), hidden), 'last_hidden_state')
 
   const tokenInput = (name: string): GraphIo => ({ name, type: 'int64', dims: ['batch_size', 'sequence_length'] })
   return b.encode(
@@ -65,6 +57,30 @@ export function buildTinyBertOnnx(
     17,
     'sift-memory tiny-bert',
   )
+}
+
+/**
+ * One attention head with identity projections, scaled by 1/width rather than 1/√width so that it spreads over the
+ * text instead of staying on each token itself. Padding is masked out of every row as BERT masks it, and padding rows
+ * still get a state: a text embeds the same alone and padded in a batch only if both this mask and the caller's
+ * pooling read `attention_mask`.
+ */
+function selfAttention(b: OnnxGraphBuilder, states: string, width: number): string {
+  const scores = b.op('Mul', [
+    b.op('MatMul', [states, b.op('Transpose', [states], { perm: [0, 2, 1] })]),
+    b.floats([1 / width], []),
+  ])
+  const keep = b.op('Cast', ['attention_mask'], { to: 1 })
+  const padding = b.op('Mul', [b.op('Sub', [b.floats([1], []), keep]), b.floats([-1e4], [])])
+  const weights = b.op('Softmax', [b.op('Add', [scores, b.op('Unsqueeze', [padding, b.ints([1])])])], { axis: -1 })
+  return b.op('MatMul', [weights, states])
+}
+
+function layerNorm(b: OnnxGraphBuilder, x: string, width: number): string {
+  return b.op('LayerNormalization', [x, b.floats(Array(width).fill(1)), b.floats(Array(width).fill(0))], {
+    axis: -1,
+    epsilon: { float: 1e-12 },
+  })
 }
 
 function gather(b: OnnxGraphBuilder, table: string, ids: string): string {

@@ -80,6 +80,16 @@ describe('a multilingual BERT model from a local folder', () => {
     })
   })
 
+  it('reads the attention mask: a text embeds the same alone and padded in a batch', async () => {
+    const embedder = localEmbedder(MODEL, modelsDir, MULTILINGUAL_E5_EMBEDDING)
+    const text = '我的猫叫小白。'
+    const alone = await embedder.embed([text], 'document')
+    const batch = await embedder.embed([text, 'Моя сестра живёт в Москве и работает врачом, каждое утро.'], 'document')
+    expect(embedder.dim).toBe(64)
+    expect(dot(alone, batch.subarray(0, 64))).toBeGreaterThan(0.9999)
+    await embedder.dispose()
+  })
+
   it('gives the E5 prefixes to the tokenizer: a query and a passage of the same text differ', async () => {
     const e5 = localEmbedder(MODEL, modelsDir, MULTILINGUAL_E5_EMBEDDING)
     const plain = localEmbedder(MODEL, modelsDir, { ...MULTILINGUAL_E5_EMBEDDING, queryPrefix: '', documentPrefix: '' })
