@@ -3,7 +3,8 @@
 // docs/models.md gives multilingual-e5-small, through transformers.js and the whole engine. The model's quality is
 // not what is tested: its vectors only say which tokens two texts share. What is: its q8 weights load, its WordPiece
 // tokenizer reads Chinese and Russian, so `hybrid` trusts its dense ranking with them, the ranking finds the sentence
-// that shares the request's words, and the E5 prefixes reach the tokenizer.
+// that shares the request's words, a batch's padding stays out of the pooled vectors, and the E5 prefixes reach the
+// tokenizer.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
