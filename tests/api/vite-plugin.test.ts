@@ -7,8 +7,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build, createServer, preview, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MULTILINGUAL_E5_EMBEDDING, writeTinyBertModel } from '../../scripts/model/tiny-bert-model'
 import { siftMemory } from '../../src/vite'
+import { resolveEmbedding } from '../../worker/embed/embedding-presets'
+import { modelFiles } from '../../worker/embed/model-files'
+import { assertFilesServed } from '../../worker/embed/served-files'
 import { ONNX_RUNTIME_FILE_NAMES } from '../../worker/embed/onnx-runtime-files'
+
+const APP_MODEL = 'acme/tiny-multilingual-e5'
 
 describe('siftMemory() under vite dev', () => {
   let appDir: string
@@ -17,6 +23,7 @@ describe('siftMemory() under vite dev', () => {
   beforeAll(async () => {
     appDir = await mkdtemp(join(tmpdir(), 'sift-vite-'))
     await writeFile(join(appDir, 'index.html'), '<!doctype html><title>app</title>')
+    writeTinyBertModel(join(appDir, 'public/models', APP_MODEL))
     server = await createServer({
       root: appDir,
       configFile: false,
@@ -64,6 +71,26 @@ describe('siftMemory() under vite dev', () => {
     const other = await fetch(`${url}/ort/ort.webgpu.min.mjs`)
     expect(other.headers.get('content-type')).toMatch(/^text\/html/)
     expect(await other.text()).toContain('<title>app</title>')
+  })
+  it("leaves /models/ to the app's public folder for a model of its own, as docs/models.md has it self-hosted", async () => {
+    const files = modelFiles(
+      {
+        model: APP_MODEL,
+        embedding: resolveEmbedding(APP_MODEL, MULTILINGUAL_E5_EMBEDDING),
+        localModelPath: '/models/',
+        allowRemoteModels: false,
+        backends: ['wasm'],
+      },
+      url,
+    )
+    expect(files.map((file) => file.url)).toContain(`${url}/models/${APP_MODEL}/onnx/model_quantized.onnx`)
+    for (const file of files) {
+      const response = await fetch(file.url)
+      expect(response.status, file.url).toBe(200)
+      expect(response.headers.get('content-type'), file.url).not.toMatch(/^text\/html/)
+      expect(response.headers.get('cross-origin-embedder-policy'), file.url).toBe('require-corp')
+    }
+    await expect(assertFilesServed(files)).resolves.toBeUndefined()
   })
 })
 

@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildUseLiteOnnx } from '../../scripts/model/use-lite-onnx'
 import { readTfjsGraph } from '../../scripts/model/tfjs-graph'
 import { createMemory } from '../../src/node'
-import { Embedder } from '../../worker/embed/embedder'
-import { modelInThisThread } from '../../worker/embed/model-in-this-thread'
 import { resolveEmbedding } from '../../worker/embed/embedding-presets'
+import { localEmbedder } from './local-embedder'
 
 const root = new URL('../../', import.meta.url).pathname
 const modelsDir = mkdtempSync(join(tmpdir(), 'sift-models-'))
@@ -26,15 +25,7 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(modelsDir, { recursive: true, force: true }))
 
-const embedder = (overrides: Parameters<typeof resolveEmbedding>[1] = {}) =>
-  new Embedder({
-    model: MODEL,
-    embedding: resolveEmbedding(MODEL, overrides),
-    localModelPath: modelsDir,
-    allowRemoteModels: false,
-    backends: ['cpu'],
-    startModel: modelInThisThread,
-  })
+const embedder = (overrides: Parameters<typeof resolveEmbedding>[1] = {}) => localEmbedder(MODEL, modelsDir, overrides)
 
 const norm = (v: Float32Array) => Math.hypot(...v)
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0)
