@@ -109,14 +109,21 @@ describe('forgetRequestTopic', () => {
 describe('clauseCues', () => {
   it.each([
     ['please delete it', 'en', 1],
-    ["I'd rather you didn't keep that", 'en', 1],
-    ["that's no longer the case", 'en', 1],
+    ["I'd rather you didn't keep that", 'en', 1.5],
+    ["that's no longer the case", 'en', 1.5],
     ['what I said about Dubai', 'en', 0.5],
+    ["I'm not allergic to kiwi", 'en', 0.5],
     ['bórralo de tu memoria', 'es', 1.5],
-    ['ya no es verdad', 'es', 1],
-    ['das stimmt nicht mehr', 'de', 1],
-    ['ne retiens plus ça', 'fr', 1],
-  ])('%j scores %d in %s', (clause, language, score) => {
+    ['ya no es verdad', 'es', 1.5],
+    ['das stimmt nicht mehr', 'de', 1.5],
+    ['ne retiens plus ça', 'fr', 1.5],
+    ['scrap that', 'en', 1],
+    ["it's not relevant anymore", 'en', 1.5],
+    ['ya no aplica', 'es', 1.5],
+    ['das hat sich erledigt', 'de', 1],
+    ["n'en tiens plus compte", 'fr', 1.5],
+    ['laisse tomber', 'fr', 1],
+  ])('%j in %s scores %d', (clause, language, score) => {
     expect(clauseCues(clause, cueLanguages(language)).score).toBe(score)
   })
 

@@ -4,7 +4,10 @@ import { FORGET_TUNING, type ForgetTuning } from './forget-tuning'
 
 /** How much a clause reads like a request to forget, and the words that frame it rather than name its topic. */
 export interface ClauseCues {
-  /** 1 per kind of cue it holds (asking; retracting or a negated keeping or truth word), plus `pointingWeight`. */
+  /**
+   * 1 per kind of cue it holds (asking; retracting or a negated keeping or truth word), plus `pointingWeight` for a
+   * pointing word or a negation.
+   */
   score: number
   /** Its cue, negation and pointing words, as `words` gives them: taken out of the topic. */
   frame: ReadonlySet<string>
@@ -103,8 +106,10 @@ function cuesIn(clauseWords: readonly string[], language: Language, tuning: Forg
     ...(negations.length > 0 ? matching(cues.negated, nearNegation) : []),
   ]
   const pointing = matching(cues.pointing)
-  const score =
-    (asking.length > 0 ? 1 : 0) + (retracting.length > 0 ? 1 : 0) + (pointing.length > 0 ? tuning.pointingWeight : 0)
+  // A negated clause beside a request is often the retracted statement itself ("I'm not allergic to bee stings at
+  // all — so that's not true anymore"): it weighs as a pointer does.
+  const pointer = pointing.length > 0 || negations.length > 0
+  const score = (asking.length > 0 ? 1 : 0) + (retracting.length > 0 ? 1 : 0) + (pointer ? tuning.pointingWeight : 0)
   // Only the first asking word frames the request: a later one is more often its topic ("forget the bit where I
   // talked about dropping out").
   const framing = score > 0 ? [...asking.slice(0, 1), ...retracting, ...negations, ...pointing] : []

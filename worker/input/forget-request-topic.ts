@@ -4,8 +4,8 @@ import { contentTermCount, type Language, withoutWords } from '../text/text-anal
 import { type ClauseCues, clauseCues, cueLanguages, joinsPrevious } from './forget-cue-score'
 import { FORGET_TUNING, type ForgetTuning } from './forget-tuning'
 
-/** Where a sentence's clauses part: a dash between spaces, a semicolon, a colon or a comma before a space. */
-const CLAUSE_BREAK = /\s+[—–-]\s+|[;:,]\s+/
+/** Where a sentence's clauses part: a dash between spaces, a semicolon, a colon or a comma before a space (captured). */
+const CLAUSE_BREAK = /(\s+[—–-]\s+|[;:,]\s+)/
 
 /** A clause of the message, with its place and its cues. */
 interface Clause {
@@ -23,8 +23,8 @@ interface Clause {
  * 2. the request: every sentence whose best clause scores `minRequestScore` or more;
  * 3. each request sentence's topic: its cue clauses with their frame words taken out ("Please forget that I said I'm
  *    allergic to kiwi — it's my nephew who is" → "I'm allergic to kiwi", the clause after the dash says what is true
- *    now), and, when they name fewer than `minTopicTerms` content words ("Bórralo de tu memoria, por favor."), the
- *    text just before them, which a request points back at.
+ *    now), and, when they name fewer than `minTopicTerms` content words ("Please wipe it."), the clause or sentence
+ *    they point at (`pointedAt`).
  * A message without a request sentence, or whose request names no topic at all ("forget it"), is given back as it
  * is, trimmed: it is then the best description there is.
  */
@@ -55,12 +55,14 @@ function messageClauses(message: string, languages: readonly Language[], tuning:
 
 /** A sentence's clauses: split at `CLAUSE_BREAK`, except a comma before a clause that continues it (`joinsPrevious`). */
 function sentenceClauses(sentence: string, languages: readonly Language[]): string[] {
-  const pieces = sentence.split(CLAUSE_BREAK)
+  // Pieces and the breaks between them alternate: piece, break, piece …
+  const parts = sentence.split(CLAUSE_BREAK)
   const clauses: string[] = []
-  for (const [at, piece] of pieces.entries()) {
+  for (let at = 0; at < parts.length; at += 2) {
+    const [piece, before] = [parts[at], parts[at - 1]]
     if (piece.trim() === '') continue
-    const comma = at > 0 && sentence.includes(`, ${piece}`)
-    if (comma && clauses.length > 0 && joinsPrevious(piece, languages)) clauses[clauses.length - 1] += `, ${piece}`
+    if (before?.startsWith(',') && clauses.length > 0 && joinsPrevious(piece, languages))
+      clauses[clauses.length - 1] += `${before}${piece}`
     else clauses.push(piece)
   }
   return clauses

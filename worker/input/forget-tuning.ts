@@ -16,7 +16,8 @@ export const FORGET_TUNING_TABLE = {
    */
   cuePrefixLetters: { value: 5, range: 'count', fixed: true },
   /**
-   * What a word that points back at what was said ("what I told you about", "the bit") adds to a clause's cue score,
+   * What a word that points back at what was said ("what I told you about", "the bit"), or a negation, adds to a
+   * clause's cue score,
    * where a cue (asking, retracting, a negated keeping or truth word) adds 1 per kind. A share of a cue. Tried: 0, 0.5.
    */
   pointingWeight: { value: 0.5, range: 'share', fixed: true },
