@@ -42,17 +42,24 @@ interface SetRequest {
   value: string
   probe: string
   echoes: string[]
+  /** The set's half (forget-wordings.json): tuned on, or only measured. */
+  split?: Split
 }
 interface SetConversation {
   id: string
+  /** The language its messages and requests are written in (forget-wordings.json); English when absent. */
+  language?: string
   messages: SetMessage[]
   facts: SetFact[]
   requests: SetRequest[]
 }
 
+type Split = 'tune' | 'held-out'
+
 interface Args {
   set: string
   conversations: Set<number> | undefined
+  split: Split | undefined
   forget: 'sentence' | 'message' | 'tool' | 'none'
   limit: number
   minScore: number | undefined
@@ -64,12 +71,13 @@ interface Args {
 }
 
 const USAGE =
-  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--forget sentence|message|tool|none] [--repeats on|off] [--limit N] [--min-score N] [--other-matches-min-score N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
+  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--split tune|held-out] [--forget sentence|message|tool|none] [--repeats on|off] [--limit N] [--min-score N] [--other-matches-min-score N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
     set: 'bench/forget-flow/forget-set.json',
     conversations: undefined,
+    split: undefined,
     forget: 'sentence',
     limit: 10,
     minScore: undefined,
@@ -92,6 +100,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--forget' && ['sentence', 'message', 'tool', 'none'].includes(value))
       args.forget = value as Args['forget']
     else if (flag === '--conversations') args.conversations = numbers(value)
+    else if (flag === '--split' && (value === 'tune' || value === 'held-out')) args.split = value
     else if (flag === '--tune' && value.includes('=')) args.tuning[value.split('=')[0]] = Number(value.split('=')[1])
     else throw new UsageError(`unknown option ${flag} ${value}\n${USAGE}`)
   }
@@ -171,7 +180,8 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
   if (args.forget !== 'none')
     for (const fact of conversation.facts) before.set(fact.id, holds(await contextOf(fact.question), fact.answer))
 
-  for (const request of conversation.requests) {
+  const requests = conversation.requests.filter((request) => !args.split || request.split === args.split)
+  for (const request of requests) {
     const matches = await memory.findForgettable(request.message, { limit: args.limit, conversationId })
     const rank = matches.findIndex((m) => m.messageId === request.statement.messageId) + 1
     tally.requests++
@@ -215,11 +225,11 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
   if (args.forget === 'none') return
   await memory.indexed()
 
-  const values = conversation.requests.map((r) => r.value)
+  const values = requests.map((r) => r.value)
   const stored = (await memory.messages({ conversationId, limit: 1000 })).messages
   const storedById = new Map(stored.map((m) => [m.id, m.content]))
   const leaks = (text: string) => values.some((value) => holds(text, value))
-  for (const request of conversation.requests) {
+  for (const request of requests) {
     const left = stored.filter((m) => holds(m.content, request.value)).map((m) => m.id)
     if (left.length > 0) log(`${request.id}: "${request.value}" is still stored in ${left.join(', ')}`)
     const text = await contextOf(request.probe)
@@ -265,12 +275,17 @@ function report(label: string, t: Tally, args: Args): string[] {
   return lines
 }
 
+function addTo(sum: Tally, tally: Tally): void {
+  for (const key of Object.keys(sum) as (keyof Tally)[]) sum[key] += tally[key]
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2))
   const data = JSON.parse(await readFile(args.set, 'utf8')) as { format: string; conversations: SetConversation[] }
   if (data.format !== 'sift-forget-set') throw new UsageError(`${args.set} is not a sift-forget-set file`)
   const { createMemory } = await import('../../src/node')
   const tallies = new Map<string, Tally>()
+  const languages = new Map<string, Tally>()
   const total = emptyTally()
   for (const [index, conversation] of data.conversations.entries()) {
     if (args.conversations && !args.conversations.has(index + 1)) continue
@@ -286,9 +301,12 @@ async function main(): Promise<void> {
       await memory.close()
     }
     tallies.set(conversation.id, tally)
-    for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += tally[key]
+    const language = conversation.language ?? 'en'
+    if (!languages.has(language)) languages.set(language, emptyTally())
+    for (const sum of [total, languages.get(language)!]) addTo(sum, tally)
   }
   const lines = [...tallies].flatMap(([id, tally]) => report(id, tally, args))
+  if (languages.size > 1) lines.push(...[...languages].flatMap(([language, tally]) => report(language, tally, args)))
   lines.push(...report('all', total, args))
   process.stdout.write(`${lines.join('\n')}\n`)
   if (args.json)

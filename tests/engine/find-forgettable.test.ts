@@ -137,6 +137,26 @@ describe('findForgettable', () => {
     await memory.close()
   })
 
+  it('in a language the model was not trained on, ranks the sentence that shares the request words first in its message', async () => {
+    // The shipped model is English: its similarities for Spanish are close to noise, so, as for a context
+    // (`denseTrust`), they only order the sentences behind the word matches.
+    const memory = await createMemory({ name: 'forgettable-es', indexedDB: new IDBFactory() })
+    const spanish = [
+      '¡Hola! Soy Lucía, enfermera pediátrica en el Hospital Virgen del Rocío de Sevilla. Vivo en Triana con mi pareja, Andrés, y nuestra gata, Canela. Soy vegetariana desde hace diez años. Tengo alergia a las nueces. ¿Me sugieres cenas rápidas para después del turno?',
+      'Mi hermano Javier se casa en Cádiz en septiembre y yo soy la madrina. Tengo que organizar una despedida para quince personas.',
+      'Estoy ahorrando para comprar un piso en Triana. Tengo unos veinte mil euros ahorrados.',
+      'Empecé clases de guitarra los jueves por la tarde. Mi profesor se llama Manolo y toca en un tablao.',
+    ]
+    await memory.add(spanish.map((content, i) => ({ role: 'user', content, id: `es${i}`, timestamp: i * DAY })))
+    await memory.indexed()
+    const [first] = await memory.findForgettable(
+      'Buenos días. Ayer fui al alergólogo y me hicieron pruebas. Resulta que no tengo alergia a las nueces, así que olvida eso, por favor. Por cierto, ¿sabes alguna receta con almendras?',
+    )
+    expect(first.messageId).toBe('es0')
+    expect(first.sentences[0].text).toBe('Tengo alergia a las nueces.')
+    await memory.close()
+  })
+
   it('ranks by words alone when the model cannot embed the request, and rejects instead with strictRanking', async () => {
     const localModelPath = fileURLToPath(new URL('../fixtures/', import.meta.url))
     const memory = await createMemory({ name: 'forgettable-lexical', indexedDB: new IDBFactory(), localModelPath })

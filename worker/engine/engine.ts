@@ -35,6 +35,7 @@ import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
 import { toValidMessages, type ValidMessage } from '../input/message-input'
 import { toTuning, type Tuning } from '../input/tuning-option'
+import { denseTrust } from '../rank/dense-trust'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
@@ -239,9 +240,11 @@ export class Engine {
     const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
     if (request.topic.trim() === '') return []
     let vector: Float32Array | undefined
+    let unknownShare = 0
     const { embedder } = this
     try {
       vector = await embedTopic(embedder, request.topic, this.strictRanking)
+      if (vector) unknownShare = (await embedder.unknownShares([request.topic]))[0]
     } catch (error) {
       if (await this.clearedAway(embedder)) return this.findForgettable(text, options)
       // As for a context: the words still find what to forget.
@@ -251,7 +254,9 @@ export class Engine {
       this.assertOpen()
       const sources = { catalog: this.catalog, vectors: this.background.vectors, lexical: this.lexical }
       const language = this.lexical.requestLanguage(request.topic, request.conversationId)
-      const ranked = rankForgettable(request, vector, sources, this.tuning, language)
+      // The dense ranking counts as much as in a context for a request in the same language (`denseTrust`).
+      const trust = denseTrust(unknownShare, language, embedder.languages, this.tuning)
+      const ranked = rankForgettable(request, vector, sources, this.tuning, language, trust?.weight)
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
       return ranked.flatMap((m) =>
         stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic, language)] : [],

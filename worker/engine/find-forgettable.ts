@@ -33,7 +33,9 @@ const ASKING_ROLE = 'user'
  * message ranks by its best sentence; the sentences it carries are those ranked before the list was settled (no later
  * hit could enter it). Each is also scored on a scale that means the same for every request (the ranks and fused
  * scores do not: they only order one request's hits), the larger of its turn's coverage of the topic's terms and its
- * best similarity, and those below `request.minScore` are dropped. The ranking's constants come from `tuning`.
+ * best similarity, and those below `request.minScore` are dropped. The ranking's constants come from `tuning`;
+ * `denseWeight` is how far the dense ranking is trusted with the topic (`denseTrust`, as for a context: a model not
+ * trained on the topic's language only reorders behind the word matches).
  */
 export function rankForgettable(
   request: ForgettableRequest,
@@ -41,13 +43,16 @@ export function rankForgettable(
   sources: RankingSources,
   tuning: RankTuning = RANK_TUNING,
   language: Language | undefined = sources.lexical.requestLanguage(request.topic, request.conversationId),
+  denseWeight = 1,
 ): RankedMessage[] {
   const filter = { conversationId: request.conversationId }
   const lexical = sources.lexical.search(request.topic, filter, tuning.hybridLexicalDepth, tuning, language)
   const scores =
     vector && sources.vectors ? sources.vectors.scan(vector, filter, sentencePenalty(sources, tuning)) : undefined
   const dense = scores && new DenseRanking(scores)
-  const ranking: RankedList = dense ? new FusedRanking(dense, lexical, undefined, tuning.rrfK) : listOf(lexical)
+  const ranking: RankedList = dense
+    ? new FusedRanking(dense, lexical, undefined, tuning.rrfK, denseWeight)
+    : listOf(lexical)
   const coverage = termCoverage(sources.lexical, request.topic, language, filter, new Set())
   const similarityOf = (sid: number) => {
     const at = scores ? scores.positionOf(sid) : -1

@@ -1,64 +1,248 @@
+import type { Language } from '../text/text-analysis'
+
 /**
- * How a sentence of a user's message says "forget this" or "that is no longer so": the cues `forgetRequestTopic`
- * looks for to find the request inside a longer message, and the phrasing it strips from those sentences so that only
- * their topic is ranked. English only: a message in another language has no cue found, and is ranked whole, as before
- * the cues (left for the multilingual work). Kept small and general, phrasings any request may use rather than those
- * of one set; each is matched case-insensitively, on word boundaries. The figures of the cue set (rank 1 and within 3
- * on the forget set, tuned on its conversations 1–3 and reported on 4–6 apart) are in BENCHMARKS.md, "Finding the
- * forget request inside a message".
+ * The words a request to forget or retract is framed with, in one language, grouped by what they do in it. They are
+ * words, not phrasings: `forget-cue-score.ts` matches them through the language's stemmer (any form the stemmer folds
+ * together matches, and a longer form of a stem, "olvídalo" for "olvida": `FORGET_TUNING.cuePrefixLetters`), in any
+ * order and wherever they stand in a clause, so that a wording nobody listed still scores by the words it shares with
+ * every other wording of the same request. An entry of several words ("after all") matches a clause that holds all of
+ * them. Every cue word is also a frame word: it is taken out of the topic that is ranked.
  */
-export const FORGET_CUES = {
+export interface LanguageCues {
+  /** Asking for a deletion: "forget", "delete", "ignore", "scratch" … (a cue on its own). */
+  asking: readonly string[]
+  /** Saying that a stated thing no longer holds: "anymore", "after all" … (a cue on its own). */
+  retracting: readonly string[]
   /**
-   * Asking to forget: a verb of deleting ("forget", "delete", "erase", "remove", "wipe", "unlearn", "scratch",
-   * "drop", "strike"), or of not keeping ("don't remember / keep / store / save", "rather you didn't keep", "stop
-   * remembering", "off the record", "don't want … stored / kept / on record").
+   * A cue only beside one of `negations` in the same clause: keeping ("don't keep", "nicht gespeichert"), truth ("not
+   * true", "ya no es cierto"), and "longer"/"more" ("no longer", "nicht mehr", "n'est plus").
    */
-  asking: [
-    /\b(?:forget|delete|erase|remove|wipe|unlearn|scratch|strike)\b/i,
-    /\bdrop\s+(?:it|that|this|the)\b/i,
-    /\b(?:don['’]?t|do\s+not|didn['’]?t|did\s+not|stop|never)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing)|sav(?:e|ing)|record(?:ing)?)\b/i,
-    /\boff\s+the\s+record\b/i,
-    /\bdon['’]?t\s+want\b.*\b(?:stored|kept|saved|recorded|on\s+record|in\s+(?:here|your\s+memory))\b/i,
-  ],
+  negated: readonly string[]
+  /** What negates a clause: "not", "n't" (read as the word "t"), "nicht", "ne" … */
+  negations: readonly string[]
   /**
-   * Saying a thing stated before no longer holds: "no longer", "not … anymore / any more", "isn't true", "not the
-   * case", "out of date", "after all".
+   * Words that point back at what was said rather than name it ("what I told you about", "the bit", "lo de", "die Sache
+   * mit"): weaker than a cue (`FORGET_TUNING.pointingWeight`), and taken out of the topic.
    */
-  retracting: [
-    /\bno\s+longer\b/i,
-    /\bany\s?more\b/i,
-    /\b(?:isn['’]?t|is\s+not|not)\s+(?:true|right|correct|the\s+case)\b/i,
-    /\bout\s+of\s+date\b/i,
-    /\bafter\s+all\b/i,
-  ],
+  pointing: readonly string[]
+  /** Politeness and fillers ("please", "bitte", "por favor"): no cue, but no topic either, so taken out of it. */
+  filler: readonly string[]
   /**
-   * Taken out of a cue sentence before it is ranked: the words of asking and retracting, and what points back at the
-   * thing said ("what I said about", "that thing about", "the bit where I talked about"), which every stored sentence
-   * about saying or telling would otherwise match.
+   * Words that open a clause continuing the one before the comma ("Vergiss bitte, dass ich …", "borra, que …"): the
+   * object of a request follows its verb, so no clause break is made before them.
    */
-  phrasing: [
-    /\b(?:please|pls|kindly|also|anyway|actually|so|just)\b/gi,
-    /\b(?:can|could|would|will)\s+you\b/gi,
-    /\bi(?:['’]?d|\s+would)\s+(?:rather|prefer)(?:\s+(?:that\s+)?you)?\s+(?:didn['’]?t|did\s+not|not|don['’]?t|do\s+not)\s+(?:keep|remember|store|save)\b/gi,
-    /\b(?:don['’]?t|do\s+not|stop|never)\s+(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing)|sav(?:e|ing)|record(?:ing)?)\b/gi,
-    /\b(?:forget|delete|erase|remove|wipe|unlearn|scratch|strike)\b(?:\s+(?:about|it|that|this))?/gi,
-    /\bdrop\s+(?:it|that|this)\b/gi,
-    /\b(?:i\s+)?don['’]?t\s+want\b.*$/gi,
-    /\boff\s+the\s+record\b/gi,
-    /\b(?:everything|anything|all|what|the\s+(?:fact|part|bit|thing|stuff))\s+(?:(?:that|where|when)\s+)?i\s+(?:said|told\s+you|mentioned|wrote|shared|talked)(?:\s+(?:about|of|regarding|on))?\b/gi,
-    /\b(?:that|the)\s+(?:thing|bit|part|stuff)\s+(?:about|where|regarding)\b/gi,
-    /\bi\s+(?:said|told\s+you|mentioned|wrote)\s+(?:about|that)?\b/gi,
-    /\bthat\s+i\s+said\b/gi,
-    /\b(?:anything|everything)\s+(?:about|regarding|of)\b/gi,
-    /\b(?:so\s+)?(?:that|this|it)(?:['’]s|\s+is|\s+bit['’]s|\s+bit\s+is)\s+(?:no\s+longer|not)\s+(?:true|right|correct|the\s+case)(?:\s+(?:any\s?more|now))?\b/gi,
-    /\b(?:isn['’]?t|is\s+not)\s+(?:true|right|correct|the\s+case)(?:\s+(?:any\s?more|now))?\b/gi,
-    /\b(?:so\s+)?(?:that|this|it)(?:['’]s|\s+is|\s+bit['’]s)\s+out\s+of\s+date\b/gi,
-    /\b(?:no\s+longer|any\s?more|after\s+all)\b/gi,
-  ],
-  /**
-   * A cue sentence left with fewer content words than this once its phrasing is stripped names no topic of its own
-   * ("Please drop that.", "I'd rather you didn't keep his name"): the sentence before it is ranked with it, since a
-   * request points back at what it has just said. Content words. Tried: 1 and 2 on conversations 1–3.
-   */
-  minTopicTerms: 2,
-} as const
+  joining: readonly string[]
+}
+
+/**
+ * The cues of each language the request may be written in: the message's own (detected by the text analysis) and
+ * English, which a request in another language often borrows. Written from the ways a language asks to forget and
+ * says that something is no longer so (verbs of deleting and of not keeping, words of no longer holding), not from the
+ * requests of a set; the sets they were measured on are in BENCHMARKS.md, "Forget requests in any wording".
+ */
+export const FORGET_CUES: Readonly<Record<Language, LanguageCues>> = {
+  en: {
+    asking: [
+      'forget',
+      'forgetting',
+      'delete',
+      'erase',
+      'remove',
+      'wipe',
+      'scratch',
+      'strike',
+      'drop',
+      'disregard',
+      'ignore',
+      'unlearn',
+      'discard',
+      'purge',
+      'rid',
+      'off the record',
+      'never mind',
+      'nevermind',
+      'let go',
+      'scrap',
+      'retract',
+      'undo',
+      'take back',
+    ],
+    retracting: ['anymore', 'any more', 'after all', 'out of date', 'outdated', 'obsolete', 'wrong', 'mistaken'],
+    negated: [
+      'keep',
+      'store',
+      'stored',
+      'storing',
+      'save',
+      'remember',
+      'retain',
+      'hold',
+      'record',
+      'true',
+      'accurate',
+      'correct',
+      'right',
+      'case',
+      'relevant',
+      'valid',
+      'longer',
+    ],
+    negations: [
+      'not',
+      'no',
+      'never',
+      'stop',
+      't',
+      'don',
+      'didn',
+      'doesn',
+      'isn',
+      'aren',
+      'wasn',
+      'weren',
+      'won',
+      'wouldn',
+      'shouldn',
+    ],
+    pointing: [
+      'said',
+      'say',
+      'told',
+      'tell',
+      'mentioned',
+      'talked',
+      'wrote',
+      'shared',
+      'thing',
+      'bit',
+      'stuff',
+      'part',
+      'memory',
+      'on file',
+      'on record',
+      'anything',
+      'everything',
+    ],
+    filler: ['please', 'pls', 'kindly', 'actually', 'anyway', 'honestly', 'just', 'hey', 'hi', 'ok', 'okay'],
+    joining: ['that', 'what', 'how', 'which', 'where', 'when'],
+  },
+  es: {
+    asking: [
+      'olvida',
+      'olvidar',
+      'olvídate',
+      'olvides',
+      'borra',
+      'bórralo',
+      'borrar',
+      'borres',
+      'elimina',
+      'eliminar',
+      'quita',
+      'quítalo',
+      'quitar',
+      'suprime',
+      'ignora',
+      'ignorar',
+      'descarta',
+      'tacha',
+      'tachar',
+    ],
+    retracting: ['equivocada', 'equivocado', 'obsoleto', 'desactualizado'],
+    negated: [
+      'recuerdes',
+      'recordar',
+      'guardes',
+      'guardar',
+      'guardado',
+      'conserves',
+      'verdad',
+      'cierto',
+      'ya',
+      'aplica',
+      'cuenta',
+    ],
+    negations: ['no', 'nunca', 'deja'],
+    pointing: ['dije', 'conté', 'dicho', 'contado', 'comenté', 'lo de', 'tema', 'memoria', 'parte', 'todo'],
+    filler: ['favor', 'porfa'],
+    joining: ['que', 'lo', 'cuánto', 'cuánta', 'dónde', 'cómo'],
+  },
+  de: {
+    asking: [
+      'vergiss',
+      'vergessen',
+      'lösch',
+      'lösche',
+      'löschen',
+      'entferne',
+      'entfernen',
+      'streich',
+      'streiche',
+      'streichen',
+      'ignoriere',
+      'ignorieren',
+      'verwirf',
+    ],
+    retracting: ['vorbei', 'überholt', 'veraltet', 'hinfällig', 'erledigt', 'falsch'],
+    negated: [
+      'mehr',
+      'stimmt',
+      'wahr',
+      'richtig',
+      'gilt',
+      'gespeichert',
+      'speichern',
+      'speicherst',
+      'merken',
+      'merkst',
+      'behalten',
+      'behältst',
+      'aufheben',
+    ],
+    negations: ['nicht', 'kein', 'keine', 'nie', 'niemals'],
+    pointing: ['gesagt', 'erzählt', 'geschrieben', 'sache', 'das mit', 'gedächtnis', 'speicher', 'alles'],
+    filler: ['bitte', 'doch', 'mal', 'ehrlich'],
+    joining: ['dass', 'was', 'wie', 'wo', 'wann', 'ob', 'welche', 'welcher'],
+  },
+  fr: {
+    asking: [
+      'oublie',
+      'oublier',
+      'oubliez',
+      'efface',
+      'effacer',
+      'supprime',
+      'supprimer',
+      'retire',
+      'retirer',
+      'enlève',
+      'enlever',
+      'ignore',
+      'ignorer',
+      'raye',
+      'rayer',
+      'laisse tomber',
+    ],
+    retracting: ['fini', 'faux', 'obsolète', 'trompé', 'trompée'],
+    negated: [
+      'plus',
+      'vrai',
+      'cas',
+      'compte',
+      'valable',
+      'garde',
+      'gardes',
+      'garder',
+      'retiens',
+      'retenir',
+      'conserve',
+      'conserver',
+      'enregistre',
+      'enregistrer',
+    ],
+    negations: ['ne', 'n', 'pas', 'jamais'],
+    pointing: ['dit', 'raconté', 'parlé', 'écrit', 'histoire', 'concerne', 'mémoire', 'propos', 'tout'],
+    filler: ['plaît', 'stp', 'svp'],
+    joining: ['que', 'qu', 'ce', 'combien', 'où', 'comment'],
+  },
+}

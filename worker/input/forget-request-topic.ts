@@ -1,88 +1,126 @@
 import { splitSentences } from '../../src/core/split-sentences'
-import { contentTermCount } from '../text/text-analysis'
-import { FORGET_CUES } from './forget-cues'
+import { detectLanguage } from '../text/language-detection'
+import { contentTermCount, type Language, withoutWords } from '../text/text-analysis'
+import { type ClauseCues, clauseCues, cueLanguages, joinsPrevious } from './forget-cue-score'
+import { FORGET_TUNING, type ForgetTuning } from './forget-tuning'
 
-/** The cues are English (`FORGET_CUES`): a topic found by them is counted in English words. */
-const CUE_LANGUAGE = 'en'
+/** Where a sentence's clauses part: a dash between spaces, a semicolon, a colon or a comma before a space (captured). */
+const CLAUSE_BREAK = /(\s+[—–-]\s+|[;:,]\s+)/
 
-/** Greetings and fillers a request may open with: "Hey, please …", "OK so …". */
-const OPENING = /^(?:(?:hey|hi|ok|okay|so|and|also|now|then|please|pls|kindly)\b[\s,.!:;-]*)+/i
-/** Asking someone to do it: "can you", "I'd like you to", each optionally followed by "please". */
-const ASKING =
-  /^(?:(?:can|could|would|will)\s+you\s+|i(?:\s+(?:want|need|would\s+like)|['’]d\s+like)\s+you\s+to\s+)?(?:please\s+)?/i
-/** The request itself. */
-const FORGET =
-  /^(?:forget|delete|remove|erase|unlearn|stop\s+remembering|(?:don['’]?t|do\s+not|no\s+longer)\s+remember)\b\s*/i
-/** What is to be forgotten, before the topic: "everything I told you about", "the fact that", "what I said about". */
-const POINTER =
-  /^(?:(?:everything|anything|all|what|the\s+(?:fact|part|bit|thing|message|messages|stuff))\s+)?(?:(?:that|where|when)\s+)?(?:i\s+(?:said|told\s+you|mentioned|wrote|shared)(?:\s+|$))?(?:(?:about|that|where|regarding|on|of)\s+)?/i
-/** Trailing politeness and punctuation: "…, please.", "…!" */
-const CLOSING = /(?:[\s,]+(?:please|pls|thanks|thank\s+you))?[\s.!?,;:]*$/i
+/** A clause of the message, with its place and its cues. */
+interface Clause {
+  text: string
+  sentence: number
+  cues: ClauseCues
+}
 
 /**
  * What a "forget that I …" request is about, so that it ranks stored messages by their topic rather than by the words
- * of asking ("forget" would match every message that talks about forgetting). In a message of several sentences the
- * request is found by its cues (`FORGET_CUES`: "please forget …", "I no longer …"), and only those sentences are
- * kept, the news and questions around them dropped, since they would outrank the statement to forget; a cue sentence
- * that names no topic of its own brings the sentence before it. Each kept sentence has its phrasing ("Please forget
- * that", "Can you delete what I said about", "isn't true anymore") stripped. A text without any cue, or that asks
- * without naming a topic ("forget it"), is given back as it is, trimmed: it is then the best description there is.
+ * of asking ("forget" would match every message that talks about forgetting), and not by the news and questions
+ * around it, which would outrank the statement to forget. In stages:
+ * 1. the message's clauses (its sentences, split at dashes, semicolons, colons and commas), each scored by how much it
+ *    reads like a request (`clauseCues`, in the message's language and English);
+ * 2. the request: every sentence whose best clause scores `minRequestScore` or more;
+ * 3. each request sentence's topic: its cue clauses with their frame words taken out ("Please forget that I said I'm
+ *    allergic to kiwi — it's my nephew who is" → "I'm allergic to kiwi", the clause after the dash says what is true
+ *    now), and, when they name fewer than `minTopicTerms` content words ("Please wipe it."), the clause or sentence
+ *    they point at (`pointedAt`).
+ * A message without a request sentence, or whose request names no topic at all ("forget it"), is given back as it
+ * is, trimmed: it is then the best description there is.
  */
-export function forgetRequestTopic(request: string): string {
+export function forgetRequestTopic(request: string, tuning: ForgetTuning = FORGET_TUNING): string {
   const trimmed = request.trim()
-  const sentences = splitSentences(trimmed).map((span) => span.text)
-  const cued = sentences.map(isCueSentence)
-  const parts: string[] = []
-  sentences.forEach((sentence, i) => {
-    if (!cued[i]) return
-    const topic = sentenceTopic(sentence)
-    const previous = sentences[i - 1]
-    if (contentTermCount(topic, CUE_LANGUAGE) < FORGET_CUES.minTopicTerms && previous !== undefined && !cued[i - 1])
-      parts.push(previous)
-    if (topic !== '') parts.push(topic)
-  })
+  const language = detectLanguage(trimmed)
+  const clauses = messageClauses(trimmed, cueLanguages(language), tuning)
+  const requestSentences = new Set(
+    clauses.filter((clause) => clause.cues.score >= tuning.minRequestScore).map((clause) => clause.sentence),
+  )
+  const parts = [...requestSentences].flatMap((sentence) =>
+    sentenceTopic(clauses, sentence, requestSentences, language, tuning),
+  )
   const topic = parts.join(' ')
-  return contentTermCount(topic, CUE_LANGUAGE) === 0 ? trimmed : topic
+  return contentTermCount(topic, language) === 0 ? trimmed : topic
 }
 
-/** Whether a sentence asks to forget something or says that something no longer holds. */
-function isCueSentence(sentence: string): boolean {
-  return [...FORGET_CUES.asking, ...FORGET_CUES.retracting].some((cue) => cue.test(sentence))
+/** Stage 1: the message's clauses in order, with their cues. */
+function messageClauses(message: string, languages: readonly Language[], tuning: ForgetTuning): Clause[] {
+  return splitSentences(message).flatMap((span, sentence) =>
+    sentenceClauses(span.text, languages).map((text) => ({
+      text,
+      sentence,
+      cues: clauseCues(text, languages, tuning),
+    })),
+  )
 }
 
-/** Where a sentence's clauses part: a dash between spaces, or a semicolon. */
-const CLAUSE_BREAK = /\s+[—–-]\s+|;\s*/
+/** A sentence's clauses: split at `CLAUSE_BREAK`, except a comma before a clause that continues it (`joinsPrevious`). */
+function sentenceClauses(sentence: string, languages: readonly Language[]): string[] {
+  // Pieces and the breaks between them alternate: piece, break, piece …
+  const parts = sentence.split(CLAUSE_BREAK)
+  const clauses: string[] = []
+  for (let at = 0; at < parts.length; at += 2) {
+    const [piece, before] = [parts[at], parts[at - 1]]
+    if (piece.trim() === '') continue
+    if (before?.startsWith(',') && clauses.length > 0 && joinsPrevious(piece, languages))
+      clauses[clauses.length - 1] += `${before}${piece}`
+    else clauses.push(piece)
+  }
+  return clauses
+}
 
 /**
- * A cue sentence's topic: its cue clauses without their phrasing ("Please forget that I said I'm allergic to kiwi —
- * it's my nephew who is" → "I'm allergic to kiwi"), since the clause after a dash usually says why or what is true
- * now; the whole sentence when its cue clauses name no topic ("I don't hate coriander anymore — you can drop it").
+ * Stage 3: one request sentence's topic parts: its cue clauses without their frame words, and, when they name too
+ * little, the neighbour they point at (`pointedAt`).
  */
-function sentenceTopic(sentence: string): string {
-  const clauses = sentence.split(CLAUSE_BREAK)
-  const cueClauses = clauses.length > 1 ? clauses.filter(isCueSentence).map(withoutPhrasing).join(' ') : ''
-  return contentTermCount(cueClauses, CUE_LANGUAGE) >= FORGET_CUES.minTopicTerms
-    ? cueClauses
-    : withoutPhrasing(sentence)
+function sentenceTopic(
+  clauses: readonly Clause[],
+  sentence: number,
+  requestSentences: ReadonlySet<number>,
+  language: Language | undefined,
+  tuning: ForgetTuning,
+): string[] {
+  const cued = clauses.flatMap((clause, at) => (clause.sentence === sentence && clause.cues.score > 0 ? [at] : []))
+  const own = cued.map((at) => topicText(clauses[at])).filter((text) => text !== '')
+  if (contentTermCount(own.join(' '), language) >= tuning.minTopicTerms) return own
+  const pointed = pointedAt(clauses, cued[0] - 1, cued[cued.length - 1] + 1, requestSentences)
+  if (pointed === undefined) return own
+  const texts = pointed.clauses.map(topicText).filter((text) => text !== '')
+  return pointed.before ? [...texts, ...own] : [...own, ...texts]
 }
 
-/** A sentence or clause without its request phrasing: a leading "forget …" parsed, any other cue phrasing cut out. */
-function withoutPhrasing(sentence: string): string {
-  const parsed = leadingRequestTopic(sentence)
-  const rest = parsed ?? sentence
-  const stripped = FORGET_CUES.phrasing.reduce((text, phrase) => text.replace(phrase, ' '), rest)
-  return stripped
+/**
+ * What a request that names too little points at, nearest first: a clause of its own sentence (the one before it, else
+ * the one after: "Scratch what I said about Hakone, we cancelled the ryokan"), else the whole sentence before it,
+ * else the one after; never a request sentence, whose topic is taken already.
+ */
+function pointedAt(
+  clauses: readonly Clause[],
+  before: number,
+  after: number,
+  requestSentences: ReadonlySet<number>,
+): { clauses: Clause[]; before: boolean } | undefined {
+  const sentence = clauses[before + 1].sentence
+  const inSentence = (at: number) => clauses[at]?.sentence === sentence
+  if (inSentence(before)) return { clauses: [clauses[before]], before: true }
+  if (inSentence(after)) return { clauses: [clauses[after]], before: false }
+  const whole = (at: number) => {
+    const other = clauses[at]?.sentence
+    return other === undefined || requestSentences.has(other)
+      ? undefined
+      : clauses.filter((clause) => clause.sentence === other)
+  }
+  const previous = whole(before)
+  if (previous) return { clauses: previous, before: true }
+  const next = whole(after)
+  return next && { clauses: next, before: false }
+}
+
+/** A clause without its frame words, its spacing and edge punctuation tidied. */
+function topicText(clause: Clause): string {
+  return withoutWords(clause.text, clause.cues.frame)
+    .replace(/(?<![\p{L}\p{N}])['’]|['’](?![\p{L}\p{N}])/gu, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/^[\s,.;:!?—–-]+|[\s,.;:!?—–-]+$/g, '')
+    .replace(/^[\s,.;:!?¡¿—–-]+|[\s,.;:!?¡¿—–-]+$/g, '')
     .replace(/\s+([,.;:!?])/g, '$1')
     .trim()
-}
-
-/** "Please forget that I smoke" → "I smoke": the topic of a sentence that opens with the request; else undefined. */
-function leadingRequestTopic(sentence: string): string | undefined {
-  let rest = sentence.replace(OPENING, '').replace(ASKING, '')
-  const verb = FORGET.exec(rest)
-  if (!verb) return undefined
-  rest = rest.slice(verb[0].length).replace(POINTER, '').replace(CLOSING, '')
-  return rest === '' || /^(?:it|this|that|all|everything)$/i.test(rest) ? '' : rest
 }

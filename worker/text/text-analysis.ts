@@ -38,6 +38,14 @@ function cjkTerms(word: string): string[] {
   return pairs
 }
 
+/**
+ * A word (as `words` gives it) folded by `language`'s stemmer: what matches a word by its stem rather than by its BM25
+ * terms (no CJK pairs, no compound grams), as the forget cues do.
+ */
+export function wordStem(word: string, language: Language | undefined): string {
+  return rulesFor(language).stem(word)
+}
+
 /** The terms of one word (as `words` gives it) in `language`: its stem, or its CJK character pairs. */
 function wordTerms(word: string, language: Language | undefined): string[] {
   const term = rulesFor(language).stem(word)
