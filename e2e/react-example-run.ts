@@ -32,10 +32,10 @@ export interface ReactChatRun {
   shownAfterForget: string[]
   requestAfterForget: ChatRequest
   /**
-   * Then, in Chromium: the model's forget tool call, approved with its Approve button; the statements the approval
+   * Then, in every engine: the model's forget tool call, approved with its Approve button; the statements the approval
    * showed, what the page showed once the reply came, and the request after.
    */
-  forgetTool?: { approvalShown: string[]; shownAfter: string[]; requestAfter: ChatRequest }
+  forgetTool: { approvalShown: string[]; shownAfter: string[]; requestAfter: ChatRequest }
   /** Bytes transferred on the first visit (headers and bodies of the page's own origin), until the reload. */
   firstVisitBytes: number
 }
@@ -202,14 +202,12 @@ export function expectReactChat(run: Omit<ReactChatRun, 'firstVisitBytes'>): voi
   expect(run.shownAfterForget).toHaveLength(shownAfter.length + 1)
   expect(JSON.stringify(run.requestAfterForget)).not.toContain('4471')
   expect(messageText(run.requestAfterForget.messages.at(-1)!)).toBe('What else do you know?')
-  if (run.forgetTool) {
-    // The approval showed the statement, dated; once approved it left the screen, and the next request's context.
-    const { approvalShown, shownAfter: shownAfterTool, requestAfter } = run.forgetTool
-    expect(approvalShown).toEqual([expect.stringMatching(new RegExp(`^\\d{4}-\\d{2}-\\d{2}: ${FORGET_STATEMENT}$`))])
-    expect(shownAfterTool).not.toContain(FORGET_STATEMENT)
-    expect(shownAfterTool).toContain(CHAT_HISTORY[3])
-    expect(messageText(requestAfter.messages[1])).not.toContain(FORGET_STATEMENT)
-  }
+  // The approval showed the statement, dated; once approved it left the screen, and the next request's context.
+  const { approvalShown, shownAfter: shownAfterTool, requestAfter } = run.forgetTool
+  expect(approvalShown).toEqual([expect.stringMatching(new RegExp(`^\\d{4}-\\d{2}-\\d{2}: ${FORGET_STATEMENT}$`))])
+  expect(shownAfterTool).not.toContain(FORGET_STATEMENT)
+  expect(shownAfterTool).toContain(CHAT_HISTORY[3])
+  expect(messageText(requestAfter.messages[1])).not.toContain(FORGET_STATEMENT)
 }
 
 const storedIn = async (page: PageSession) => Number(await page.textContent('#stored'))
@@ -288,12 +286,37 @@ export async function reactChatThroughIn(
   )
   const shownAfterForget = await texts(page, '#turns li .text')
   await sendIn(page, 'What else do you know?')
+  const requestAfterForget = llm.requests.at(-1)!
+  const forgetTool = await forgetByToolIn(page)
+  await sendIn(page, 'And now?')
   return {
     requests,
     problems: (await page.errors()).slice(earlierErrors),
     shownBefore,
     shownAfter,
     shownAfterForget,
-    requestAfterForget: llm.requests.at(-1)!,
+    requestAfterForget,
+    forgetTool: { ...forgetTool, requestAfter: llm.requests.at(-1)! },
   }
+}
+
+/** `forgetByTool` in a tab of any engine: the forget tool's call approved with its Approve button. */
+async function forgetByToolIn(page: PageSession): Promise<{ approvalShown: string[]; shownAfter: string[] }> {
+  await setField(page, '#message', FORGET_REQUEST)
+  await page.click('#send')
+  await page.waitForFunction(() => document.querySelectorAll('.forget-approval li').length > 0, undefined, {
+    timeout: 60_000,
+  })
+  const approvalShown = await texts(page, '.forget-approval li')
+  await page.click('.forget-approval button.approve')
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('#turns li[data-role=assistant]')].some((item) =>
+        item.textContent?.includes('"outcome":"forgotten"'),
+      ) && !(document.getElementById('send') as HTMLButtonElement).disabled,
+    undefined,
+    { timeout: 60_000 },
+  )
+  await expect.poll(() => texts(page, '#turns li[data-role=user] .text')).not.toContain(FORGET_STATEMENT)
+  return { approvalShown, shownAfter: await texts(page, '#turns li .text') }
 }
