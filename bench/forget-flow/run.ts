@@ -18,8 +18,8 @@ import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
  * leak, a fact whose answer no longer is in its context (but was before the flow) or in its evidence is lost.
  * `--forget tool`: the chat model's forget tool instead (`forgetStatements`), called with the whole message, as a
  * model that passes the user's words does, and every statement it finds approved (the AI SDK approves a call, not
- * its statements one by one); `--min-score` and `--other-matches-min-score` are its options of those names. Its removed statements that do not carry the request's
- * value are counted as extra.
+ * its statements one by one); `--min-score` and `--other-matches-min-score` are its options of those names, and `--repeats off` its `repeats: false` (the statements
+ * without their repeats). Its removed statements that do not carry the request's value are counted as extra.
  */
 
 interface SetMessage {
@@ -191,8 +191,8 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
     else log(`${request.id}: statement at rank ${rank || '-'}: ${matches[0]?.sentences[0]?.text ?? '(nothing)'}`)
     if (args.forget === 'tool') {
       const input = { statement: request.message }
-      const { limit, minScore, otherMatchesMinScore } = args
-      const options = { conversationId, limit, minScore, otherMatchesMinScore, confirm: approveAll }
+      const { limit, minScore, otherMatchesMinScore, repeats } = args
+      const options = { conversationId, limit, minScore, otherMatchesMinScore, repeats, confirm: approveAll }
       const { forgotten } = await forgetStatements(memory, input, options)
       tally.sentencesForgotten += forgotten.length
       if (forgotten.some((s) => s.text === request.statement.sentence)) tally.statementsRemoved++

@@ -2,7 +2,7 @@
 // address"), answered with what was forgotten. Here its definition as plain JSON Schema, for any SDK, the statements a
 // call would forget picked from `findForgettable`'s matches, and its result; src/forget.ts runs it against a memory,
 // and `sift-memory/ai` wraps it as an AI SDK tool that asks the app's approval first.
-import type { ForgettableMatch, ForgetSentence } from '../history-types'
+import type { ForgettableMatch, ForgettableSentence, ForgetSentence } from '../history-types'
 import { utcDay } from './recall-tool'
 
 /** What the model passes to the forget tool. */
@@ -25,6 +25,11 @@ export interface ForgetStatement extends ForgetSentence {
   role: string
   /** The sentence, as stored. */
   text: string
+  /**
+   * Present when this sentence is a later repeat of another statement the call found (a reply that said it back): that
+   * statement's text, so that an approval can show the repeat under what it repeats.
+   */
+  repeatOf?: string
 }
 
 /** One statement the forget tool removed, as its result tells the model. */
@@ -44,7 +49,7 @@ export interface ForgetResult {
    * model passed, and nothing was removed; `'declined'`: the app's `confirm` kept every statement it was shown.
    */
   outcome: 'forgotten' | 'nothing-matched' | 'declined'
-  /** The statements removed, oldest first; none unless `outcome` is `'forgotten'`. */
+  /** The statements removed, oldest first, each followed by its repeats; none unless `outcome` is `'forgotten'`. */
   forgotten: ForgottenStatement[]
 }
 
@@ -96,14 +101,13 @@ export function statementsToForget(
     .filter((match, rank) => match.sentences.length > 0 && (rank === 0 || match.score >= otherMatchesMinScore))
     .map((match) => ({ match, sentence: match.sentences[0] }))
     .sort((a, b) => a.match.timestamp - b.match.timestamp)
-    .map(({ match, sentence }) => ({
-      messageId: match.messageId,
-      start: sentence.start,
-      end: sentence.end,
-      date: utcDay(match.timestamp),
-      role: match.role,
-      text: sentence.text,
-    }))
+    .map(({ match, sentence }) => statementOf(match, sentence))
+}
+
+/** A sentence of a match as a statement the forget tool would remove. */
+export function statementOf(match: ForgettableMatch, sentence: ForgettableSentence): ForgetStatement {
+  const { messageId, timestamp, role } = match
+  return { messageId, start: sentence.start, end: sentence.end, date: utcDay(timestamp), role, text: sentence.text }
 }
 
 /** The result for the statements removed: `'forgotten'` with them, or `'declined'` when there were none to remove. */

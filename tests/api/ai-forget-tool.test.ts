@@ -25,6 +25,24 @@ const HISTORY = [
   { role: 'user', content: 'I cannot eat peanuts, so I check the labels on cereal bars.' },
 ].map((message, i) => ({ ...message, timestamp: START + i * DAY }))
 
+/** A chat where the assistant said a fact back: forgetting the fact must take the reply's repeat of it too. */
+const REPEATED_HISTORY = [
+  {
+    role: 'user',
+    content:
+      'I have been seeing a physiotherapist for my left knee since January. We are repainting the hallway in sage green.',
+  },
+  {
+    role: 'assistant',
+    content:
+      'Sticking with the physiotherapist for your left knee is wise, since knees recover slowly. Sage green is a calm colour for a hallway.',
+  },
+  { role: 'user', content: 'My brother Tomas flies cargo planes out of East Midlands airport.' },
+  { role: 'assistant', content: 'Night flights must make for an odd sleep pattern.' },
+  { role: 'user', content: 'On Sundays I bake sourdough bread for the whole street.' },
+  { role: 'assistant', content: 'Sourdough for the neighbours is a generous habit.' },
+].map((message, i) => ({ ...message, timestamp: START + i * DAY }))
+
 let llm: FakeLlm
 let memory: Memory
 let run = 0
@@ -39,11 +57,11 @@ afterEach(async () => {
   await memory?.close()
 })
 
-/** A fresh memory holding HISTORY, embedded, and the fake LLM as an AI SDK model. */
-async function setUp() {
+/** A fresh memory holding `history`, embedded, and the fake LLM as an AI SDK model. */
+async function setUp(history = HISTORY) {
   memory = await createMemory({ name: `forget-tool-${run++}`, indexedDB: new IDBFactory() })
   await memory.ready()
-  await memory.add(HISTORY)
+  await memory.add(history)
   await memory.indexed()
   return createOpenAICompatible({ name: 'fake', baseURL: llm.baseURL }).chatModel('fake-model')
 }
@@ -133,6 +151,31 @@ describe('forgetTool, the forget tool for the AI SDK', () => {
     const context = await memory.buildContext('Where do I live, what is my address on Oak Street?', { budget: 8000 })
     expect(context.text).not.toContain('Oak Street')
     expect(context.text).toContain('apple tree')
+  })
+
+  it("once approved, also removes the assistant's reply that repeated the statement, shown as its repeat", async () => {
+    const model = await setUp(REPEATED_HISTORY)
+    const tools = { forget: forgetTool(memory) }
+    const before = await storedContents()
+    const asked = await ask(model, 'Please forget my knee [forget: my knee physiotherapy]', tools)
+    const shown = await findStatementsToForget(memory, asked.result.toolCalls[0].input as { statement: string })
+    const statement = 'I have been seeing a physiotherapist for my left knee since January.'
+    const repeat = 'Sticking with the physiotherapist for your left knee is wise, since knees recover slowly.'
+    expect(shown.map((s) => [s.role, s.text, s.repeatOf])).toEqual([
+      ['user', statement, undefined],
+      ['assistant', repeat, statement],
+    ])
+    const reply = await answerApproval(model, asked, tools, true)
+    expect(approvedResult(reply).forgotten.map((s) => s.text)).toEqual([statement, repeat])
+    expect(await storedContents()).toEqual([
+      'We are repainting the hallway in sage green.',
+      'Sage green is a calm colour for a hallway.',
+      ...before.slice(2),
+    ])
+    await memory.indexed()
+    const context = await memory.buildContext('What is wrong with my knee, who am I seeing for it?', { budget: 8000 })
+    expect(context.text).not.toContain('physiotherapist')
+    expect(context.text).toContain('hallway')
   })
 
   it('denied, removes nothing, and the model is told so', async () => {

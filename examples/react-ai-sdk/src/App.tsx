@@ -209,7 +209,9 @@ function ForgetApproval({
       <p>Forget these?</p>
       <ul>
         {statements?.map((s) => (
-          <li key={`${s.messageId}:${s.start}`}>
+          // A repeat (a reply that said the statement back) is listed under its statement, and goes with it.
+          <li key={`${s.messageId}:${s.start}`} className={s.repeatOf ? 'repeat' : undefined}>
+            {s.repeatOf ? 'said back: ' : ''}
             {s.date}: {s.text}
           </li>
         ))}
