@@ -35,9 +35,11 @@ export const REPEAT_SEARCH = {
   /**
    * Worst dense rank of the best sentence of a later message other than the reply taken as a repeat: stricter, because
    * those are mostly the user's own later news on the subject, other facts of theirs. Range: an integer ≥ 0 (0 takes
-   * none). Tried: 0, 1, 2, 3, 4, 6.
+   * none). Tried: 0, 1, 2, 3, 4, 6; 0 kept once the forget cues' rework was merged: on conversations 1–3 it lost 1
+   * other fact where 2 lost 4, for 3 points more probe contexts with a retracted value (BENCHMARKS.md, "The forget
+   * tool's repeats", after the merges).
    */
-  laterMaxDenseRank: 2,
+  laterMaxDenseRank: 0,
   /**
    * Worst lexical rank of that best sentence (both rankings must put it near). Range: an integer ≥ 1. Tried: 7, 10, 12.
    */

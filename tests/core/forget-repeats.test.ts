@@ -1,6 +1,6 @@
 // Which sentences of a search with a statement's own text the forget tool takes as its repeats.
 import { describe, expect, it } from 'vitest'
-import { repeatsOf } from '../../src/core/forget-repeats'
+import { REPEAT_SEARCH, repeatsOf } from '../../src/core/forget-repeats'
 import type { ForgetStatement } from '../../src/core/forget-tool'
 import type { ForgettableMatch, Role } from '../../src/types'
 
@@ -16,6 +16,8 @@ function match(messageId: string, role: Role, timestamp: number, content: string
 }
 
 const SAID = Date.UTC(2026, 2, 2)
+/** The search with a later message's rule on (the default takes no later message but the reply). */
+const WITH_LATER = { ...REPEAT_SEARCH, laterMaxDenseRank: 2 }
 const STATEMENT_TEXT = 'I see a physiotherapist for my knee.'
 const STATEMENT: ForgetStatement = {
   messageId: 's',
@@ -73,9 +75,11 @@ describe('repeatsOf', () => {
     const next = match('n', 'user', SAID + 1, 'Off to work.', [['Off to work.', 9, undefined]])
     const reply = (dense: number) =>
       match('r', 'assistant', SAID + 2, 'Knee physio helps.', [['Knee physio helps.', dense, 2]])
-    expect(repeatsOf(STATEMENT, SAID, [OWN, next, reply(3)])).toEqual([])
-    expect(repeatsOf(STATEMENT, SAID, [OWN, reply(3)]).map((s) => s.messageId)).toEqual(['r'])
-    expect(repeatsOf(STATEMENT, SAID, [OWN, next, reply(2)]).map((s) => s.messageId)).toEqual(['r'])
+    expect(repeatsOf(STATEMENT, SAID, [OWN, next, reply(3)], WITH_LATER)).toEqual([])
+    expect(repeatsOf(STATEMENT, SAID, [OWN, reply(3)], WITH_LATER).map((s) => s.messageId)).toEqual(['r'])
+    expect(repeatsOf(STATEMENT, SAID, [OWN, next, reply(2)], WITH_LATER).map((s) => s.messageId)).toEqual(['r'])
+    // By default a message after the reply's place is never a repeat, however near it ranks.
+    expect(repeatsOf(STATEMENT, SAID, [OWN, next, reply(1)])).toEqual([])
   })
 
   it('takes the best sentence of a later message only when both rankings put it nearer than a reply needs', () => {
@@ -83,7 +87,7 @@ describe('repeatsOf', () => {
       match('l', 'user', SAID + 5, 'The knee physio says I can run again.', [
         ['The knee physio says I can run again.', dense, lexical],
       ])
-    const taken = (m: ForgettableMatch) => repeatsOf(STATEMENT, SAID, [OWN, m]).length
+    const taken = (m: ForgettableMatch) => repeatsOf(STATEMENT, SAID, [OWN, m], WITH_LATER).length
     expect(taken(later(2, 4))).toBe(1)
     expect(taken(later(3, 4))).toBe(0)
     expect(taken(later(2, 11))).toBe(0)
