@@ -18,7 +18,7 @@ export interface TurnNeighbours {
 }
 
 /**
- * Follows ranked candidates with the turns that make them readable, each as a `'neighbour'` candidate right behind
+ * Follows ranked candidates with the turns that make them readable, each as a `'neighbor'` candidate right behind
  * it with its score:
  * - a question ("What did you paint?") with the opening of the next turn: a question matches a request's words as
  *   well as its answer does, but only the answer carries the fact; and each of the first `leads` relevant
@@ -102,7 +102,7 @@ function questionOfShortReply(candidate: ScoredSentence, turns: TurnNeighbours):
   return asked && isAdjacent(candidate, asked, -1) && asked.role !== candidate.role ? asked : undefined
 }
 
-/** `sentence` brought by `candidate`: a `'neighbour'` with the candidate's score. */
+/** `sentence` brought by `candidate`: a `'neighbor'` with the candidate's score. */
 function neighbourOf(candidate: ScoredSentence, sentence: ScoredSentence): ScoredSentence {
   return { ...sentence, score: candidate.score, reason: 'neighbor' }
 }
