@@ -41,7 +41,7 @@ import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
 import { rankForgettable, toForgettableMatch } from './find-forgettable'
 import { runForget } from './forget-cascade'
-import { embedTopic } from './forgettable-topic'
+import { type EmbeddedTopic, embedTopic } from './forgettable-topic'
 import { memoryStats } from './memory-stats'
 import { messagePage } from './message-pages'
 import { openParts } from './open-parts'
@@ -239,12 +239,10 @@ export class Engine {
     this.assertOpen()
     const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
     if (request.topic.trim() === '') return []
-    let vector: Float32Array | undefined
-    let unknownShare = 0
+    let topic: EmbeddedTopic | undefined
     const { embedder } = this
     try {
-      vector = await embedTopic(embedder, request.topic, this.strictRanking)
-      if (vector) unknownShare = (await embedder.unknownShares([request.topic]))[0]
+      topic = await embedTopic(embedder, request.topic, this.strictRanking)
     } catch (error) {
       if (await this.clearedAway(embedder)) return this.findForgettable(text, options)
       // As for a context: the words still find what to forget.
@@ -255,8 +253,8 @@ export class Engine {
       const sources = { catalog: this.catalog, vectors: this.background.vectors, lexical: this.lexical }
       const language = this.lexical.requestLanguage(request.topic, request.conversationId)
       // The dense ranking counts as much as in a context for a request in the same language (`denseTrust`).
-      const trust = denseTrust(unknownShare, language, embedder.languages, this.tuning)
-      const ranked = rankForgettable(request, vector, sources, this.tuning, language, trust?.weight)
+      const trust = denseTrust(topic?.unknownShare ?? 0, language, embedder.languages, this.tuning)
+      const ranked = rankForgettable(request, topic?.vector, sources, this.tuning, language, trust?.weight)
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
       return ranked.flatMap((m) =>
         stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic, language)] : [],
