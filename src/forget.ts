@@ -48,13 +48,14 @@ export interface ForgetSearchOptions {
    */
   otherMatchesMinScore?: number
   /**
-   * Whether the statements found bring their later repeats (`ForgetStatement.repeatOf`): the replies, and the user's
-   * later lines, that said the same thing again. Without them a forgotten fact stays in the memory in the words of the
-   * reply that repeated it.
+   * Whether the statements found bring their repeats (`ForgetStatement.repeatOf`): the sentences of the reply that said
+   * the same thing back. Without them a forgotten fact stays in the memory in the words of that reply. Later lines that
+   * mention it again are not taken (mostly the user's own later news: other facts).
    *
    * @defaultValue `true`: on the forget set, with every call approved, the requests whose value is still stored
-   * somewhere afterwards fell from 51 to 16 of 60 and the probe contexts holding a retracted value from 93.3% to 53.3%
-   * (the app's own flow: 16.7%), for one more of 128 other facts lost (BENCHMARKS.md, "The forget tool's repeats")
+   * somewhere afterwards fell from 48 to 17 of 60 and the probe contexts holding a retracted value from 86.7% to 48.3%
+   * (the app's own flow: 10.0%), with the same 4 of 128 other facts lost (BENCHMARKS.md, "The forget tool's repeats",
+   * after the merges)
    */
   repeats?: boolean
 }

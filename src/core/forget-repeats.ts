@@ -1,5 +1,5 @@
-// The repeats of a statement the forget tool removes: the later replies (and the user's later lines) that say the same
-// thing again. Removing the statement alone leaves them in the memory, and a later context still carries the fact
+// The repeats of a statement the forget tool removes: the reply that says the same thing back (and, where
+// `laterMaxDenseRank` allows, a later line; by default none). Removing the statement alone leaves them in the memory, and a later context still carries the fact
 // through them. They share the statement's words and meaning, not the request's, so they are found with the statement
 // itself as the request (`findForgettable(statement.text)`), and picked here from its matches by how high both rankings
 // put them: a match's `score` does not tell them apart, because a later message on the same subject (the user's own
@@ -56,7 +56,7 @@ export type RepeatSearch = { readonly [K in keyof typeof REPEAT_SEARCH]: number 
  * The sentences of `matches` (`findForgettable` with `statement.text` as the request) that repeat `statement`,
  * oldest first, each marked with the statement it repeats, from the messages said after the statement's (`saidAt`,
  * epoch milliseconds): in its reply (the first later match, when another role's), the sentences either ranking puts near
- * it; in a later message, its best sentence when both rankings put it nearer (`REPEAT_SEARCH`). Never the statement's
+ * it; in a later message, its best sentence when both rankings put it nearer (`REPEAT_SEARCH`; off by default). Never the statement's
  * own message (its other sentences are other news), nor an earlier one (a repeat follows what it repeats).
  */
 export function repeatsOf(
