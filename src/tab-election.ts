@@ -1,24 +1,22 @@
 import { SiftError } from './errors'
-import { revivedError, serializedError } from './error-transfer'
+import { revivedError } from './error-transfer'
 import type { EngineConnection } from './memory'
 import { RELAYED_METHODS, SCHEMA_VERSION, type RelayedMethod } from './protocol'
 import {
-  callCipher,
   type FollowerChannel,
   joinChannel,
   type KeyOptions,
   type LeaderChannel,
   messageContext,
   openLeaderChannel,
-  receivedKeyChange,
   rekeyedLeaderChannel,
   sendableKeyChange,
 } from './tab-channel-access'
-import type { RecordCipher } from '../worker/crypto/record-cipher'
 import { decodeTabValue, encodeTabValue } from './tab-message-codec'
 import { type Announcement, type Answer, type EngineShape, isAnnouncement, type TabMessage } from './tab-messages'
 import type { IndexProgress, KeyChange } from './types'
 import { uniqueWorkerName, whenWorkerEnds } from './worker-lifetime'
+import { CallRelay } from './tab-call-relay'
 
 /** Starts an engine worker with the memory open as `shape` says, reporting progress to `onProgress`. */
 type StartEngine = (onProgress: (progress: IndexProgress) => void, shape: EngineShape) => Promise<EngineConnection>
@@ -63,8 +61,6 @@ export class TabElection {
   private servingShape: EngineShape
   /** The leader's side of the channel, made when it first leads; `changeKey` re-keys it. */
   private leaderChannel: Promise<LeaderChannel> | undefined
-  /** The highest call number relayed from each follower session: a sealed call posted again is not run again. */
-  private readonly relayed = new Map<string, number>()
   /** The shape of the last leader this memory followed: the one it opens the engine with when it takes over. */
   private inherited: EngineShape | undefined
   private closed = false
@@ -79,13 +75,13 @@ export class TabElection {
   private progressSent: Promise<void> = Promise.resolve()
   private progressReceived: Promise<void> = Promise.resolve()
   /**
-   * Followers: calls are sealed and posted one after another, in the order they were made; leaders: relayed calls are
-   * opened and started one after another, in the order they arrived. WebCrypto may settle a later, shorter seal or open
-   * first (Firefox does), and the leader runs a follower's calls by their numbers, once each (`firstRelay`): a call
-   * overtaken by a later one would be taken for one relayed already and never answered.
+   * Followers: calls are sealed and posted one after another, in the order they were made. WebCrypto may settle a
+   * later, shorter seal first (Firefox does), and the leader runs a follower's calls by their numbers, once each
+   * (src/tab-call-relay.ts): a call overtaken by a later one would be taken for one relayed already and never answered.
    */
   private callsSent: Promise<void> = Promise.resolve()
-  private callsOpened: Promise<void> = Promise.resolve()
+  /** Leaders: the calls followers relay, opened and run on this memory's engine. */
+  private readonly relay: CallRelay
 
   static supported(): boolean {
     return typeof BroadcastChannel === 'function' && typeof navigator === 'object' && navigator.locks !== undefined
@@ -103,6 +99,13 @@ export class TabElection {
     this.servingShape = ownShape
     // Grouped by schema too: a tab running a newer Sift must open the database itself (see SCHEMA_VERSION).
     this.group = `${name} schema ${SCHEMA_VERSION}`
+    this.relay = new CallRelay({
+      group: this.group,
+      name,
+      leaderChannel: () => this.leaderChannel,
+      lead: () => this.lead(),
+      post: (message) => this.post(message),
+    })
     this.channel = new BroadcastChannel(`sift-memory tabs ${this.group}`)
     this.channel.onmessage = (event: MessageEvent<TabMessage>) => this.receive(event.data)
     this.leadership = new Promise<void>((granted, refused) => {
@@ -269,7 +272,7 @@ export class TabElection {
         if (isAnnouncement(message)) for (const heard of this.announcementHeard) heard(message)
         return
       case 'call':
-        if (this.leading) void this.relay(message)
+        if (this.leading) void this.relay.relay(message)
         return
       case 'result':
         void this.settle(message)
@@ -289,73 +292,6 @@ export class TabElection {
     const channel = await this.leaderChannel?.catch(() => undefined)
     if (channel && connection.lifetimeLock)
       this.post({ type: 'leader', worker: connection.lifetimeLock, shape: this.servingShape, access: channel.access })
-  }
-
-  /**
-   * Opens a follower's sealed call, runs it on the engine and answers. A call this tab cannot open (sealed for another
-   * leader, or by a tab without the memory's key), or one a plain memory's follower made after the memory was
-   * encrypted, is answered with `WRONG_KEY`; one relayed already is not run again. Calls are opened and started in the
-   * order they arrived (`callsOpened`), so the engine gets each follower's calls in the order it made them; their
-   * answers go out as they come.
-   */
-  private async relay(message: Extract<TabMessage, { type: 'call' }>): Promise<void> {
-    const started = this.callsOpened.then(() => this.startRelayed(message))
-    this.callsOpened = started.then(
-      () => undefined,
-      () => undefined,
-    )
-    const call = await started
-    if (!call) return
-    const { id, exchangeKey } = message
-    const answer = await call.answer
-    // An encrypted memory's answers are sealed; a plain memory's follower gets them in clear.
-    if (exchangeKey) this.post({ type: 'result', id, answer })
-    else {
-      const context = messageContext(this.group, 'result', id)
-      this.post({ type: 'result', id, sealed: await call.cipher.seal(encodeTabValue(answer), context) })
-    }
-  }
-
-  /** `relay`'s part in order: the call opened, checked and started on the engine; undefined when it is not answered. */
-  private async startRelayed({
-    id,
-    sealed,
-    exchangeKey,
-  }: Extract<TabMessage, { type: 'call' }>): Promise<{ cipher: RecordCipher; answer: Promise<Answer> } | undefined> {
-    const channel = await this.leaderChannel?.catch(() => undefined)
-    if (!channel) return undefined
-    const cipher = await callCipher(channel, exchangeKey)
-    const opened = await cipher?.open(sealed, messageContext(this.group, 'call', id)).catch(() => undefined)
-    if (!cipher || !opened) {
-      const refusal = new SiftError(
-        'WRONG_KEY',
-        `The tab running the memory "${this.name}" cannot open this call: the memory is encrypted (perhaps since another tab changed its key), and this tab did not join it with its key. Create the memory again with its passphrase or key.`,
-      )
-      this.post({ type: 'result', id, answer: { error: serializedError(refusal) } })
-      return undefined
-    }
-    if (!this.firstRelay(id)) return undefined
-    try {
-      const { method, args } = decodeTabValue(opened) as { method: RelayedMethod; args: unknown[] }
-      if (!RELAYED_METHODS.includes(method)) throw new Error(`${String(method)} is not a method another tab may call`)
-      const connection = await this.lead()
-      const given = method === 'changeKey' ? [await receivedKeyChange(args[0])] : args
-      // Started here, before the next call is opened; awaited by `relay`.
-      const run = connection.remote[method] as (...args: unknown[]) => Promise<unknown>
-      const result = new Promise<unknown>((resolve) => resolve(run(...given)))
-      return { cipher, answer: result.then(answered, failed) }
-    } catch (error) {
-      return { cipher, answer: Promise.resolve(failed(error)) }
-    }
-  }
-
-  /** Whether call `id` (`<session>:<number>`, numbered in order by its follower) is relayed for the first time. */
-  private firstRelay(id: string): boolean {
-    const at = id.lastIndexOf(':')
-    const [session, number] = [id.slice(0, at), Number(id.slice(at + 1))]
-    if (!(number > (this.relayed.get(session) ?? 0))) return false
-    this.relayed.set(session, number)
-    return true
   }
 
   /**
@@ -414,12 +350,4 @@ function forwardTo(connection: EngineConnection): EngineConnection['remote'] {
   return Object.fromEntries(
     methods.map((method) => [method, (...args: unknown[]) => remote[method](...args)]),
   ) as unknown as EngineConnection['remote']
-}
-
-function answered(value: unknown): Answer {
-  return { value }
-}
-
-function failed(error: unknown): Answer {
-  return { error: serializedError(error) }
 }
