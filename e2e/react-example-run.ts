@@ -122,7 +122,7 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
     const shownAfterForget = await page.locator('#turns li .text').allTextContents()
     await send(page, 'What else do you know?')
     const requestAfterForget = llm.requests.at(-1)!
-    const forgetTool = await forgetByTool(page)
+    const forgetTool = await forgetByTool(page, llm)
     await send(page, 'And now?')
     return {
       requests,
@@ -143,16 +143,15 @@ export async function reactChatThrough(url: string, llm: FakeLlm): Promise<React
  * Has the model call its forget tool and approves the call in the page: what the approval showed, and the turns shown
  * once the reply has come.
  */
-async function forgetByTool(page: Page): Promise<{ approvalShown: string[]; shownAfter: string[] }> {
+async function forgetByTool(page: Page, llm: FakeLlm): Promise<{ approvalShown: string[]; shownAfter: string[] }> {
+  const sentBefore = toolResultsSent(llm)
   await page.fill('#message', FORGET_REQUEST)
   await page.click('#send')
   const approval = page.locator('.forget-approval')
   await approval.locator('li').first().waitFor({ timeout: 60_000 })
   const approvalShown = await approval.locator('li').allTextContents()
   await approval.locator('button.approve').click()
-  await page
-    .locator('#turns li[data-role=assistant]', { hasText: '"outcome":"forgotten"' })
-    .waitFor({ timeout: 60_000 })
+  await expect.poll(() => toolResultsSent(llm) > sentBefore, { timeout: 60_000 }).toBe(true)
   await page.locator('#send:not([disabled])').waitFor()
   // The user's turn leaves the screen (the fake LLM's reply quotes the tool's result, so it is looked for by role).
   const userTurns = () => page.locator('#turns li[data-role=user] .text').allTextContents()
@@ -207,7 +206,18 @@ export function expectReactChat(run: Omit<ReactChatRun, 'firstVisitBytes'>): voi
   expect(approvalShown).toEqual([expect.stringMatching(new RegExp(`^\\d{4}-\\d{2}-\\d{2}: ${FORGET_STATEMENT}$`))])
   expect(shownAfterTool).not.toContain(FORGET_STATEMENT)
   expect(shownAfterTool).toContain(CHAT_HISTORY[3])
-  expect(messageText(requestAfter.messages[1])).not.toContain(FORGET_STATEMENT)
+  // The reply quoted the tool's result (the fake LLM's way): it was stored without the quote, and the app's copy of
+  // it, shown and sent again among the recent turns, is the stored one.
+  expect(shownAfterTool.join('\n')).not.toContain(FORGET_STATEMENT)
+  expect(JSON.stringify(requestAfter)).not.toContain(FORGET_STATEMENT)
+}
+
+/** How many requests the fake LLM was sent that end with the forget tool's result, once it removed something. */
+function toolResultsSent(llm: FakeLlm): number {
+  return llm.requests.filter((request) => {
+    const last = request.messages.at(-1)
+    return last?.role === 'tool' && messageText(last).includes('"outcome":"forgotten"')
+  }).length
 }
 
 const storedIn = async (page: PageSession) => Number(await page.textContent('#stored'))
@@ -287,7 +297,7 @@ export async function reactChatThroughIn(
   const shownAfterForget = await texts(page, '#turns li .text')
   await sendIn(page, 'What else do you know?')
   const requestAfterForget = llm.requests.at(-1)!
-  const forgetTool = await forgetByToolIn(page)
+  const forgetTool = await forgetByToolIn(page, llm)
   await sendIn(page, 'And now?')
   return {
     requests,
@@ -301,7 +311,11 @@ export async function reactChatThroughIn(
 }
 
 /** `forgetByTool` in a tab of any engine: the forget tool's call approved with its Approve button. */
-async function forgetByToolIn(page: PageSession): Promise<{ approvalShown: string[]; shownAfter: string[] }> {
+async function forgetByToolIn(
+  page: PageSession,
+  llm: FakeLlm,
+): Promise<{ approvalShown: string[]; shownAfter: string[] }> {
+  const sentBefore = toolResultsSent(llm)
   await setField(page, '#message', FORGET_REQUEST)
   await page.click('#send')
   await page.waitForFunction(() => document.querySelectorAll('.forget-approval li').length > 0, undefined, {
@@ -309,14 +323,10 @@ async function forgetByToolIn(page: PageSession): Promise<{ approvalShown: strin
   })
   const approvalShown = await texts(page, '.forget-approval li')
   await page.click('.forget-approval button.approve')
-  await page.waitForFunction(
-    () =>
-      [...document.querySelectorAll('#turns li[data-role=assistant]')].some((item) =>
-        item.textContent?.includes('"outcome":"forgotten"'),
-      ) && !(document.getElementById('send') as HTMLButtonElement).disabled,
-    undefined,
-    { timeout: 60_000 },
-  )
+  await expect.poll(() => toolResultsSent(llm) > sentBefore, { timeout: 60_000 }).toBe(true)
+  await page.waitForFunction(() => !(document.getElementById('send') as HTMLButtonElement).disabled, undefined, {
+    timeout: 60_000,
+  })
   await expect.poll(() => texts(page, '#turns li[data-role=user] .text')).not.toContain(FORGET_STATEMENT)
   return { approvalShown, shownAfter: await texts(page, '#turns li .text') }
 }

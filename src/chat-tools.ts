@@ -3,6 +3,7 @@
 export { recall, type RecallOptions } from './recall'
 export {
   findStatementsToForget,
+  forgetRestatements,
   forgetStatements,
   type ForgetConfirm,
   type ForgetOptions,

@@ -8,8 +8,10 @@ import {
   type ForgetInput,
   type ForgetResult,
   type ForgetStatement,
+  type ForgottenStatement,
 } from './core/forget-tool'
-import { REPEAT_SEARCH, repeatsOf } from './core/forget-repeats'
+import { quotesIn, REPEAT_SEARCH, repeatsOf, restatementsIn } from './core/forget-repeats'
+import type { ForgetSentence } from './history-types'
 import type { Memory } from './types'
 
 /** Where the forget tool looks for the statements it removes (`findForgettable`'s options). */
@@ -184,4 +186,33 @@ function readStatement(input: ForgetInput): string {
       `The forget tool needs a statement: what the user wants forgotten, as a non-empty string (e.g. "my old address"), got ${statement === '' ? 'an empty string' : typeof statement === 'string' ? 'only spaces' : typeof statement}.`,
     )
   return statement.trim()
+}
+
+/**
+ * Removes, from the messages stored under `exchange` (the ids of the exchange in which the user asked for a forget),
+ * the sentences that restate a statement that forget removed: the user's "please forget that I …" and the reply that
+ * tells what was forgotten say the fact again, and storing them would keep what was just forgotten. A sentence goes
+ * when it quotes a removed statement (`quotesIn`) or is the best sentence of a message of the exchange that matches one
+ * (`restatementsIn`). Resolves with the sentences removed; rejects as `messages`, `findForgettable` and `forget` do.
+ */
+export async function forgetRestatements(
+  memory: Pick<Memory, 'findForgettable' | 'forget' | 'messages'>,
+  forgotten: readonly ForgottenStatement[],
+  exchange: readonly string[],
+  conversationId?: string,
+  minScore: number = REPEAT_SEARCH.exchangeMinScore,
+): Promise<ForgetSentence[]> {
+  const ids = new Set(exchange)
+  const found = new Map<string, ForgetSentence>()
+  const stored = (await memory.messages({ ids: [...ids] })).messages
+  for (const statement of forgotten) {
+    if (statement.text.trim() === '') continue
+    const search = { conversationId, limit: REPEAT_SEARCH.searchLimit, minScore }
+    const matches = await memory.findForgettable(statement.text, search)
+    const quoted = stored.flatMap((message) => quotesIn(message.id, message.content, statement.text))
+    for (const sentence of [...restatementsIn(matches, ids), ...quoted]) found.set(keyOf(sentence), sentence)
+  }
+  const sentences = [...found.values()]
+  if (sentences.length > 0) await memory.forget({ sentences })
+  return sentences
 }

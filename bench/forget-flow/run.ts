@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
-import type { ForgetStatement } from '../../src/core/forget-tool'
-import { forgetStatements } from '../../src/forget'
+import { storeExchange } from '../../src/ai/store-exchange'
+import type { ForgetStatement, ForgottenStatement } from '../../src/core/forget-tool'
+import { splitSentences } from '../../src/core/split-sentences'
+import { forgetRestatements, forgetStatements } from '../../src/forget'
 import type { ForgetSentence, ForgettableMatch, Memory } from '../../src/types'
 import { UsageError } from '../../tools/context-cli/context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
@@ -19,7 +21,10 @@ import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
  * `--forget tool`: the chat model's forget tool instead (`forgetStatements`), called with the whole message, as a
  * model that passes the user's words does, and every statement it finds approved (the AI SDK approves a call, not
  * its statements one by one); `--min-score` and `--other-matches-min-score` are its options of those names, and `--repeats off` its `repeats: false` (the statements
- * without their repeats). Its removed statements that do not carry the request's value are counted as extra.
+ * without their repeats). Its removed statements that do not carry the request's value are counted as extra. Each
+ * request's exchange is then stored as the `siftMemory` middleware stores it (`storeExchange`: the user's message
+ * and a reply telling what was forgotten), without the sentences that restate what was forgotten; `--store-requests
+ * whole` stores them as said, `off` not at all (the flow before the middleware stored them).
  */
 
 interface SetMessage {
@@ -68,10 +73,14 @@ interface Args {
   json: string | undefined
   tuning: Record<string, number>
   repeats: boolean
+  /** With `--forget tool`: whether each request's exchange is stored as the middleware stores it, and how. */
+  storeRequests: 'off' | 'whole' | 'without-restatements'
+  /** `forgetRestatements`' `minScore` (`REPEAT_SEARCH.exchangeMinScore` when absent). */
+  restatementMinScore: number | undefined
 }
 
 const USAGE =
-  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--split tune|held-out] [--forget sentence|message|tool|none] [--repeats on|off] [--limit N] [--min-score N] [--other-matches-min-score N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
+  'usage: npm run bench:forget -- [--set FILE] [--conversations 1-3|4,5,6] [--split tune|held-out] [--forget sentence|message|tool|none] [--repeats on|off] [--store-requests off|whole|without-restatements] [--restatement-min-score N] [--limit N] [--min-score N] [--other-matches-min-score N] [--budget N] [--tune NAME=VALUE] [--json OUT]'
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
@@ -86,6 +95,8 @@ function parseArgs(argv: string[]): Args {
     json: undefined,
     tuning: {},
     repeats: true,
+    storeRequests: 'without-restatements',
+    restatementMinScore: undefined,
   }
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]]
@@ -93,6 +104,9 @@ function parseArgs(argv: string[]): Args {
     if (flag === '--set') args.set = value
     else if (flag === '--json') args.json = value
     else if (flag === '--repeats' && (value === 'on' || value === 'off')) args.repeats = value === 'on'
+    else if (flag === '--store-requests' && ['off', 'whole', 'without-restatements'].includes(value))
+      args.storeRequests = value as Args['storeRequests']
+    else if (flag === '--restatement-min-score') args.restatementMinScore = Number(value)
     else if (flag === '--limit') args.limit = Number(value)
     else if (flag === '--min-score') args.minScore = Number(value)
     else if (flag === '--other-matches-min-score') args.otherMatchesMinScore = Number(value)
@@ -138,6 +152,9 @@ interface Tally {
   /** With `--forget tool`: requests whose statement it removed, and removed sentences without the request's value. */
   statementsRemoved: number
   extraForgotten: number
+  /** With `--store-requests`: the request messages' sentences without the request's value, and those not stored. */
+  requestNews: number
+  requestNewsLost: number
 }
 
 const emptyTally = (): Tally => ({
@@ -156,6 +173,8 @@ const emptyTally = (): Tally => ({
   messagesForgotten: 0,
   statementsRemoved: 0,
   extraForgotten: 0,
+  requestNews: 0,
+  requestNewsLost: 0,
 })
 
 /** The sentences of the list the user confirms: those that carry the request's value. */
@@ -200,6 +219,7 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
         tally.extraForgotten++
         log(`${request.id}: the tool also removed "${statement.text}"`)
       }
+      if (args.storeRequests !== 'off') await storeRequest(memory, request, forgotten, args, tally, conversationId)
       continue
     }
     const chosen = confirmed(matches, request.value)
@@ -257,6 +277,48 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
   }
 }
 
+/**
+ * The request's exchange stored as the middleware stores it once the call succeeded (`storeExchange`): the user's
+ * message and a reply that tells what was forgotten, as a model does, without the sentences that restate it unless
+ * `--store-requests whole`. Counts the message's other news lost.
+ */
+async function storeRequest(
+  memory: Memory,
+  request: SetRequest,
+  forgotten: ForgottenStatement[],
+  args: Args,
+  tally: Tally,
+  conversationId: string,
+): Promise<void> {
+  const ids = { user: `${request.id}-asked`, reply: `${request.id}-reply`, userMarked: false }
+  const reply =
+    forgotten.length === 0
+      ? 'I could not find that in what you told me.'
+      : `Done. I have forgotten: ${forgotten.map((s) => s.text).join(' ')}`
+  const exchange = {
+    ids,
+    conversationId,
+    request: request.message,
+    replySoFar: '',
+    startedAt: Date.now(),
+    forgotten: [],
+  }
+  // Stored whole, then its restatements removed as `storeExchange` removes them, with the bench's `minScore`.
+  const report = await storeExchange(memory, exchange, reply, 50_000)
+  if (report.error) throw report.error
+  if (args.storeRequests === 'without-restatements')
+    await forgetRestatements(memory, forgotten, report.ids, conversationId, args.restatementMinScore)
+  const stored = (await memory.messages({ ids: [ids.user] })).messages[0]?.content ?? ''
+  for (const sentence of splitSentences(request.message)) {
+    if (holds(sentence.text, request.value)) continue
+    tally.requestNews++
+    if (!stored.includes(sentence.text)) {
+      tally.requestNewsLost++
+      log(`${request.id}: the stored request lost "${sentence.text}"`)
+    }
+  }
+}
+
 function report(label: string, t: Tally, args: Args): string[] {
   const lines = [
     `${label}: ${t.requests} requests`,
@@ -270,6 +332,10 @@ function report(label: string, t: Tally, args: Args): string[] {
     if (args.forget === 'tool')
       lines.push(
         `  tool: the request's statement removed ${percent(t.statementsRemoved, t.requests)} (${t.statementsRemoved}); sentences removed without the request's value ${t.extraForgotten}`,
+      )
+    if (args.forget === 'tool' && args.storeRequests !== 'off')
+      lines.push(
+        `  requests stored (--store-requests ${args.storeRequests}): their other sentences lost ${t.requestNewsLost}/${t.requestNews}`,
       )
   }
   return lines

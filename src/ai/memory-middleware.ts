@@ -208,6 +208,7 @@ export function siftMemory(memory: Memory, options: SiftMemoryOptions = {}): Lan
           conversationId,
           request: window.request,
           replySoFar: window.replySoFar,
+          forgotten: window.forgotten,
           startedAt: Date.now(),
           context: report.context?.stats,
         })

@@ -1,4 +1,5 @@
 // How the middleware reads one call's prompt and what it sends instead: pure functions over the AI SDK's prompt.
+import { type ForgottenStatement, forgottenBy } from '../core/forget-tool'
 import type { ModelMessage, ModelPrompt } from './model-types'
 
 /** One call's prompt, cut where the middleware cuts it (`readPromptWindow`). */
@@ -20,6 +21,8 @@ export interface PromptWindow {
   request: string
   /** What the assistant wrote after it in this call's earlier steps: the start of the reply that is stored. */
   replySoFar: string
+  /** The statements the forget tool removed in this call's earlier steps (`forgottenInSteps`). */
+  forgotten: ForgottenStatement[]
 }
 
 /** The text of a message's text parts, joined; '' for a message without text. */
@@ -68,7 +71,22 @@ export function readPromptWindow(prompt: ModelPrompt, recentTurns: number): Prom
     current,
     request: textOf(prompt[latestUser]),
     replySoFar,
+    forgotten: forgottenInSteps(current),
   }
+}
+
+/**
+ * The statements a forget tool removed in the current exchange's steps: its results in the tool messages after the
+ * user's message, told apart from other tools' by their shape (`ForgetResult`), whatever name the app gave the tool.
+ */
+export function forgottenInSteps(current: readonly ModelMessage[]): ForgottenStatement[] {
+  const forgotten: ForgottenStatement[] = []
+  for (const message of current)
+    if (message.role === 'tool')
+      for (const part of message.content)
+        if (part.type === 'tool-result' && part.output.type === 'json')
+          forgotten.push(...forgottenBy(part.output.value))
+  return forgotten
 }
 
 /** Whether a message belongs to an assistant's reply: its text and tool calls, and the tools' results. */

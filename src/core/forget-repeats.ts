@@ -4,8 +4,11 @@
 // itself as the request (`findForgettable(statement.text)`), and picked here from its matches by how high both rankings
 // put them: a match's `score` does not tell them apart, because a later message on the same subject (the user's own
 // other news about their dog, their shifts) covers the statement's common words as well as a reply that repeats it.
-import type { ForgettableMatch, ForgettableSentence } from '../history-types'
+// And the restatements in the exchange that asked for the forget: the user's "please forget that I …" and the reply
+// that tells what was forgotten, stored after the forget ran (`restatementsIn`, `quotesIn`).
+import type { ForgettableMatch, ForgettableSentence, ForgetSentence } from '../history-types'
 import { type ForgetStatement, statementOf } from './forget-tool'
+import { splitSentences } from './split-sentences'
 
 /**
  * The repeats search's constants (BENCHMARKS.md, "The forget tool's repeats"; tuned on the forget set's conversations
@@ -44,6 +47,15 @@ export const REPEAT_SEARCH = {
    * Worst lexical rank of that best sentence (both rankings must put it near). Range: an integer ≥ 1. Tried: 7, 10, 12.
    */
   laterMaxLexicalRank: 10,
+  /**
+   * How closely a message of the exchange that asked for a forget (the user's message, the reply) must match a
+   * statement that forget removed for its best sentence to be taken as a restatement (`findForgettable`'s `minScore`,
+   * with the statement as the request). The exchange is not embedded yet when it is stored, so this is the share of
+   * the statement's words (weighted by rarity) the message holds; a user restates part of a fact ("I don't hate
+   * coriander anymore" of "I hate coriander, so please no salsa-type things"). Range: a number from 0 to 1. Tried: 0.2,
+   * 0.3, 0.4 (`findForgettable`'s default; BENCHMARKS.md, "The forget request's own exchange").
+   */
+  exchangeMinScore: 0.4,
 } as const
 
 /** A sentence's places in the two rankings of the repeats search. */
@@ -114,4 +126,35 @@ function rankedAheadOfNews(
     Math.min(...news.map((sentence) => rankOf(sentence) ?? unranked))
   const [newsDense, newsLexical] = [best((s) => s.denseRank), best((s) => s.lexicalRank)]
   return (sentence) => (sentence.denseRank ?? unranked) < newsDense || (sentence.lexicalRank ?? unranked) < newsLexical
+}
+
+/**
+ * The sentences of `exchange` (the ids of the exchange that asked for a forget) that restate a statement the forget
+ * removed, from `matches` (`findForgettable` with the removed statement's text as the request, at
+ * `exchangeMinScore`): the best sentence of each of the exchange's messages that matches. The exchange is stored just before,
+ * not yet embedded, so it matches by the share of the statement's words it holds (a user restates part of a fact:
+ * "forget that we moved to 12 Oak Street" holds half of "We moved to 12 Oak Street in Leeds last spring", so the
+ * forget tool's bar for other matches, 0.6, would miss it), and its sentences rank by words, each with the words of
+ * its whole message (a short sentence needs its neighbours): only the best is the one that says the fact; the others
+ * are the user's other news and the rest of the reply, kept.
+ */
+export function restatementsIn(matches: readonly ForgettableMatch[], exchange: ReadonlySet<string>): ForgetSentence[] {
+  return matches
+    .filter((match) => exchange.has(match.messageId) && match.sentences.length > 0)
+    .map(({ messageId, sentences: [best] }) => ({ messageId, start: best.start, end: best.end }))
+}
+
+/**
+ * The sentences of `content` (a message of the exchange, split as the memory splits it) that quote `statement`
+ * word for word, wholly or in part: a reply that tells what was forgotten often quotes the tool's result.
+ */
+export function quotesIn(messageId: string, content: string, statement: string): ForgetSentence[] {
+  const quoted: ForgetSentence[] = []
+  const text = statement.trim()
+  if (text === '') return quoted
+  for (let at = content.indexOf(text); at >= 0; at = content.indexOf(text, at + text.length))
+    for (const sentence of splitSentences(content))
+      if (sentence.start < at + text.length && sentence.end > at)
+        quoted.push({ messageId, start: sentence.start, end: sentence.end })
+  return quoted
 }

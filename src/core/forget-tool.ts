@@ -115,3 +115,17 @@ export function forgetResult(removed: readonly ForgetStatement[]): ForgetResult 
   if (removed.length === 0) return { outcome: 'declined', forgotten: [] }
   return { outcome: 'forgotten', forgotten: removed.map(({ date, role, text }) => ({ date, role, text })) }
 }
+
+/**
+ * The statements a forget tool result (`ForgetResult`, as a tool's JSON output carries it) says were removed; none for
+ * any other value, or a result that removed nothing. Read back from a prompt, so every field is checked.
+ */
+export function forgottenBy(output: unknown): ForgottenStatement[] {
+  if (typeof output !== 'object' || output === null) return []
+  const { outcome, forgotten } = output as Partial<ForgetResult>
+  if (outcome !== 'forgotten' || !Array.isArray(forgotten)) return []
+  return forgotten.filter(
+    (s): s is ForgottenStatement =>
+      typeof s === 'object' && s !== null && typeof s.text === 'string' && typeof s.role === 'string',
+  )
+}

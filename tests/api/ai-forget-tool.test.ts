@@ -3,11 +3,11 @@
 // `[forget: …]`), against a real memory (Node entry, the real model): what is removed once the app approves, and
 // that nothing is removed otherwise.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
-import { generateText, type ModelMessage, stepCountIs, type ToolSet } from 'ai'
+import { generateText, type ModelMessage, stepCountIs, streamText, type ToolSet, wrapLanguageModel } from 'ai'
 import { IDBFactory } from 'fake-indexeddb'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { messageText, startFakeLlm, type FakeLlm } from '../../e2e/fake-llm'
-import { type ForgetResult, forgetTool } from '../../src/ai'
+import { type ForgetResult, forgetTool, siftMemory, type StoreReport } from '../../src/ai'
 import { createMemory, FORGET_TOOL, forgetStatements, findStatementsToForget, type Memory } from '../../src/node'
 
 const DAY = 86_400_000
@@ -254,6 +254,76 @@ describe('forgetTool, the forget tool for the AI SDK', () => {
     ])
     expect(shown[0]).toEqual(['I cannot eat peanuts, so I check the labels on cereal bars.'])
     expect(await storedContents()).toEqual(before.slice(0, -1))
+  })
+})
+
+/** A fresh memory as `setUp` makes it, the fake LLM wrapped in the middleware, and the forget tool. */
+async function middlewareSetUp() {
+  const base = await setUp()
+  const reports: StoreReport[] = []
+  const model = wrapLanguageModel({
+    model: base,
+    middleware: siftMemory(memory, { onStore: (report) => reports.push(report) }),
+  })
+  return { model, reports, tools: { forget: forgetTool(memory) } }
+}
+
+describe('forgetTool behind the siftMemory middleware', () => {
+  /** The exchange of a user who asks to forget a fact and restates it, with news of their own around the request. */
+  const REQUEST =
+    'Thanks for the tips. Please forget that we moved to 12 Oak Street, I would rather not keep my address ' +
+    '[forget: my address on Oak Street]. The cat has learnt to open the kitchen door.'
+
+  for (const mode of ['generate', 'stream'] as const)
+    it(`(${mode}) stores the acknowledged exchange without the sentences that restate what was forgotten`, async () => {
+      const { model, reports, tools } = await middlewareSetUp()
+      const asked = await ask(model, REQUEST, tools)
+      const request = partsOf(asked.result).find((part) => part.type === 'tool-approval-request')
+      const messages: ModelMessage[] = [
+        ...asked.messages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }],
+        },
+      ]
+      const run =
+        mode === 'generate'
+          ? await generateText({ model, messages, tools, stopWhen: stepCountIs(2) })
+          : streamText({ model, messages, tools, stopWhen: stepCountIs(2) })
+      const text = await run.text
+      // The model's reply said what was forgotten (the fake LLM answers with the tool's result).
+      expect(text).toContain('Oak Street')
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      const stored = reports.at(-1)!
+      expect(stored.error).toBeUndefined()
+      // The exchange is stored, both turns: the user's news survives, the restated address does not.
+      const [user, reply] = (await memory.messages({ ids: stored.ids })).messages
+      expect(user.role).toBe('user')
+      expect(user.content).toContain('Thanks for the tips.')
+      expect(user.content).toContain('The cat has learnt to open the kitchen door.')
+      expect(user.content).not.toContain('Oak Street')
+      expect(reply?.content ?? '').not.toContain('Oak Street')
+      expect(stored.restatementsForgotten).toBeGreaterThanOrEqual(2)
+      for (const content of await storedContents()) expect(content).not.toContain('Oak Street')
+      await memory.indexed()
+      const context = await memory.buildContext('Where do I live, what is my address on Oak Street?', { budget: 8000 })
+      expect(context.text).not.toContain('Oak Street')
+    })
+
+  it('stores the whole exchange when the forget was denied or matched nothing', async () => {
+    const { model, reports, tools } = await middlewareSetUp()
+    const denied = 'Forget where I work, the librarian job [forget: I work as a librarian at the university].'
+    const reply = await answerApproval(model, await ask(model, denied, tools), tools, false)
+    expect(runOutput(reply)).toEqual({ type: 'execution-denied' })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect((await memory.messages({ ids: reports.at(-1)!.ids })).messages[0].content).toBe(denied)
+    expect(reports.at(-1)!.restatementsForgotten).toBe(0)
+    const nothing = 'Forget my tax details from 2019, the refund went through [forget: my tax return from 2019].'
+    await ask(model, nothing, tools)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const [user] = (await memory.messages({ ids: reports.at(-1)!.ids })).messages
+    expect(user.content).toBe(nothing)
+    expect(reports.at(-1)!.restatementsForgotten).toBe(0)
   })
 })
 

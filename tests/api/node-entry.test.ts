@@ -27,6 +27,7 @@ const PUBLIC_VALUES = [
   'chatPrompt',
   'createMemory',
   'findStatementsToForget',
+  'forgetRestatements',
   'forgetStatements',
   'isSiftError',
   'packBudget',

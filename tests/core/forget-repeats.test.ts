@@ -1,7 +1,7 @@
 // Which sentences of a search with a statement's own text the forget tool takes as its repeats.
 import { describe, expect, it } from 'vitest'
-import { REPEAT_SEARCH, repeatsOf } from '../../src/core/forget-repeats'
-import type { ForgetStatement } from '../../src/core/forget-tool'
+import { quotesIn, REPEAT_SEARCH, repeatsOf, restatementsIn } from '../../src/core/forget-repeats'
+import { type ForgetStatement, forgottenBy } from '../../src/core/forget-tool'
 import type { ForgettableMatch, Role } from '../../src/types'
 
 type Ranked = [text: string, denseRank: number | undefined, lexicalRank: number | undefined]
@@ -91,5 +91,52 @@ describe('repeatsOf', () => {
     expect(taken(later(2, 4))).toBe(1)
     expect(taken(later(3, 4))).toBe(0)
     expect(taken(later(2, 11))).toBe(0)
+  })
+})
+
+describe('restatementsIn', () => {
+  it("takes the best sentence of each of the exchange's messages that match, and nothing of other messages", () => {
+    const asked = match('asked', 'user', SAID + 5, 'Thanks! Please forget my physio for the knee. The cat is fine.', [
+      ['Please forget my physio for the knee.', undefined, 1],
+      ['Thanks!', undefined, 2],
+      ['The cat is fine.', undefined, 3],
+    ])
+    const reply = match('reply', 'assistant', SAID + 6, 'Done: your knee physio is forgotten.', [
+      ['Done: your knee physio is forgotten.', undefined, 2],
+    ])
+    const older = match('old', 'user', SAID + 2, 'My knee is sore.', [['My knee is sore.', 4, 3]])
+    expect(restatementsIn([older, asked, reply], new Set(['asked', 'reply']))).toEqual([
+      { messageId: 'asked', start: 8, end: 45 },
+      { messageId: 'reply', start: 0, end: 36 },
+    ])
+    expect(restatementsIn([older], new Set(['asked', 'reply']))).toEqual([])
+  })
+})
+
+describe('forgottenBy', () => {
+  it("reads the statements of a forget result that removed some, and nothing from any other tool's output", () => {
+    const statement = { date: '2026-03-02', role: 'user', text: 'I see a physio.' }
+    expect(forgottenBy({ outcome: 'forgotten', forgotten: [statement, { text: 3 }, null] })).toEqual([statement])
+    expect(forgottenBy({ outcome: 'declined', forgotten: [statement] })).toEqual([])
+    expect(forgottenBy({ outcome: 'forgotten', forgotten: 'all' })).toEqual([])
+    expect(forgottenBy({ excerpts: [statement] })).toEqual([])
+    expect(forgottenBy('forgotten')).toEqual([])
+    expect(forgottenBy(null)).toEqual([])
+  })
+})
+
+describe('quotesIn', () => {
+  it('takes every sentence a quote of the statement overlaps, as the memory splits the message', () => {
+    const reply =
+      'Done. I have forgotten: We moved to 12 Oak St. in Leeds. Anything else? We moved to 12 Oak St. in Leeds.'
+    const statement = 'We moved to 12 Oak St. in Leeds.'
+    const quoted = quotesIn('r', reply, statement).map(({ start, end }) => reply.slice(start, end))
+    expect(quoted.length).toBeGreaterThanOrEqual(2)
+    expect(quoted.join(' ')).toContain('Oak St.')
+    expect(quoted.join(' ')).toContain('in Leeds.')
+    expect(quoted).not.toContain('Done.')
+    expect(quoted).not.toContain('Anything else?')
+    expect(quotesIn('r', reply, 'We moved to Paris.')).toEqual([])
+    expect(quotesIn('r', reply, '   ')).toEqual([])
   })
 })
