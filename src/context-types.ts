@@ -180,7 +180,8 @@ export interface ContextItem {
   ranks?: ItemRanks
   /**
    * `hybrid` only: its reciprocal-rank fusion score for the query that found it, 1 / (60 + dense rank) plus its
-   * lexical share (0–1, lower when the words it shares cover little of the query) times 1 / (60 + lexical rank).
+   * lexical share (0–1, lower when the words it shares cover little of the query) times what 1 / (60 + lexical rank)
+   * holds above 1 / (60 + the rank of a sentence no word matches: the lexical list's length + 1, at least 100).
    */
   fused?: number
   /** Which query found it: 0 the request, i the i-th of `BuildContextOptions.queries`. Set for `'relevant'` items. */

@@ -82,7 +82,9 @@ function reference(
   const coverage = termCoverage(sources.lexical, text, language, { conversationId }, new Set())
   const denseRank = new Map(dense.map((h, i) => [h.sid, i + 1]))
   const share = (sid: number) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank.get(sid))
-  return fuseRanks([dense.map((h) => h.sid), lexical.map((h) => h.sid)], undefined, [undefined, share]).map((f) => ({
+  const absent = RANK_TUNING.lexicalListEnd ? RANK_TUNING.lexicalListEndMin : undefined
+  const lists = [dense.map((h) => h.sid), lexical.map((h) => h.sid)]
+  return fuseRanks(lists, undefined, [undefined, share], [undefined, absent]).map((f) => ({
     sid: f.key,
     score: f.score,
   }))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { unknownLetterShare } from '../../worker/embed/unknown-text'
-import type { DenseScores } from '../../worker/index/vector/vector-scoring'
 import { DenseRanking } from '../../worker/rank/dense-ranking'
+import { denseScores } from './dense-scores'
 import { denseTrust } from '../../worker/rank/dense-trust'
 import { FusedRanking } from '../../worker/rank/fused-ranking'
 import { RANK_TUNING } from '../../worker/rank/rank-tuning'
@@ -42,13 +42,6 @@ describe('denseTrust', () => {
     expect(denseTrust(0, undefined, ['en'])).toBeUndefined()
   })
 })
-
-/** Dense scores for sids 1…n, sid 1 the most similar. */
-function denseScores(n: number): DenseScores {
-  const sids = Float64Array.from({ length: n }, (_, i) => i + 1)
-  const raw = Float64Array.from({ length: n }, (_, i) => 1 - i / n)
-  return { count: n, sids, raw, score: raw.slice(), positionOf: (sid) => (sid >= 1 && sid <= n ? sid - 1 : -1) }
-}
 
 describe('FusedRanking with a dense weight', () => {
   const take = (ranking: FusedRanking, n: number) => Array.from({ length: n }, (_, i) => ranking.at(i)?.sid)

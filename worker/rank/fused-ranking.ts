@@ -15,12 +15,15 @@ export type LexicalWeight = (sid: number, denseRank: number | undefined) => numb
 
 /**
  * Exactly a weighted `fuseRanks([full dense ranking, lexical hits])` — score = `denseWeight` × 1 / (k + dense rank) +
- * weight × 1 / (k + lexical rank), `k` being `rrfK` — produced lazily: only the lexical hits need their dense rank
- * (counted in one pass, `DenseRanking.ranksOf`); every other sentence's fused score is `denseWeight` / (k + its dense
- * rank), which falls with the rank (at `denseWeight` 0 they all tie after every lexical hit, in dense order), so the
- * fused list is a merge of the dense order (lexical hits skipped) with the lexical hits sorted by fused
- * score. Ties break as in `fuseRanks`: best rank in either list, then first appearance (the dense list is read
- * first, so a sentence with a vector first appears at its dense rank). Each entry carries its rank in each list.
+ * weight × 1 / (k + lexical rank), `k` being `rrfK`; with `absentRankMin` (`lexicalListEnd` in the ranking's tuning),
+ * weight × (1 / (k + lexical rank) − 1 / (k + the absent rank)), the absent rank being the list's length + 1 or
+ * `absentRankMin`, whichever is larger, so that a hit counts for how far it stands above a sentence no word matches —
+ * produced lazily: only the lexical hits need their dense rank (counted in one pass, `DenseRanking.ranksOf`); every
+ * other sentence's fused score is `denseWeight` / (k + its dense rank), which falls with the rank (at `denseWeight` 0
+ * they all tie after every lexical hit, in dense order), so the fused list is a merge of the dense order (lexical hits
+ * skipped) with the lexical hits sorted by fused score. Ties break as in `fuseRanks`: best rank in either list, then
+ * first appearance (the dense list is read first, so a sentence with a vector first appears at its dense rank). Each
+ * entry carries its rank in each list.
  */
 export class FusedRanking implements RankedList {
   private readonly lexicalEntries: FusedEntry[]
@@ -38,6 +41,7 @@ export class FusedRanking implements RankedList {
     weightOf: LexicalWeight = () => 1,
     private readonly rrfK = RANK_TUNING.rrfK,
     private readonly denseWeight = 1,
+    absentRankMin?: number,
   ) {
     const hits: { sid: number; rank: number; position: number }[] = []
     const inList = new Set<number>()
@@ -51,14 +55,15 @@ export class FusedRanking implements RankedList {
       : new Map<number, number>()
     let lexicalOnly = 0
     const count = dense?.length ?? 0
+    const floor = absentRankMin === undefined ? 0 : 1 / (this.rrfK + Math.max(hits.length + 1, absentRankMin))
     this.lexicalEntries = hits.map(({ sid, rank, position }) => {
       if (position < 0) {
-        const score = weightOf(sid, undefined) / (this.rrfK + rank)
+        const score = weightOf(sid, undefined) * (1 / (this.rrfK + rank) - floor)
         return { sid, score, ranks: { lexical: rank }, bestRank: rank, firstSeen: count + lexicalOnly++ }
       }
       this.lexicalPositions.add(position)
       const denseRank = denseRanks.get(position)! + 1
-      const score = denseWeight / (this.rrfK + denseRank) + weightOf(sid, denseRank) / (this.rrfK + rank)
+      const score = denseWeight / (this.rrfK + denseRank) + weightOf(sid, denseRank) * (1 / (this.rrfK + rank) - floor)
       return {
         sid,
         score,

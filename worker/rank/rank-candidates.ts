@@ -86,6 +86,7 @@ export function* rankCandidates(
         : undefined,
       tuning.rrfK,
       denseWeight,
+      tuning.lexicalListEnd ? tuning.lexicalListEndMin : undefined,
     )
   })
   const seen = new Set<number>()

@@ -36,6 +36,22 @@ export const RANK_TUNING_TABLE = {
    */
   rrfK: { value: 60, range: 'amount' },
   /**
+   * In `hybrid`, a lexical hit counts only for what its reciprocal rank holds above that of a sentence no word of the
+   * request matches, taken as ranked right after the list's last hit (`lexicalListEndMin`): when the request's words
+   * are ones its answer does not use, BM25's list is every sentence holding one incidental word of it, nearly the
+   * whole dense head is in it, and in full each of those hits lifted its sentence over the answer the dense ranking
+   * found, which no word matches. Off, the classic fusion: a sentence outside the list gets nothing from it. Tried:
+   * off and on (BENCHMARKS.md, "Questions in other words (issue 31)").
+   */
+  lexicalListEnd: { value: true, range: 'switch' },
+  /**
+   * The rank `lexicalListEnd` puts a sentence outside the lexical list at, at the least: in a short list (a rare
+   * word, held by a few sentences) its hits keep most of their value (the first of 3 keeps 62% of 1 / (`rrfK` + 1)
+   * at 100), while in a long list (60 incidental matches and more) the hits near its end keep little. Ranks. Tried: 0 (right after the
+   * last hit, whatever the list's length), 100, 200 (same section).
+   */
+  lexicalListEndMin: { value: 100, range: 'count' },
+  /**
    * A request counts as unreadable to the model (`denseTrust`: the dense ranking then only orders what no word
    * matches) when more than this share of its letters are unknown to the model's tokenizer: "most of them". A share of
    * the letters. Tried: 0.5 (BENCHMARKS.md, "Languages", the dense-trust rows).
