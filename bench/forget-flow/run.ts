@@ -6,6 +6,7 @@ import { forgetRestatements, forgetStatements } from '../../src/forget'
 import type { ForgetSentence, ForgettableMatch, Memory } from '../../src/types'
 import { UsageError } from '../../tools/context-cli/context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
+import { controlsWithSuggestions, type SetControl } from './controls'
 
 /**
  * The ask-to-forget flow run as a chat app runs it, on the forget set (bench/forget-flow/): each conversation is
@@ -25,6 +26,8 @@ import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
  * request's exchange is then stored as the `siftMemory` middleware stores it (`storeExchange`: the user's message
  * and a reply telling what was forgotten), without the sentences that restate what was forgotten; `--store-requests
  * whole` stores them as said, `off` not at all (the flow before the middleware stored them).
+ * Controls (forget-wordings-fresh.json): messages that ask nothing to be forgotten, each given to `findForgettable`
+ * before the flow; counted when it suggests anything (`controls.ts`).
  */
 
 interface SetMessage {
@@ -57,6 +60,8 @@ interface SetConversation {
   messages: SetMessage[]
   facts: SetFact[]
   requests: SetRequest[]
+  /** Messages that ask for nothing to be forgotten (forget-wordings-fresh.json). */
+  controls?: SetControl[]
 }
 
 type Split = 'tune' | 'held-out'
@@ -155,6 +160,9 @@ interface Tally {
   /** With `--store-requests`: the request messages' sentences without the request's value, and those not stored. */
   requestNews: number
   requestNewsLost: number
+  /** Controls asked, and those `findForgettable` made a suggestion for. */
+  controls: number
+  controlsSuggested: number
 }
 
 const emptyTally = (): Tally => ({
@@ -175,6 +183,8 @@ const emptyTally = (): Tally => ({
   extraForgotten: 0,
   requestNews: 0,
   requestNewsLost: 0,
+  controls: 0,
+  controlsSuggested: 0,
 })
 
 /** The sentences of the list the user confirms: those that carry the request's value. */
@@ -199,6 +209,9 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
   if (args.forget !== 'none')
     for (const fact of conversation.facts) before.set(fact.id, holds(await contextOf(fact.question), fact.answer))
 
+  const controls = (conversation.controls ?? []).filter((control) => !args.split || control.split === args.split)
+  tally.controls += controls.length
+  tally.controlsSuggested += await controlsWithSuggestions(memory, controls, { limit: args.limit, conversationId }, log)
   const requests = conversation.requests.filter((request) => !args.split || request.split === args.split)
   for (const request of requests) {
     const matches = await memory.findForgettable(request.message, { limit: args.limit, conversationId })
@@ -324,6 +337,10 @@ function report(label: string, t: Tally, args: Args): string[] {
     `${label}: ${t.requests} requests`,
     `  findForgettable(whole message): statement's message rank 1 ${percent(t.rank1, t.requests)} (${t.rank1}), within 3 ${percent(t.within3, t.requests)} (${t.within3}); rank 1 with the statement as its first sentence ${percent(t.sentenceFirst, t.requests)} (${t.sentenceFirst})`,
   ]
+  if (t.controls > 0)
+    lines.push(
+      `  controls (asking nothing to be forgotten): ${t.controls}, findForgettable suggests a match for ${percent(t.controlsSuggested, t.controls)} (${t.controlsSuggested})`,
+    )
   if (args.forget !== 'none') {
     lines.push(
       `  after the flow (--forget ${args.forget}: ${t.sentencesForgotten} sentences, ${t.messagesForgotten} messages forgotten): ${args.budget}-character contexts holding a retracted value: probes ${percent(t.leakedProbes, t.probes)} (${t.leakedProbes}/${t.probes}), all ${percent(t.leakedContexts, t.contexts)} (${t.leakedContexts}/${t.contexts})`,
