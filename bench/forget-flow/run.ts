@@ -6,7 +6,8 @@ import { forgetRestatements, forgetStatements } from '../../src/forget'
 import type { ForgetSentence, ForgettableMatch, Memory } from '../../src/types'
 import { UsageError } from '../../tools/context-cli/context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
-import { controlsWithSuggestions, type SetControl } from './controls'
+import { controlsWithSuggestions } from './controls'
+import type { SetConversation, SetRequest, Split } from './forget-set-format'
 
 /**
  * The ask-to-forget flow run as a chat app runs it, on the forget set (bench/forget-flow/): each conversation is
@@ -29,42 +30,6 @@ import { controlsWithSuggestions, type SetControl } from './controls'
  * Controls (forget-wordings-fresh.json): messages that ask nothing to be forgotten, each given to `findForgettable`
  * before the flow; counted when it suggests anything (`controls.ts`).
  */
-
-interface SetMessage {
-  id: string
-  role: string
-  content: string
-  timestamp: string
-}
-interface SetFact {
-  id: string
-  question: string
-  answer: string
-  evidence: string[]
-}
-interface SetRequest {
-  id: string
-  kind: 'forget' | 'retraction'
-  message: string
-  statement: { messageId: string; sentence: string }
-  value: string
-  probe: string
-  echoes: string[]
-  /** The set's half (forget-wordings.json): tuned on, or only measured. */
-  split?: Split
-}
-interface SetConversation {
-  id: string
-  /** The language its messages and requests are written in (forget-wordings.json); English when absent. */
-  language?: string
-  messages: SetMessage[]
-  facts: SetFact[]
-  requests: SetRequest[]
-  /** Messages that ask for nothing to be forgotten (forget-wordings-fresh.json). */
-  controls?: SetControl[]
-}
-
-type Split = 'tune' | 'held-out'
 
 interface Args {
   set: string
