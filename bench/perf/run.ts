@@ -2,12 +2,14 @@
 //   npm run bench:perf -- [--sizes 1000,10000,100000] [--json OUT] [--repeats N] [--queries N]
 //                         [--peer-time-limit SECONDS] [--ingest-sentences N] [--embed-runs N] [--webgpu-runs N]
 //                         [--no-webgpu] [--no-build] [--peers orama,mememo] [--sizes-only]
-//                         [--import-sentences N] [--encryption-size N] [--only import|encryption]
+//                         [--import-sentences N] [--encryption-size N] [--only import|encryption|lexical]
 // --sizes-only skips the embedding, auto-backend, ingest and import measurements (for quick work on the per-size figures).
 // The import section times one import() of an N-sentence export (default 100000; 0 skips it) into a new store, until
 // stored and until indexed(); --only import runs nothing else.
 // The encryption section stores the same N-sentence history (default the largest size; 0 skips it) plain and
 // encrypted, and compares bulk load, cold start, changeKey and real-model ingest; --only encryption runs nothing else.
+// --only lexical indexes the largest size's sentences in Node, --repeats rounds of the lexical index with the shipped
+// language detector, with eld.detect, with every sentence English and with detection off, alternating (lexical-cost.ts).
 // Builds bench/perf/perf.html (bench/perf/vite.config.ts), serves it with the cross-origin isolation headers, drives
 // window.siftBench step by step, prints a table and optionally writes JSON.
 import { execFileSync } from 'node:child_process'
@@ -20,6 +22,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { build } from 'vite'
 import type { BenchSetup } from './perf-page'
 import type { AutoBackendResult, BudgetCostRun, EncryptionCost } from './perf-results'
+import { lexicalCostTable, lexicalIndexCost } from './lexical-cost'
 import { perfReport, type PerfRaw } from './perf-summary'
 import { perfTable } from './perf-table'
 import { SYNTHETIC_VECTOR_SOURCE } from '../shared/synthetic-vectors'
@@ -79,8 +82,8 @@ if (!Number.isInteger(encryptionSize) || encryptionSize < 0) {
   console.error('bench:perf: --encryption-size must be a whole number of sentences (0 skips the encryption section)')
   process.exit(2)
 }
-if (values.only !== undefined && values.only !== 'import' && values.only !== 'encryption') {
-  console.error('bench:perf: --only takes one section: import or encryption')
+if (values.only !== undefined && !['import', 'encryption', 'lexical'].includes(values.only)) {
+  console.error('bench:perf: --only takes one section: import, encryption or lexical')
   process.exit(2)
 }
 const importOnly = values.only === 'import'
@@ -91,15 +94,21 @@ const oneSection = importOnly || encryptionOnly
 /** Real-model ingest runs of each kind in the encryption section (plain and encrypted alternating). */
 const ENCRYPTION_INGEST_RUNS = 2
 
+const startedAt = Date.now()
+const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0)}s`
+const say = (message: string) => console.log(`[${elapsed()}] ${message}`)
+
+if (values.only === 'lexical') {
+  const size = sizes[sizes.length - 1]
+  console.log(lexicalCostTable(size, lexicalIndexCost(size, repeats, say)))
+  process.exit(0)
+}
+
 const executablePath = findChromium()
 if (!executablePath) {
   console.error('bench:perf: no Chromium found; install it (Debian: apt-get install -y chromium) or set CHROME_PATH.')
   process.exit(1)
 }
-
-const startedAt = Date.now()
-const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0)}s`
-const say = (message: string) => console.log(`[${elapsed()}] ${message}`)
 
 interface Session {
   context: BrowserContext

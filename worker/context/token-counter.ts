@@ -10,7 +10,7 @@ export type ReadTokenizerFile = (path: string) => Promise<ArrayBuffer>
 /**
  * The engine's tokenizers, each loaded the first time a token budget names it and kept for the engine's life. Each is
  * its own dynamic import, so a memory that budgets in characters loads none, and one that names `o200k_base` loads
- * that encoding's table alone.
+ * that encoding's table alone, in an app's build too (vite.config.ts, `tokenizersByUrl`).
  */
 export class TokenCounters {
   private readonly loaded = new Map<TokenizerName, Promise<CountTokens>>()
@@ -36,15 +36,23 @@ export class TokenCounters {
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() }
 
 async function loadCounter(tokenizer: TokenizerName, readFile: ReadTokenizerFile): Promise<CountTokens> {
-  if (tokenizer === 'o200k_base') {
-    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base')
-    return (text) => countTokens(text, PLAIN_TEXT)
-  }
-  if (tokenizer === 'cl100k_base') {
-    const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base')
-    return (text) => countTokens(text, PLAIN_TEXT)
-  }
+  if (tokenizer === 'o200k_base') return gptCounter('o200k_base', import('gpt-tokenizer/bpeRanks/o200k_base'))
+  if (tokenizer === 'cl100k_base') return gptCounter('cl100k_base', import('gpt-tokenizer/bpeRanks/cl100k_base'))
   return loadTokenizerJson(tokenizer, readFile)
+}
+
+/**
+ * An OpenAI encoding's counter: gpt-tokenizer's encoder with the encoding's rank table. The table is imported on its
+ * own, as a module that imports nothing, so that the library build can make it a file an app's bundler copies rather
+ * than bundles (vite.config.ts, `tokenizersByUrl`).
+ */
+async function gptCounter(
+  name: 'o200k_base' | 'cl100k_base',
+  ranks: Promise<{ default: (string | number[])[] }>,
+): Promise<CountTokens> {
+  const [{ GptEncoding }, { default: table }] = await Promise.all([import('gpt-tokenizer/GptEncoding'), ranks])
+  const encoding = GptEncoding.getEncodingApi(name, () => table)
+  return (text) => encoding.countTokens(text, PLAIN_TEXT)
 }
 
 /**

@@ -1,11 +1,12 @@
-import { eld } from 'eld/extrasmall'
 import type { Language } from './language-rules'
+import { detectNgrams, type NgramDetection } from './ngram-detector'
 import { TEXT_TUNING } from './text-tuning'
 
 /**
  * The language a text is written in, for its words' rules (`language-rules.ts`). Chinese, Japanese and Korean are
  * told by their scripts alone (kana make Japanese, Hangul Korean, Han without either Chinese); every other text by
- * `eld` (character n-grams, 60 languages), on its first `languageSampleChars` characters (`text-tuning.ts`).
+ * `eld`'s detector (character n-grams, 60 languages; `ngram-detector.ts`), on its first `languageSampleChars`
+ * characters (`text-tuning.ts`).
  *
  * A detector errs on short texts between close languages (Russian and Ukrainian, Hindi and Marathi, Spanish and
  * Catalan), so a caller that knows which languages are likely (the languages of a message's other sentences, of the
@@ -20,6 +21,9 @@ const HANGUL = /\p{Script=Hangul}/gu
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/gu
 const HAN = /\p{Script=Han}/gu
 const LETTER = /\p{L}/gu
+
+/** What tells a text's language by its n-grams: `detectNgrams`, or another for comparison (the perf bench's `eld`). */
+export type NgramDetector = (text: string, withScores: boolean) => NgramDetection
 
 const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0
 
@@ -41,16 +45,20 @@ function byScript(sample: string): Language | undefined {
  * best-scored of them wins when it scores within `likelyLanguageShare` of the detector's pick, or when the detector is
  * not sure; an empty list prefers none.
  */
-export function detectLanguage(text: string, likely: readonly Language[] = []): Language | undefined {
+export function detectLanguage(
+  text: string,
+  likely: readonly Language[] = [],
+  detector: NgramDetector = detectNgrams,
+): Language | undefined {
   const sample = text.length > languageSampleChars ? text.slice(0, languageSampleChars) : text
   const scripted = byScript(sample)
   if (scripted !== undefined) return scripted
-  const result = eld.detect(sample)
+  const result = detector(sample, likely.length > 0)
   const picked = result.language === '' ? undefined : result.language
   if (picked !== undefined && likely.includes(picked)) return picked
-  const reliable = picked !== undefined && result.isReliable()
+  const reliable = picked !== undefined && result.reliable
   if (likely.length > 0) {
-    const scores = result.getScores()
+    const { scores } = result
     let best: Language | undefined
     for (const language of likely)
       if ((scores[language] ?? 0) > (best === undefined ? 0 : scores[best])) best = language
@@ -66,8 +74,11 @@ export function detectLanguage(text: string, likely: readonly Language[] = []): 
  * message's main one. A message none of whose sentences can be told is detected as a whole. Only the message
  * itself is read, so a sentence gets the same language however the history was added.
  */
-export function sentenceLanguages(texts: readonly string[]): (Language | undefined)[] {
-  const detected = texts.map((text) => detectLanguage(text))
+export function sentenceLanguages(
+  texts: readonly string[],
+  detector: NgramDetector = detectNgrams,
+): (Language | undefined)[] {
+  const detected = texts.map((text) => detectLanguage(text, [], detector))
   const chars = new Map<Language, number>()
   let total = 0
   detected.forEach((language, i) => {
@@ -76,7 +87,7 @@ export function sentenceLanguages(texts: readonly string[]): (Language | undefin
     total += texts[i].length
   })
   if (total === 0) {
-    const whole = detectLanguage(texts.join(' '))
+    const whole = detectLanguage(texts.join(' '), [], detector)
     return texts.map(() => whole)
   }
   const own = [...chars].filter(([, count]) => count >= messageLanguageShare * total).sort((a, b) => b[1] - a[1])

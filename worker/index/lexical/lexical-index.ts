@@ -80,6 +80,12 @@ export class LexicalIndex {
   /** Counts `add` and `remove` calls: search results computed at one revision hold until the next. */
   private changes = 0
 
+  /**
+   * @param languagesOf Each sentence's language, given one message's sentences in order (`sentenceLanguages`);
+   *   another only to measure what detection costs (bench:perf's `--only lexical`).
+   */
+  constructor(private readonly languagesOf: typeof sentenceLanguages = sentenceLanguages) {}
+
   get size(): number {
     return this.sentences.size
   }
@@ -113,7 +119,7 @@ export class LexicalIndex {
     const turnOfMessage = this.messageTurns()
     for (const [messageId, parts] of byMessage) {
       parts.sort((a, b) => a.index - b.index)
-      const languages = sentenceLanguages(parts.map((part) => part.text))
+      const languages = this.languagesOf(parts.map((part) => part.text))
       const turnTerms: string[] = []
       const turnWords = new Set<string>()
       parts.forEach((sentence, i) => {
