@@ -47,7 +47,10 @@ export function laterStatementsOf(
     )
     const statements: LaterStatement[] = []
     for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical, catalog, tuning)])) {
-      const later = sid === sentence.sid ? undefined : scoredSentence(catalog, sid, 0, 'update')
+      // Only what was said after it can supersede it: the others are left before their vectors are read.
+      const stored = sid === sentence.sid ? undefined : catalog.get(sid)
+      if (stored === undefined || compareTimeOrder(stored, sentence) <= 0) continue
+      const later = scoredSentence(catalog, sid, 0, 'update')
       if (later === undefined || later.conversationId !== sentence.conversationId) continue
       const confirmed = later.role !== sentence.role && confirmedBy(catalog, later, sentence.role)
       if (later.role !== sentence.role && !confirmed) continue

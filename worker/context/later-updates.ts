@@ -42,18 +42,19 @@ export function supersedingStatement(
   const rivals: LaterStatement[] = []
   for (const statement of later) {
     const { sentence, similarity, confirmed = false } = statement
+    // The cheap tests first: most later statements are not close enough, and the wording tests read the text.
     if (
+      !(similarity >= tuning.sameSubjectSimilarity) ||
       sentence.conversationId !== earlier.conversationId ||
       (sentence.role !== earlier.role && !confirmed) ||
-      ((isQuestion(sentence.text) || speaksOfListener(sentence.text)) && !confirmed) ||
-      !readsAsRevision(sentence.text) ||
-      !(namesTheSubjectAnew(earlier.text, sentence.text) || movesFromHome(earlier.text, sentence.text))
+      compareTimeOrder(sentence, earlier) <= 0 ||
+      sentence.sid === earlier.sid
     )
       continue
     if (
-      !(similarity >= tuning.sameSubjectSimilarity) ||
-      compareTimeOrder(sentence, earlier) <= 0 ||
-      sentence.sid === earlier.sid
+      ((isQuestion(sentence.text) || speaksOfListener(sentence.text)) && !confirmed) ||
+      !readsAsRevision(sentence.text) ||
+      !(namesTheSubjectAnew(earlier.text, sentence.text) || movesFromHome(earlier.text, sentence.text))
     )
       continue
     rivals.push(statement)
