@@ -39,7 +39,7 @@ const DEFAULTS: AskSettings = {
   recentTurns: 0,
   conversationId: '',
   adaptiveStop: false,
-  followUpdates: false,
+  followUpdates: true,
 }
 
 /** The Ask budget as `buildContext` takes it: characters, or tokens with the chosen tokenizer. */
@@ -55,7 +55,8 @@ export function contextOptions(
   const options: BuildContextOptions = { budget, strategy: settings.strategy, recentTurns: settings.recentTurns }
   if (settings.conversationId !== '') options.conversationId = settings.conversationId
   if (settings.adaptiveStop) options.adaptiveStop = true
-  if (settings.followUpdates) options.followUpdates = true
+  // On by default in buildContext: only turning it off is passed.
+  if (!settings.followUpdates) options.followUpdates = false
   return options
 }
 

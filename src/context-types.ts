@@ -117,16 +117,18 @@ export interface BuildContextOptions {
    */
   adaptiveStop?: boolean
   /**
-   * Follow each query's best match with a later sentence by the same speaker that supersedes it
-   * (`reason: 'update'`), and mark the older one (`ContextItem.supersededBy`, ` [may be updated below]` in `text`), so a
-   * superseded value ("I drive a Polo") comes with what replaced it ("Sold the Polo, picked up a Kia") and the
-   * reader can tell which stands. Same subject means close in meaning (the stored sentence vectors); of the closest
-   * later statements the newest wins. Off by default: the test cannot tell whose fact a sentence states, so the
-   * speaker's account of someone else's fact on the subject can be followed and marked too, and the extra lines
-   * take budget from evidence (BENCHMARKS.md, "Updates"); turn it on when histories revise facts often. Sentences
-   * not embedded yet are not followed. Ignored by head, tail and full.
+   * Follow the best-ranked matches with a later statement that revises them (`reason: 'update'`), and mark the older
+   * line (`ContextItem.supersededBy`, ` [may be updated below]` in `text`), so a superseded value ("I bank with
+   * Barclays") comes with what replaced it ("I've switched over to Monzo") and the reader can tell which stands. A
+   * later statement revises an earlier one when it is by the same speaker (or by the other and confirmed in the
+   * speaker's next turn: "So you're with Virgin now?" — "That's right"), close in meaning, names the subject again
+   * (a shared word, or a move after where the speaker lives), and is worded as a change ("switched to", "no longer",
+   * "these days", "we moved again", "actually it's", "now I …"); more of the same story ("Visited my sister in Dublin
+   * again") and events told at a past time are not followed. The wordings are English: other languages are not
+   * followed. `false` turns it off: each line then comes for its relevance alone. Sentences not embedded yet are not
+   * followed. Ignored by head, tail and full. BENCHMARKS.md, "Updates by default", has what it marks and misses.
    *
-   * @defaultValue `false`
+   * @defaultValue `true`
    */
   followUpdates?: boolean
   /**
@@ -187,10 +189,10 @@ export interface ContextItem {
   /** Which query found it: 0 the request, i the i-th of `BuildContextOptions.queries`. Set for `'relevant'` items. */
   query?: number
   /**
-   * `followUpdates` only: the id of a later message by the same speaker, also in this context, that supersedes
-   * this sentence (close in meaning, said later: "Sold the Polo, picked up a Kia" after "I drive a Polo"). `text`
-   * then carries ` [may be updated below]` after the sentence. A guess from similarity of meaning, not a verdict: someone
-   * else's fact on the same subject told by the same speaker ("My neighbour drives a Clio") can be marked too.
+   * With `followUpdates` (the default): the id of a later message, also in this context, that revises this sentence
+   * (by the same speaker or confirmed by them, close in meaning, worded as a change: "Switched to Giffgaff" after "My
+   * phone plan is with Vodafone"). `text` then carries ` [may be updated below]` after the sentence. A guess from the
+   * wording and similarity of meaning, not a verdict.
    */
   supersededBy?: string
 }

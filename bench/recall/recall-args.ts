@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { UsageError, parseOptions, parsePositiveInteger } from '../../tools/context-cli/context-args'
 
 export const BENCH_RECALL_USAGE =
-  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--follow-updates] [--questions FILE] [--summary-standin CHARS] [--pins N] [--recent-turns N] [--exclude-recent N] [--tokenizer NAME] [--heading TEXT] [--digest] [--tune NAME=VALUE | --tune FILE.json]...'
+  'usage: npm run bench:recall -- --data FILE [--budgets 2000,8000] [--strategies head,tail,lexical,dense,hybrid] [--json OUT] [--misses OUT.jsonl] [--limit-conversations N] [--limit-questions N] [--images caption|omit] [--cache DIR] [--adaptive-stop] [--no-follow-updates] [--questions FILE] [--summary-standin CHARS] [--pins N] [--recent-turns N] [--exclude-recent N] [--tokenizer NAME] [--heading TEXT] [--digest] [--tune NAME=VALUE | --tune FILE.json]...'
 
 /** A tuning value from the command line: `true`, `false` or a number. */
 export type TuningValue = number | boolean
@@ -29,7 +29,10 @@ export interface BenchRecallArgs {
   images: 'caption' | 'omit'
   /** Build every context with `adaptiveStop: true` (stop at a relevance cliff). */
   adaptiveStop: boolean
-  /** Build every context with `followUpdates: true`. */
+  /**
+   * Build every context with this `followUpdates`: true, the engine's default, unless `--no-follow-updates`
+   * (`--follow-updates`, from when it was opt-in, is still read and changes nothing).
+   */
   followUpdates: boolean
   /** A question set asked instead of LoCoMo's questions (`bench/recall/recall-questions.ts`), e.g. the paraphrase set. */
   questions?: string
@@ -77,6 +80,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     images: { type: 'string', default: 'caption' },
     'adaptive-stop': { type: 'boolean', default: false },
     'follow-updates': { type: 'boolean', default: false },
+    'no-follow-updates': { type: 'boolean', default: false },
     questions: { type: 'string' },
     tune: { type: 'string', multiple: true },
     'summary-standin': { type: 'string' },
@@ -109,7 +113,7 @@ export function parseBenchRecallArgs(argv: string[]): BenchRecallArgs {
     cache: values.cache,
     images,
     adaptiveStop: values['adaptive-stop'] ?? false,
-    followUpdates: values['follow-updates'] ?? false,
+    followUpdates: !(values['no-follow-updates'] ?? false),
     digest: values.digest ?? false,
     ...counts(values, ['pins', 'recent-turns', 'exclude-recent']),
     ...(values.tokenizer === undefined ? {} : { tokenizer: values.tokenizer }),

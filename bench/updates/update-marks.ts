@@ -1,7 +1,7 @@
 // How many lines `followUpdates` marks as superseded in LoCoMo contexts (few facts there are revised, so most marks
 // are a sanity check for false ones): per budget, the mean lines, 'update' lines and marked lines per context, the
 // share of contexts with a mark, and some marked pairs to read.
-//   npx tsx bench/updates/update-marks.ts --data ../shared/data/locomo10.json [--budgets 2000,8000] [--strategy hybrid] [--examples 10]
+//   npx tsx bench/updates/update-marks.ts --data ../shared/data/locomo10.json [--budgets 2000,8000] [--strategy hybrid] [--examples 10] [--tune NAME=VALUE]...
 import { parseArgs } from 'node:util'
 import { createMemory } from '../../src/node'
 import type { Strategy } from '../../src/types'
@@ -14,8 +14,16 @@ const { values } = parseArgs({
     budgets: { type: 'string', default: '2000,8000' },
     strategy: { type: 'string', default: 'hybrid' },
     examples: { type: 'string', default: '10' },
+    tune: { type: 'string', multiple: true, default: [] },
   },
 })
+// `--tune NAME=VALUE`: a selection constant replaced (the Node entry's internal `tuning` option), for the sweeps.
+const tuning = Object.fromEntries(
+  values.tune.map((pair) => {
+    const [name, value] = pair.split('=')
+    return [name, value === 'true' || (value === 'false' ? false : Number(value))]
+  }),
+)
 if (values.data === undefined)
   throw new Error(
     'usage: npx tsx bench/updates/update-marks.ts --data LOCOMO.json [--budgets 2000,8000] [--strategy hybrid] [--examples 10]',
@@ -28,6 +36,7 @@ for (const conversation of history.conversations) {
   const memory = await createMemory({
     name: `update-marks-${conversation.id}`,
     embeddingCacheDir: DEFAULT_EMBEDDING_CACHE_DIR,
+    tuning,
   })
   try {
     await memory.add(conversation.messages)

@@ -14,9 +14,10 @@ describe('parseBenchRecallArgs', () => {
       strategies: DEFAULT_STRATEGIES,
       images: 'caption',
       adaptiveStop: false,
-      followUpdates: false,
+      followUpdates: true,
       digest: false,
     })
+    expect(parseBenchRecallArgs(['--data', 'd.json', '--no-follow-updates']).followUpdates).toBe(false)
     expect(DEFAULT_BUDGETS).toEqual([2000, 8000])
     expect(DEFAULT_STRATEGIES).toEqual(['head', 'tail', 'lexical', 'dense', 'hybrid'])
   })

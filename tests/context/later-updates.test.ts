@@ -46,10 +46,37 @@ describe('supersedingStatement', () => {
   it('takes the newest of the closest later statements: a revision beats a closer statement said before it', () => {
     expect(CONTEXT_TUNING.updateRivals).toBe(2)
     expect(supersedingStatement(car, [later(neighbour, 0.69), later(revision, 0.48)])?.sid).toBe(9)
-    // Among the closest two only: a newer statement less close than both is not a rival.
-    const chat = sentence(12, 'Quick one about the late train this morning.')
-    expect(supersedingStatement(car, [later(neighbour, 0.69), later(revision, 0.48), later(chat, 0.46)])?.sid).toBe(9)
-    expect(supersedingStatement(car, [later(neighbour, 0.69), later(revision, 0.48), later(chat, 0.5)])?.sid).toBe(12)
+    // Among the closest two only: a newer revision less close than both is not a rival.
+    const sold = sentence(5, 'Sold the Polo to my neighbour.')
+    const again = sentence(12, 'Sold the Kia too, the Polo was better.')
+    expect(supersedingStatement(car, [later(sold, 0.69), later(revision, 0.48), later(again, 0.46)])?.sid).toBe(9)
+    expect(supersedingStatement(car, [later(sold, 0.69), later(revision, 0.48), later(again, 0.5)])?.sid).toBe(12)
+  })
+
+  it('takes no later statement that is not worded as a change, however close: more of the same story', () => {
+    const more = sentence(12, 'The Polo needed new tyres, that cost a fortune.')
+    expect(supersedingStatement(car, [later(more, 0.9)])).toBeUndefined()
+    expect(supersedingStatement(car, [later(more, 0.9), later(revision, 0.48)])?.sid).toBe(9)
+  })
+
+  it('takes no revision that names neither the subject nor the old value, unless it is a move from home', () => {
+    const unrelated = sentence(12, 'Switched to the early shift at the bakery.')
+    expect(supersedingStatement(car, [later(unrelated, 0.9)])).toBeUndefined()
+    const home = sentence(2, 'We live in a flat above the bakery in Leeds.')
+    expect(supersedingStatement(home, [later(sentence(12, 'We moved to Bristol at last!'), 0.5)])?.sid).toBe(12)
+  })
+
+  it('takes nothing after an event told at a past time: it stays so', () => {
+    const event = sentence(2, 'I won the pub quiz last week with my Polo trivia.')
+    expect(
+      supersedingStatement(event, [later(sentence(12, 'No longer doing the pub quiz, sold my Polo books.'), 0.9)]),
+    ).toBeUndefined()
+  })
+
+  it("counts the other speaker's revision when the speaker confirms it", () => {
+    const stated = sentence(12, 'So you sold the Polo and drive a Kia now?', { role: 'assistant' })
+    expect(supersedingStatement(car, [later(stated, 0.6)])).toBeUndefined()
+    expect(supersedingStatement(car, [{ ...later(stated, 0.6), confirmed: true }])?.sid).toBe(12)
   })
 
   it('needs sameSubjectSimilarity', () => {
@@ -80,9 +107,9 @@ describe('supersedingStatement', () => {
   })
 
   it('breaks a tie in similarity towards the newer statement', () => {
-    const a = sentence(6, 'Thinking of selling the Polo.')
-    const b = sentence(7, 'Selling the Polo next week.')
-    const c = sentence(8, 'The Polo is sold.')
+    const a = sentence(6, 'Sold the Polo to a colleague.')
+    const b = sentence(7, 'Sold the Polo, a Kia instead.')
+    const c = sentence(8, 'Switched from the Polo to a bike.')
     expect(supersedingStatement(car, [later(c, 0.5), later(a, 0.6), later(b, 0.6)])?.sid).toBe(7)
   })
 })
@@ -109,13 +136,14 @@ describe('withLaterUpdates', () => {
       looked.push(s.sid)
       return laterOf(s)
     }
-    expect([...withLaterUpdates([car, cat], spy)].map((s) => s.sid)).toEqual([1, 9, 2])
+    const one = { ...CONTEXT_TUNING, updateLookups: 1 }
+    expect([...withLaterUpdates([car, cat], spy, one)].map((s) => s.sid)).toEqual([1, 9, 2])
     expect(looked).toEqual([1])
     expect(
       [...withLaterUpdates([car, cat], laterOf, { ...CONTEXT_TUNING, updateLookups: 2 })].map((s) => s.sid),
     ).toEqual([1, 9, 2, 10])
     // The first candidate of the second query is its own best match.
-    expect([...withLaterUpdates([car, { ...cat, query: 1 }], laterOf)].map((s) => s.sid)).toEqual([1, 9, 2, 10])
+    expect([...withLaterUpdates([car, { ...cat, query: 1 }], laterOf, one)].map((s) => s.sid)).toEqual([1, 9, 2, 10])
   })
 
   it('does not look up neighbours, recent turns or updates, and leaves a candidate nothing supersedes as it is', () => {

@@ -54,7 +54,7 @@ describe('followUpdates: a revision worded anew', () => {
   it('is brought in and marks the line it supersedes, where ranking alone leaves it out', async () => {
     const request = 'What car do I drive?'
     const budget = 220
-    const without = await memory.buildContext(request, { conversationId, budget })
+    const without = await memory.buildContext(request, { conversationId, budget, followUpdates: false })
     expect(without.items.map((item) => item.messageId)).toContain(idOf('I drive a Polo'))
     expect(without.items.map((item) => item.messageId)).not.toContain(idOf('Sold the Polo'))
     expect(without.text).not.toContain('[may be updated below]')
@@ -127,13 +127,18 @@ describe('followUpdates: a revision worded anew', () => {
   })
 })
 
-describe('followUpdates: a revision sharing no word with what it revises', () => {
+describe('followUpdates: a revision sharing no word with the request', () => {
   it('is found by meaning among the request’s nearest sentences', async () => {
     const memory = await createMemory({ name: 'superseded-by-meaning', indexedDB: new IDBFactory() })
-    const user = ['I go to the gym on Thursdays after work.', ...FILLER, 'New routine: weights on Fridays from now on.']
+    // It shares "Thursdays" with the line it revises, which the subject test needs, and no word with the request.
+    const user = [
+      'I go to the gym on Thursdays after work.',
+      ...FILLER,
+      'New routine: weights on Fridays from now on, no more Thursdays.',
+    ]
     await memory.add(user.map((content, i) => ({ id: `u${i}`, role: 'user', content, timestamp: START + i * 7 * DAY })))
     await memory.indexed()
-    const ctx = await memory.buildContext('On which days do I go to the gym?', { budget: 160, followUpdates: true })
+    const ctx = await memory.buildContext('On which days do I go to the gym?', { budget: 200, followUpdates: true })
     expect(ctx.items.find((item) => item.messageId === 'u0')?.supersededBy).toBe(`u${user.length - 1}`)
     expect(ctx.items.find((item) => item.messageId === `u${user.length - 1}`)?.reason).toBe('update')
     await memory.close()

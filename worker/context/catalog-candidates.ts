@@ -34,7 +34,7 @@ export function catalogTurns(catalog: SentenceCatalog, lexical: LexicalIndex): T
 }
 
 /** The first sentence of the turn after `sentence`'s, in its conversation; undefined after the last turn. */
-function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
+export function openingOfNextTurn(catalog: SentenceCatalog, sentence: ScoredSentence): ScoredSentence | undefined {
   const next = catalog.scope(sentence.conversationId).messages[sentence.turn + 1]
   return next && next.sids.length > 0 ? scoredSentence(catalog, next.sids[0], 0, 'neighbor') : undefined
 }

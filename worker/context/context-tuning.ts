@@ -78,8 +78,8 @@ export const CONTEXT_TUNING_TABLE = {
   shortReplyTerms: { value: 3, range: 'count' },
   /**
    * For `followUpdates`: the cosine of their stored vectors at which a later statement is taken as on the same
-   * subject as an earlier one; low enough for a revision worded anew, so it also admits near-repeats, which
-   * `updateRivals` and the newest-wins rule sort out. Cosine. Tried: 0.4, 0.45, 0.5 (BENCHMARKS.md, "Updates").
+   * subject as an earlier one; low enough for a revision worded anew, so it also admits more of the same story, which
+   * the wording test (`revision-cues.ts`), `updateRivals` and the newest-wins rule sort out. Cosine. Tried: 0.4, 0.45, 0.5 (BENCHMARKS.md, "Updates").
    */
   sameSubjectSimilarity: { value: 0.45, range: 'weight' },
   /**
@@ -89,9 +89,10 @@ export const CONTEXT_TUNING_TABLE = {
   updateRivals: { value: 2, range: 'count' },
   /**
    * Relevant candidates per query looked at for a later update: each lookup may bring a line (and a mark) that takes
-   * budget from evidence. Candidates. Tried: 1, 2, 5 (same section).
+   * budget from evidence, but only a statement worded as a change qualifies (`revision-cues.ts`), so few do. Candidates.
+   * Tried: 1, 2, 5 before the wording test (same section); with it 1, 4, 6, 8, 10 (BENCHMARKS.md, "Updates by default").
    */
-  updateLookups: { value: 1, range: 'count' },
+  updateLookups: { value: 8, range: 'count' },
   /**
    * Sentences nearest each query in meaning offered as later statements of every looked-up candidate: a revision of
    * what the request asks about is about the request too, even when it ranks too low to be packed. Sentences. Tried:

@@ -5,15 +5,18 @@ import type { SentenceCatalog } from '../index/sentence-catalog'
 import { scoredSentence } from '../index/sentence-candidate'
 import type { LexicalTuning } from '../index/lexical/lexical-tuning'
 import type { RankingQuery, RankingSources } from '../rank/rank-candidates'
+import { openingOfNextTurn } from './catalog-candidates'
 import type { ContextTuning } from './context-tuning'
 import type { LaterStatement } from './later-updates'
+import { confirmsPrevious } from './revision-cues'
 
 /** What the search for later statements reads of the tuning: how many of each pool, and how BM25 scores. */
 export type LaterStatementTuning = Pick<ContextTuning, 'requestNeighbours' | 'lexicalNeighbours'> & LexicalTuning
 
 /**
  * For `followUpdates`: a function giving, for a ranked sentence, the sentences that may supersede it — by the same
- * speaker in the same conversation, from the request's `requestNeighbours` nearest sentences in meaning (a revision
+ * speaker in the same conversation (or by the other speaker when the next turn, the sentence's speaker's, confirms
+ * it: `LaterStatement.confirmed`), from the request's `requestNeighbours` nearest sentences in meaning (a revision
  * of what the request asks about is about the request too, even when worded so unlike it, "Sold the Polo, picked up
  * a Kia" for "What car do I drive?", that it ranks too low to be packed on its own) and the sentence's
  * `lexicalNeighbours` nearest in words (those the request's own ranking missed) — each with its cosine to the
@@ -44,14 +47,25 @@ export function laterStatementsOf(
     )
     const statements: LaterStatement[] = []
     for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical, catalog, tuning)])) {
-      const later = sid === sentence.sid ? undefined : scoredSentence(catalog, sid, 0, 'update')
-      if (later === undefined || later.conversationId !== sentence.conversationId || later.role !== sentence.role)
-        continue
+      // Only what was said after it can supersede it: the others are left before their vectors are read.
+      const stored = sid === sentence.sid ? undefined : catalog.get(sid)
+      if (stored === undefined || compareTimeOrder(stored, sentence) <= 0) continue
+      const later = scoredSentence(catalog, sid, 0, 'update')
+      if (later === undefined || later.conversationId !== sentence.conversationId) continue
+      const confirmed = later.role !== sentence.role && confirmedBy(catalog, later, sentence.role)
+      if (later.role !== sentence.role && !confirmed) continue
       const vector = vectorOf(sid)
-      if (vector !== undefined) statements.push({ sentence: later, similarity: dot(own, vector) })
+      if (vector !== undefined)
+        statements.push({ sentence: later, similarity: dot(own, vector), ...(confirmed && { confirmed }) })
     }
     return statements
   }
+}
+
+/** Whether the turn after `later`'s is by `role` and opens by agreeing with it (`confirmsPrevious`). */
+function confirmedBy(catalog: SentenceCatalog, later: ScoredSentence, role: string): boolean {
+  const reply = openingOfNextTurn(catalog, later)
+  return reply !== undefined && reply.role === role && confirmsPrevious(reply.text)
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

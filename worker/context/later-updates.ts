@@ -2,11 +2,19 @@ import { compareTimeOrder } from '../../src/core/render-context'
 import type { ScoredSentence } from '../../src/core/scored-sentence'
 import { isQuestion } from './answer-neighbours'
 import { CONTEXT_TUNING, type ContextTuning } from './context-tuning'
+import { movesFromHome, readsAsRevision, speaksOfListener, tellsPastEvent, withoutRevisionCues } from './revision-cues'
+import { contentTerms } from '../text/text-analysis'
+import { detectLanguage } from '../text/language-detection'
 
 /** A sentence said after another one, with how close the two are in meaning (cosine of their stored vectors). */
 export interface LaterStatement {
   sentence: ScoredSentence
   similarity: number
+  /**
+   * Said by the other speaker and confirmed by the earlier sentence's speaker in the next turn ("So you're with Virgin
+   * now?" — "That's right"): it counts as that speaker's statement, even when it asks.
+   */
+  confirmed?: boolean
 }
 
 /** What the update rules read of the selection's tuning. */
@@ -14,12 +22,15 @@ export type UpdateTuning = Pick<ContextTuning, 'sameSubjectSimilarity' | 'update
 
 /**
  * Which later statement supersedes `earlier`, if any: among `later`, those by the same speaker in the same
- * conversation, later in time (`compareTimeOrder`) and at least `sameSubjectSimilarity` close in meaning (low
+ * conversation (or by the other one and confirmed: `LaterStatement.confirmed`), later in time (`compareTimeOrder`),
+ * worded as a change (`readsAsRevision`: "switched to", "no longer", "these days", "now I" — a speaker's later lines on
+ * a subject are mostly more of the same story, not revisions) and of the speaker, not the listener (`speaksOfListener`) and at least `sameSubjectSimilarity` close in meaning (low
  * enough for a revision worded anew: "I drive a Polo" → "Sold the Polo at last, picked up a Kia"), the
  * `updateRivals` closest compete and the newest of them wins — the newest statement on a subject is the one that
  * stands, and the closest alone is often someone else's fact in the same words ("My neighbour drives a Clio").
  * Ties in similarity go to the newer statement. Questions (`isQuestion`) take no part on either side: they state
- * no value to replace or be replaced, and a speaker's questions on one subject read alike. Undefined when none
+ * no value to replace or be replaced, and a speaker's questions on one subject read alike. Nor does an event told at
+ * a past time (`tellsPastEvent`: "I won the tournament last week"): what happened stays so. Undefined when none
  * qualifies.
  */
 export function supersedingStatement(
@@ -27,20 +38,23 @@ export function supersedingStatement(
   later: Iterable<LaterStatement>,
   tuning: Omit<UpdateTuning, 'updateLookups'> = CONTEXT_TUNING,
 ): ScoredSentence | undefined {
-  if (isQuestion(earlier.text)) return undefined
+  if (isQuestion(earlier.text) || tellsPastEvent(earlier.text)) return undefined
   const rivals: LaterStatement[] = []
   for (const statement of later) {
-    const { sentence, similarity } = statement
+    const { sentence, similarity, confirmed = false } = statement
+    // The cheap tests first: most later statements are not close enough, and the wording tests read the text.
     if (
+      !(similarity >= tuning.sameSubjectSimilarity) ||
       sentence.conversationId !== earlier.conversationId ||
-      sentence.role !== earlier.role ||
-      isQuestion(sentence.text)
+      (sentence.role !== earlier.role && !confirmed) ||
+      compareTimeOrder(sentence, earlier) <= 0 ||
+      sentence.sid === earlier.sid
     )
       continue
     if (
-      !(similarity >= tuning.sameSubjectSimilarity) ||
-      compareTimeOrder(sentence, earlier) <= 0 ||
-      sentence.sid === earlier.sid
+      ((isQuestion(sentence.text) || speaksOfListener(sentence.text)) && !confirmed) ||
+      !readsAsRevision(sentence.text) ||
+      !(namesTheSubjectAnew(earlier.text, sentence.text) || movesFromHome(earlier.text, sentence.text))
     )
       continue
     rivals.push(statement)
@@ -50,6 +64,21 @@ export function supersedingStatement(
   for (const { sentence } of rivals.slice(0, tuning.updateRivals))
     if (newest === undefined || compareTimeOrder(sentence, newest) > 0) newest = sentence
   return newest
+}
+
+/**
+ * Whether `later` shares a content term (`contentTerms`) with `earlier` outside its wordings of a change
+ * (`withoutRevisionCues`): the subject or the old value a revision names again ("closed the Barclays account", "the
+ * cafe hours"). Not when it says the same (a repeat is no revision).
+ */
+function namesTheSubjectAnew(earlier: string, later: string): boolean {
+  const language = detectLanguage(earlier)
+  const terms = contentTerms(earlier, language)
+  const rest = withoutRevisionCues(later)
+  const own = contentTerms(rest, language)
+  if (own.size === 0 || [...own].every((term) => terms.has(term))) return false
+  for (const term of own) if (terms.has(term)) return true
+  return false
 }
 
 /**

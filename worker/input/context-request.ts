@@ -72,7 +72,7 @@ function contextRequest(request: unknown, options: unknown, maxRequestChars: num
     excludeRecent = 0,
     queries = [],
     adaptiveStop = false,
-    followUpdates = false,
+    followUpdates = true,
     summary = {},
     heading,
   } = options as Record<string, unknown>
