@@ -101,6 +101,8 @@ export interface ColdStartRun {
   /** Then the first `buildContext` (model load + query embedding + ranking). */
   firstContextMs: number
   totalMs: number
+  /** The floor: the records open reads, read raw in the page in the same repeat (bench/perf/raw-read.ts); not taken in the encryption section. */
+  rawReadMs?: number
 }
 
 export interface ColdStartResult {

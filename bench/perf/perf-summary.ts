@@ -144,6 +144,7 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
     coldStartDetail[c.size] = {
       openMsP50: round(summarize(c.runs.map((r) => r.openMs)).p50, 0),
       firstContextMsP50: round(summarize(c.runs.map((r) => r.firstContextMs)).p50, 0),
+      rawReadMsP50: round(summarize(c.runs.map((r) => r.rawReadMs ?? Number.NaN)).p50, 0),
       runs: c.runs.map((r) => roundSummary(r)),
       memory: c.memory,
     }
