@@ -20,6 +20,7 @@ import {
 import { distinctSentences } from './distinct-sentences'
 import { withLaterUpdates, withMarksResolved } from './later-updates'
 import { laterStatementsOf } from './later-statements'
+import { withSharedScans } from '../index/vector/shared-scans'
 import { spreadOverPassages } from './passage-spread'
 import { untilRelevanceCliff } from './relevance-cliff'
 import type { CountTokens } from './token-counter'
@@ -138,7 +139,10 @@ function excerptCandidates(
   const notSent = (candidates: Iterable<ScoredSentence>) =>
     sentVerbatim.size === 0 ? candidates : withoutMessages(candidates, sentVerbatim)
   const ranking = moment.degraded === undefined ? strategy : 'lexical'
-  const ranked = notSent(rankCandidates(ranking, queries, conversationId, sources, tuning))
+  // Following updates searches the request's nearest sentences again: it reads the ranking's scans of them.
+  const scanned =
+    request.followUpdates && sources.vectors ? { ...sources, vectors: withSharedScans(sources.vectors) } : sources
+  const ranked = notSent(rankCandidates(ranking, queries, conversationId, scanned, tuning))
   // The cliff is judged on the ranking's own order, before the stages below move candidates back: one held back
   // for later is still one the ranking put above the cliff.
   const cliffOptions = { ratio: tuning.cliffRatio, window: tuning.cliffWindow }
@@ -154,7 +158,7 @@ function excerptCandidates(
   // Again after the stages: a neighbour or a later update may be a turn sent verbatim.
   return notSent(
     request.followUpdates
-      ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, sources, tuning), tuning)
+      ? withLaterUpdates(answered, laterStatementsOf(queries, conversationId, scanned, tuning), tuning)
       : answered,
   )
 }

@@ -102,7 +102,11 @@ export function searchRows(
   k: number,
   filter?: { conversationId?: string },
 ): ScoredSid[] {
-  const { count, sids, raw } = scanRows(rows, query, filter)
+  return bestRaw(scanRows(rows, query, filter), k)
+}
+
+/** The k rows of a scan with the highest raw similarity, best first: `searchRows` of the scan's query. */
+export function bestRaw({ count, sids, raw }: DenseScores, k: number): ScoredSid[] {
   const top = new TopK(Math.min(k, count))
   for (let i = 0; i < count; i++) if (raw[i] >= top.threshold) top.offer(raw[i], sids[i])
   return top.sorted().map(({ key, score }) => ({ sid: key, score }))
