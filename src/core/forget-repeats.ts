@@ -149,12 +149,12 @@ export function restatementsIn(matches: readonly ForgettableMatch[], exchange: R
  * word for word, wholly or in part: a reply that tells what was forgotten often quotes the tool's result.
  */
 export function quotesIn(messageId: string, content: string, statement: string): ForgetSentence[] {
-  const quoted: ForgetSentence[] = []
   const text = statement.trim()
-  if (text === '') return quoted
+  if (text === '' || !content.includes(text)) return []
+  const quotes: { start: number; end: number }[] = []
   for (let at = content.indexOf(text); at >= 0; at = content.indexOf(text, at + text.length))
-    for (const sentence of splitSentences(content))
-      if (sentence.start < at + text.length && sentence.end > at)
-        quoted.push({ messageId, start: sentence.start, end: sentence.end })
-  return quoted
+    quotes.push({ start: at, end: at + text.length })
+  return splitSentences(content)
+    .filter((sentence) => quotes.some((quote) => sentence.start < quote.end && sentence.end > quote.start))
+    .map(({ start, end }) => ({ messageId, start, end }))
 }

@@ -5,6 +5,7 @@ import { CONTEXT_TUNING, type ContextTuning } from './context-tuning'
 import { movesFromHome, readsAsRevision, speaksOfListener, tellsPastEvent, withoutRevisionCues } from './revision-cues'
 import { contentTerms } from '../text/text-analysis'
 import { detectLanguage } from '../text/language-detection'
+import type { Language } from '../text/language-rules'
 
 /** A sentence said after another one, with how close the two are in meaning (cosine of their stored vectors). */
 export interface LaterStatement {
@@ -40,6 +41,9 @@ export function supersedingStatement(
 ): ScoredSentence | undefined {
   if (isQuestion(earlier.text) || tellsPastEvent(earlier.text)) return undefined
   const rivals: LaterStatement[] = []
+  // The earlier line's language and content terms, read once for all its later statements that get this far.
+  let terms: SubjectTerms | undefined
+  const subject = () => (terms ??= subjectTerms(earlier.text))
   for (const statement of later) {
     const { sentence, similarity, confirmed = false } = statement
     // The cheap tests first: most later statements are not close enough, and the wording tests read the text.
@@ -54,7 +58,7 @@ export function supersedingStatement(
     if (
       ((isQuestion(sentence.text) || speaksOfListener(sentence.text)) && !confirmed) ||
       !readsAsRevision(sentence.text) ||
-      !(namesTheSubjectAnew(earlier.text, sentence.text) || movesFromHome(earlier.text, sentence.text))
+      !(namesTheSubjectAnew(subject(), sentence.text) || movesFromHome(earlier.text, sentence.text))
     )
       continue
     rivals.push(statement)
@@ -67,18 +71,26 @@ export function supersedingStatement(
 }
 
 /**
- * Whether `later` shares a content term (`contentTerms`) with `earlier` outside its wordings of a change
+ * Whether `later` shares a content term (`contentTerms`) with the earlier line (`subjectTerms`) outside its wordings of a change
  * (`withoutRevisionCues`): the subject or the old value a revision names again ("closed the Barclays account", "the
  * cafe hours"). Not when it says the same (a repeat is no revision).
  */
-function namesTheSubjectAnew(earlier: string, later: string): boolean {
-  const language = detectLanguage(earlier)
-  const terms = contentTerms(earlier, language)
-  const rest = withoutRevisionCues(later)
-  const own = contentTerms(rest, language)
+function namesTheSubjectAnew({ language, terms }: SubjectTerms, later: string): boolean {
+  const own = contentTerms(withoutRevisionCues(later), language)
   if (own.size === 0 || [...own].every((term) => terms.has(term))) return false
   for (const term of own) if (terms.has(term)) return true
   return false
+}
+
+/** An earlier line's language and content terms, as `namesTheSubjectAnew` compares a later line with them. */
+interface SubjectTerms {
+  language: Language | undefined
+  terms: Set<string>
+}
+
+function subjectTerms(earlier: string): SubjectTerms {
+  const language = detectLanguage(earlier)
+  return { language, terms: contentTerms(earlier, language) }
 }
 
 /**
