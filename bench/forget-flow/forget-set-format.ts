@@ -1,4 +1,5 @@
-// The forget set's file format (`sift-forget-set`: forget-set.json, forget-wordings.json, forget-wordings-fresh.json):
+// The forget set's file format (`sift-forget-set`: forget-set.json, forget-wordings.json, forget-wordings-fresh.json,
+// forget-wordings-fresh2.json):
 // conversations with their stored messages, the facts asked about, the requests to forget and the controls.
 import type { SetControl } from './controls'
 

@@ -1,15 +1,19 @@
-// Assembles ../forget-wordings-fresh.json from the hand-written en.json, es.json, de.json, fr.json and it.json: the
-// English requests are put with the six conversations of ../forget-set.json (their messages and facts as they are);
-// the Spanish, German and French ones with the conversations of ../wordings/*.json (the conversation's messages only,
-// none of that set's requests); the Italian file brings its own conversation. Each conversation without ids gets them
-// from its tags and one timestamp a day. Every request is `held-out`: the set is never tuned on. Controls (messages
-// that ask nothing to be forgotten) are kept per conversation. All text is copied as written.
+// Assembles a held-out set of forget requests from a folder of hand-written files: `npx tsx wordings-fresh/build.mjs
+// [folder]` (this folder when none is given; tsx, to check statements with Sift's own sentence splitter). The
+// folder's set.json names the output file, its `about` and the language files. The English requests (en.json) are
+// put with the six conversations of ../forget-set.json (their messages and facts as they are); each other language
+// file either names a conversation to borrow (its messages only, none of its requests) or brings its own. Each
+// conversation without ids gets them from its tags and one timestamp a day. Every request is `held-out`: the set is
+// never tuned on. Controls (messages that ask nothing to be forgotten) are kept per conversation. All text is copied
+// as written.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { splitSentences } from '../../../src/core/split-sentences.ts'
 
-const here = dirname(fileURLToPath(import.meta.url))
+const here = process.argv[2] ? resolve(process.argv[2]) : dirname(fileURLToPath(import.meta.url))
 const read = (name) => JSON.parse(readFileSync(join(here, name), 'utf8'))
+const set = read('set.json')
 const pad = (n, w) => String(n).padStart(w, '0')
 const split = 'held-out'
 
@@ -26,7 +30,7 @@ const conversations = original.conversations.map(({ id, messages, facts }) => {
   return { id, language: 'en', messages, facts, requests, controls }
 })
 
-for (const file of ['es.json', 'de.json', 'fr.json', 'it.json']) {
+for (const file of set.languages) {
   const fresh = read(file)
   const source = fresh.conversation ? read(fresh.conversation) : fresh
   const start = Date.UTC(2025, 2, 3, 19, 0)
@@ -49,26 +53,21 @@ for (const file of ['es.json', 'de.json', 'fr.json', 'it.json']) {
   conversations.push({ id: source.id, language: fresh.language, messages, facts: [], requests, controls })
 }
 
-// Every statement must be a sentence of its stored message, as written, and hold its value; the echoes are, by rule,
-// the other messages that hold the value too (the flow forgets them through its second list).
+// Every statement must be a whole sentence of its stored user message as Sift splits it, as written, and hold its
+// value; the echoes are, by rule, the other messages that hold the value too (the flow forgets them through its second
+// list).
 const holds = (text, value) => text.toLowerCase().includes(value.toLowerCase())
 for (const c of conversations)
   for (const r of c.requests) {
     const stored = c.messages.find((m) => m.id === r.statement.messageId)
-    if (!stored || stored.role !== 'user' || !stored.content.includes(r.statement.sentence))
-      throw new Error(`${r.id}: the statement is not in user message ${r.statement.messageId}`)
+    const sentences = stored?.role === 'user' ? splitSentences(stored.content).map((s) => s.text) : []
+    if (!sentences.includes(r.statement.sentence))
+      throw new Error(`${r.id}: the statement is not a whole sentence of user message ${r.statement.messageId}`)
     if (!holds(r.statement.sentence, r.value)) throw new Error(`${r.id}: the statement does not hold its value`)
     r.echoes = c.messages.filter((m) => m.id !== stored.id && holds(m.content, r.value)).map((m) => m.id)
   }
 
-const about = 'A fresh held-out set of forget requests, written 2026-12-06 apart from the cue code and the earlier ' +
-  'sets (README.md, "The fresh set"), never tuned on: 48 English requests against the six conversations of ' +
-  'forget-set.json, 12 each in Spanish, German and French against the conversations of forget-wordings.json, and 12 ' +
-  'in Italian against a conversation of its own. Every request is a message of four to seven sentences, one of which ' +
-  'asks to forget or retracts a fact stated in one sentence of a stored user message. Each conversation also has ' +
-  'controls: messages that speak of forgetting, deleting or changing in other senses and ask for nothing to be ' +
-  'forgotten (10 per language).'
-writeFileSync(join(here, '..', 'forget-wordings-fresh.json'),
-  JSON.stringify({ format: 'sift-forget-set', version: 1, about, conversations }, null, 2) + '\n')
+writeFileSync(join(here, '..', set.output),
+  JSON.stringify({ format: 'sift-forget-set', version: 1, about: set.about, conversations }, null, 2) + '\n')
 const count = (key) => conversations.reduce((n, c) => n + c[key].length, 0)
 console.log(`wrote ${conversations.length} conversations, ${count('requests')} requests, ${count('controls')} controls`)
