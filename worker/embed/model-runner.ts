@@ -44,6 +44,11 @@ export interface ModelRunner {
    */
   unknownShares?(texts: string[]): Promise<number[]>
   dispose(): Promise<void>
+  /**
+   * Ends the runner at once, releasing nothing through it: for one whose model trapped, whose heap can no longer be
+   * trusted to answer a `dispose` (`restartingOnTrap`). Absent where the model shares this thread.
+   */
+  discard?(): void
 }
 
 export type StartModel = (options: ModelOptions) => ModelRunner

@@ -13,6 +13,7 @@ import { loadFailureDetail, modelLoadFailure } from './model-load-failure'
 import { onnxRuntimeFiles } from './onnx-runtime-files'
 import { poolRows } from './pool-rows'
 import { unknownLetterShare } from './unknown-text'
+import { wasmTrapIn } from './wasm-trap'
 
 interface LoadedModel extends LoadedBackend {
   tokenizer: PreTrainedTokenizer
@@ -116,6 +117,7 @@ export class TransformersModel implements ModelRunner {
       env.useWasmCache = false
     }
     if (wasmThreads !== undefined && wasm) wasm.numThreads = wasmThreads
+    let trap: unknown
     for (const backend of backends) {
       let loaded: PreTrainedModel | undefined
       try {
@@ -128,10 +130,15 @@ export class TransformersModel implements ModelRunner {
         return ready
       } catch (error) {
         failures.push(`${backend}: ${loadFailureDetail(error)}`)
+        if (wasmTrapIn(error) !== undefined) {
+          // The runtime's heap is not to be trusted after a trap: neither a dispose nor another backend in it.
+          trap = error
+          break
+        }
         await loaded?.dispose().catch(() => undefined)
       }
     }
-    throw modelLoadFailure(this.options, failures)
+    throw modelLoadFailure(this.options, failures, trap)
   }
 }
 

@@ -2,6 +2,7 @@ import { readStorageState } from '../../src/browser-storage'
 import type { MemoryOptions, WasmThreads } from '../../src/types'
 import type { BackendChoice, EngineHost } from './engine-host'
 import { modelInWorker } from '../rpc/model-in-worker'
+import { restartingOnTrap } from '../embed/restart-on-trap'
 import { withTrailingSlash } from '../embed/model-files'
 
 /** The parts of a WebGPU adapter's `info` that tell a real GPU from a software one. */
@@ -28,8 +29,8 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
       cores: navigator.hardwareConcurrency,
     }),
     // The model in a worker of its own: its load overlaps reading the store at open, and a batch of sentences
-    // being embedded no longer holds up a request's ranking.
-    startModel: modelInWorker,
+    // being embedded no longer holds up a request's ranking. A worker whose WebAssembly trapped is replaced.
+    startModel: (options) => restartingOnTrap(() => modelInWorker(options)),
     readModelFile: async (localModelPath, path) => {
       const url = new URL(path, new URL(withTrailingSlash(localModelPath), self.location.href))
       const response = await fetch(url)

@@ -74,6 +74,10 @@ export function modelInWorker(options: ModelOptions): ModelRunner {
       return run(texts)
     },
     unknownShares: (texts) => call((remote) => remote.unknownShares(texts)),
+    discard: () => {
+      current?.terminate()
+      current = undefined
+    },
     dispose: async () => {
       if (!current) return
       const { remote, started, unanswered, terminate } = current
