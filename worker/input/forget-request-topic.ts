@@ -1,4 +1,4 @@
-import { splitSentences } from '../../src/core/split-sentences'
+import { type SentenceSpan, splitSentences } from '../../src/core/split-sentences'
 import { detectLanguage } from '../text/language-detection'
 import { contentTermCount, type Language, withoutWords } from '../text/text-analysis'
 import { type ClauseCues, clauseCues, cueLanguages, joinsPrevious } from './forget-cue-score'
@@ -6,6 +6,14 @@ import { FORGET_TUNING, type ForgetTuning } from './forget-tuning'
 
 /** Where a sentence's clauses part: a dash between spaces, a semicolon, a colon or a comma before a space (captured). */
 const CLAUSE_BREAK = /(\s+[—–-]\s+|[;:,]\s+)/
+
+/** What a message asks to forget: the sentences that ask it, and the topic they name. */
+export interface ForgetRequestReading {
+  /** What is ranked: the request's topic, or the whole message (trimmed) when it holds no request or names nothing. */
+  topic: string
+  /** The sentences read as asking to forget or retract, in order, with their offsets in the message; none without a request. */
+  sentences: SentenceSpan[]
+}
 
 /** A clause of the message, with its place and its cues. */
 interface Clause {
@@ -28,23 +36,39 @@ interface Clause {
  * A message without a request sentence, or whose request names no topic at all ("forget it"), is given back as it
  * is, trimmed: it is then the best description there is.
  */
-export function forgetRequestTopic(request: string, tuning: ForgetTuning = FORGET_TUNING): string {
+export function readForgetRequest(request: string, tuning: ForgetTuning = FORGET_TUNING): ForgetRequestReading {
   const trimmed = request.trim()
   const language = detectLanguage(trimmed)
-  const clauses = messageClauses(trimmed, cueLanguages(language), tuning)
+  const spans = splitSentences(request)
+  const clauses = messageClauses(spans, cueLanguages(language), tuning)
   const requestSentences = new Set(
     clauses.filter((clause) => clause.cues.score >= tuning.minRequestScore).map((clause) => clause.sentence),
   )
-  const parts = [...requestSentences].flatMap((sentence) =>
-    sentenceTopic(clauses, sentence, requestSentences, language, tuning),
+  const owns = [...requestSentences].map((sentence) => ownTopic(clauses, sentence))
+  // A request sentence that names nothing ("Can you forget it?") points at what the others name, when they do.
+  const named = contentTermCount(owns.flatMap((own) => own.texts).join(' '), language) >= tuning.minTopicTerms
+  const parts = owns.flatMap((own) =>
+    named ? own.texts : withPointedAt(clauses, own, requestSentences, language, tuning),
   )
   const topic = parts.join(' ')
-  return contentTermCount(topic, language) === 0 ? trimmed : topic
+  return {
+    topic: contentTermCount(topic, language) === 0 ? trimmed : topic,
+    sentences: [...requestSentences].map((sentence) => spans[sentence]),
+  }
+}
+
+/** What a "forget that I …" request is about (`readForgetRequest`'s topic). */
+export function forgetRequestTopic(request: string, tuning: ForgetTuning = FORGET_TUNING): string {
+  return readForgetRequest(request, tuning).topic
 }
 
 /** Stage 1: the message's clauses in order, with their cues. */
-function messageClauses(message: string, languages: readonly Language[], tuning: ForgetTuning): Clause[] {
-  return splitSentences(message).flatMap((span, sentence) =>
+function messageClauses(
+  spans: readonly SentenceSpan[],
+  languages: readonly Language[],
+  tuning: ForgetTuning,
+): Clause[] {
+  return spans.flatMap((span, sentence) =>
     sentenceClauses(span.text, languages).map((text) => ({
       text,
       sentence,
@@ -68,24 +92,31 @@ function sentenceClauses(sentence: string, languages: readonly Language[]): stri
   return clauses
 }
 
-/**
- * Stage 3: one request sentence's topic parts: its cue clauses without their frame words, and, when they name too
- * little, the neighbour they point at (`pointedAt`).
- */
-function sentenceTopic(
+/** A request sentence's own topic: its cue clauses (`cued`, their places) without their frame words. */
+interface OwnTopic {
+  cued: number[]
+  texts: string[]
+}
+
+/** Stage 3: one request sentence's own topic parts, its cue clauses without their frame words. */
+function ownTopic(clauses: readonly Clause[], sentence: number): OwnTopic {
+  const cued = clauses.flatMap((clause, at) => (clause.sentence === sentence && clause.cues.score > 0 ? [at] : []))
+  return { cued, texts: cued.map((at) => topicText(clauses[at])).filter((text) => text !== '') }
+}
+
+/** Stage 4, when the request names too little: a request sentence's own topic, with the neighbour it points at. */
+function withPointedAt(
   clauses: readonly Clause[],
-  sentence: number,
+  own: OwnTopic,
   requestSentences: ReadonlySet<number>,
   language: Language | undefined,
   tuning: ForgetTuning,
 ): string[] {
-  const cued = clauses.flatMap((clause, at) => (clause.sentence === sentence && clause.cues.score > 0 ? [at] : []))
-  const own = cued.map((at) => topicText(clauses[at])).filter((text) => text !== '')
-  if (contentTermCount(own.join(' '), language) >= tuning.minTopicTerms) return own
-  const pointed = pointedAt(clauses, cued[0] - 1, cued[cued.length - 1] + 1, requestSentences)
-  if (pointed === undefined) return own
+  if (contentTermCount(own.texts.join(' '), language) >= tuning.minTopicTerms) return own.texts
+  const pointed = pointedAt(clauses, own.cued[0] - 1, own.cued[own.cued.length - 1] + 1, requestSentences)
+  if (pointed === undefined) return own.texts
   const texts = pointed.clauses.map(topicText).filter((text) => text !== '')
-  return pointed.before ? [...texts, ...own] : [...own, ...texts]
+  return pointed.before ? [...texts, ...own.texts] : [...own.texts, ...texts]
 }
 
 /**

@@ -39,6 +39,25 @@ export const FORGET_TUNING_TABLE = {
    * points back at what it has just said. Content words. Tried: 1 and 2 (2026-12-02, forget set), 2 and 3.
    */
   minTopicTerms: { value: 2, range: 'count', fixed: true },
+  /**
+   * A verb of forgetting or removing, or a keeping word, with a speaker or another person's subject or auxiliary at
+   * most this many words before it ("I forgot", "I never remember", "je ne sais plus", "mein Vater hat vergessen") is
+   * told of, not asked for: no cue. Words. Tried: 2, 3, 4.
+   */
+  subjectReach: { value: 3, range: 'count', fixed: true },
+  /**
+   * A removing verb asks to remove what was said when a pointer ("it", "that", "eso", "das") or a pointing word ("the
+   * bit", "what I told you") stands at most this many words from it, on either side ("drop that bit", "das kannst du
+   * streichen"); farther, it is more often another thing's ("delete the first paragraph … and make it funnier"). Words.
+   * Tried: 2, 3, 4.
+   */
+  objectReach: { value: 3, range: 'count', fixed: true },
+  /**
+   * A verb of forgetting with a negation at most this many words before it, or right after it, asks to remember
+   * ("don't forget to …", "n'oublie pas", "vergiss nicht"): no cue. Words. Tried: 2 (also after it: "ignore the
+   * no-pork rule" was lost).
+   */
+  negatedForgettingReach: { value: 2, range: 'count', fixed: true },
 } satisfies TuningTable
 
 /** How a forget request is found and its topic taken. */
