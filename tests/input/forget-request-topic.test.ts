@@ -146,7 +146,7 @@ describe('readForgetRequest', () => {
       'Long day at work. You know how I said my brother lives in Cork? Forget that, he moved to Galway.',
       'Forget that, he moved to Galway.',
     ],
-    ['could u not save the stuff about my divorce. thx', 'could u not save the stuff about my divorce. thx'],
+    ['could u not save the stuff about my divorce. thx', 'could u not save the stuff about my divorce.'],
     [
       "I was wrong about the wedding date, please don't hold onto that.",
       "I was wrong about the wedding date, please don't hold onto that.",
@@ -200,6 +200,22 @@ describe('readForgetRequest', () => {
   ])('reads no request in %j', (message) => {
     expect(readForgetRequest(message).sentences).toEqual([])
     expect(readForgetRequest(message).topic).toBe(message)
+  })
+
+  it('reads a message written in lower case by its full stops, which the sentence splitter passes over', () => {
+    const message = 'ok so. my sister moved to leeds, so scratch the bit about her flat. whats good in leeds'
+    const reading = readForgetRequest(message)
+    expect(reading.sentences).toEqual([
+      { text: 'my sister moved to leeds, so scratch the bit about her flat.', start: 7, end: 67 },
+    ])
+    expect(reading.topic).not.toMatch(/whats good/)
+  })
+
+  it('keeps a topic put before the request in its sentence, not the news after it', () => {
+    expect(readForgetRequest("Le vertige, franchement, ça n'existe plus pour moi.").topic).toMatch(/^Le vertige/)
+    const topic = readForgetRequest('The Oslo job, forget it, I took the one in Bergen.').topic
+    expect(topic).toMatch(/Oslo job/)
+    expect(topic).not.toMatch(/Bergen/)
   })
 
   it('gives the offsets in the text as given, spaces and all', () => {
