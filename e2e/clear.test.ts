@@ -53,14 +53,15 @@ describeEachEngine('clear', (run) => {
       listed: (await window.tabMemory.messages()).messages.map((m) => [m.id, m.seq]),
       context: (await window.tabMemory.buildContext('When are my piano lessons?', { strategy: 'hybrid', budget: 400 }))
         .text,
-      found: (await window.tabMemory.findForgettable('Please forget that I moved my piano lessons')).map(
-        (m) => m.messageId,
-      ),
+      // The request read in the text crosses from the worker with the matches (a property of their array).
+      found: await window.tabMemory
+        .findForgettable('Please forget that I moved my piano lessons')
+        .then((matches) => ({ ids: matches.map((m) => m.messageId), request: matches.request?.sentences })),
     }))
     expect(later).toEqual({
       listed: [['new-1', 1]],
       context: expect.stringContaining('piano lessons to Thursdays'),
-      found: ['new-1'],
+      found: { ids: ['new-1'], request: [{ text: 'Please forget that I moved my piano lessons', start: 0, end: 43 }] },
     })
     expect(await leader.evaluate(() => window.tabMemory.forget({ ids: ['new-1'] }))).toBe(1)
   })

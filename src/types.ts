@@ -4,7 +4,7 @@ import type {
   ExportOptions,
   FindForgettableOptions,
   ForgetSelector,
-  ForgettableMatch,
+  ForgettableMatches,
   ImportOptions,
   ImportResult,
   MessagePage,
@@ -195,9 +195,10 @@ export interface Memory {
    * The stored messages a user's "forget that I …" request refers to, ranked like a `hybrid` context (lexically when
    * the model cannot embed the request), best first, each with the sentences that matched and why. Show them, let the
    * user confirm, then pass the confirmed sentences to `forget({ sentences })` (or whole messages' ids to
-   * `forget({ ids })`).
+   * `forget({ ids })`). The array's `request` says which sentences of `text` asked to forget or retract, and is absent
+   * when none did: show the list only when it is there, unless the user asked through a control of the app.
    */
-  findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]>
+  findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatches>
   /** Pages through the stored messages in `seq` order without building a context. */
   messages(options?: MessagesOptions): Promise<MessagePage>
   /**

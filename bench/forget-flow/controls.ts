@@ -8,23 +8,35 @@ export interface SetControl {
   split?: 'tune' | 'held-out'
 }
 
+/** What the controls get from `findForgettable`: how many get any match, and how many are read as a request. */
+export interface ControlOutcome {
+  /** Controls with at least one match at or above the default `minScore`: what an app that ignores `request` shows. */
+  suggested: number
+  /** Controls whose matches carry a `request`: what an app that shows the list only with a request shows. */
+  readAsRequest: number
+}
+
 /**
- * What an app that asks `findForgettable` of every user message would show for the controls: the number of them
- * that get at least one suggestion (a match at or above the default `minScore`), each logged to stderr with its top
- * match. Run on the stored conversation before anything is forgotten.
+ * What an app that asks `findForgettable` of every user message would show for the controls, each suggestion and each
+ * request read logged to stderr. Run on the stored conversation before anything is forgotten.
  */
-export async function controlsWithSuggestions(
+export async function controlOutcome(
   memory: Memory,
   controls: readonly SetControl[],
   options: { conversationId: string; limit: number },
   log: (line: string) => void,
-): Promise<number> {
-  let suggested = 0
+): Promise<ControlOutcome> {
+  const outcome = { suggested: 0, readAsRequest: 0 }
   for (const control of controls) {
-    const [top] = await memory.findForgettable(control.message, options)
+    const matches = await memory.findForgettable(control.message, options)
+    if (matches.request) {
+      outcome.readAsRequest++
+      log(`${control.id}: control read as a request: ${matches.request.sentences.map((s) => s.text).join(' ')}`)
+    }
+    const [top] = matches
     if (!top) continue
-    suggested++
+    outcome.suggested++
     log(`${control.id}: control suggests ${top.messageId} (${top.score.toFixed(2)}): ${top.sentences[0]?.text ?? ''}`)
   }
-  return suggested
+  return outcome
 }

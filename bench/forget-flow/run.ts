@@ -6,7 +6,7 @@ import { forgetRestatements, forgetStatements } from '../../src/forget'
 import type { ForgetSentence, ForgettableMatch, Memory } from '../../src/types'
 import { UsageError } from '../../tools/context-cli/context-args'
 import { DEFAULT_EMBEDDING_CACHE_DIR } from '../../tools/embedding-cache-dir'
-import { controlsWithSuggestions } from './controls'
+import { controlOutcome } from './controls'
 import type { SetConversation, SetRequest, Split } from './forget-set-format'
 
 /**
@@ -28,7 +28,9 @@ import type { SetConversation, SetRequest, Split } from './forget-set-format'
  * and a reply telling what was forgotten), without the sentences that restate what was forgotten; `--store-requests
  * whole` stores them as said, `off` not at all (the flow before the middleware stored them).
  * Controls (forget-wordings-fresh.json): messages that ask nothing to be forgotten, each given to `findForgettable`
- * before the flow; counted when it suggests anything (`controls.ts`).
+ * before the flow; counted when it reads a request in them (`matches.request`, what an app that shows the list only
+ * then would show) and when it suggests anything (`controls.ts`). Each request counts as read when its matches carry
+ * a `request`.
  */
 
 interface Args {
@@ -125,9 +127,12 @@ interface Tally {
   /** With `--store-requests`: the request messages' sentences without the request's value, and those not stored. */
   requestNews: number
   requestNewsLost: number
-  /** Controls asked, and those `findForgettable` made a suggestion for. */
+  /** Requests whose matches carry a `request` (the app shows the list). */
+  requestsRead: number
+  /** Controls asked, those `findForgettable` made a suggestion for, and those it read as a request. */
   controls: number
   controlsSuggested: number
+  controlsRead: number
 }
 
 const emptyTally = (): Tally => ({
@@ -148,8 +153,10 @@ const emptyTally = (): Tally => ({
   extraForgotten: 0,
   requestNews: 0,
   requestNewsLost: 0,
+  requestsRead: 0,
   controls: 0,
   controlsSuggested: 0,
+  controlsRead: 0,
 })
 
 /** The sentences of the list the user confirms: those that carry the request's value. */
@@ -176,12 +183,16 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
 
   const controls = (conversation.controls ?? []).filter((control) => !args.split || control.split === args.split)
   tally.controls += controls.length
-  tally.controlsSuggested += await controlsWithSuggestions(memory, controls, { limit: args.limit, conversationId }, log)
+  const outcome = await controlOutcome(memory, controls, { limit: args.limit, conversationId }, log)
+  tally.controlsSuggested += outcome.suggested
+  tally.controlsRead += outcome.readAsRequest
   const requests = conversation.requests.filter((request) => !args.split || request.split === args.split)
   for (const request of requests) {
     const matches = await memory.findForgettable(request.message, { limit: args.limit, conversationId })
     const rank = matches.findIndex((m) => m.messageId === request.statement.messageId) + 1
     tally.requests++
+    if (matches.request) tally.requestsRead++
+    else log(`${request.id}: not read as a request`)
     if (rank === 1) tally.rank1++
     if (rank >= 1 && rank <= 3) tally.within3++
     if (rank === 1 && matches[0].sentences[0]?.text === request.statement.sentence) tally.sentenceFirst++
@@ -300,11 +311,11 @@ async function storeRequest(
 function report(label: string, t: Tally, args: Args): string[] {
   const lines = [
     `${label}: ${t.requests} requests`,
-    `  findForgettable(whole message): statement's message rank 1 ${percent(t.rank1, t.requests)} (${t.rank1}), within 3 ${percent(t.within3, t.requests)} (${t.within3}); rank 1 with the statement as its first sentence ${percent(t.sentenceFirst, t.requests)} (${t.sentenceFirst})`,
+    `  findForgettable(whole message): statement's message rank 1 ${percent(t.rank1, t.requests)} (${t.rank1}), within 3 ${percent(t.within3, t.requests)} (${t.within3}); rank 1 with the statement as its first sentence ${percent(t.sentenceFirst, t.requests)} (${t.sentenceFirst}); read as a request (matches.request) ${percent(t.requestsRead, t.requests)} (${t.requestsRead})`,
   ]
   if (t.controls > 0)
     lines.push(
-      `  controls (asking nothing to be forgotten): ${t.controls}, findForgettable suggests a match for ${percent(t.controlsSuggested, t.controls)} (${t.controlsSuggested})`,
+      `  controls (asking nothing to be forgotten): ${t.controls}, read as a request ${percent(t.controlsRead, t.controls)} (${t.controlsRead}); findForgettable suggests a match for ${percent(t.controlsSuggested, t.controls)} (${t.controlsSuggested})`,
     )
   if (args.forget !== 'none') {
     lines.push(

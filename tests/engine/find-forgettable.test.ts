@@ -95,7 +95,8 @@ describe('findForgettable', () => {
     })
     const everything = await memory.findForgettable("Please forget that I'm allergic to peanuts.", { minScore: 0 })
     expect(everything).toHaveLength(10)
-    expect(everything.slice(0, 2)).toEqual(found)
+    // The same matches; `found` also carries the request it read (an array made from it does not).
+    expect(everything.slice(0, 2)).toEqual([...found])
     expect(everything.every((m, i) => i === 0 || everything[i - 1].score >= m.score)).toBe(true)
     expect(everything.slice(2).every((m) => m.score < 0.4 && m.why.startsWith('shares no word'))).toBe(true)
     // Worded otherwise, with no word in common: the dense ranking alone still finds it, close enough in meaning.
@@ -134,6 +135,34 @@ describe('findForgettable', () => {
       expect(found[0].messageId, message).toBe('planted')
       expect(found[0].sentences[0].text).toBe(PLANTED)
     }
+    await memory.close()
+  })
+
+  it('says which sentences asked to forget, and gives no request for a message that asks nothing of the memory', async () => {
+    const memory = await createMemory({ name: 'forgettable-request', indexedDB: new IDBFactory() })
+    await memory.add(history())
+    await memory.indexed()
+    const message = "My long run went well. Please forget that I'm allergic to peanuts. Any lentil recipes?"
+    const asked = await memory.findForgettable(message)
+    expect(asked[0].messageId).toBe('planted')
+    expect(asked.request?.sentences).toEqual([
+      { text: "Please forget that I'm allergic to peanuts.", start: 23, end: 66 },
+    ])
+    expect(asked.request?.topic).toBe("I'm allergic to peanuts")
+    // Talk of forgetting in another sense, and a text editing request: matches, as before, but no request.
+    for (const control of [
+      'I forgot my peanut butter sandwich at home again.',
+      'Can you delete the first paragraph of my peanut recipe and make it shorter?',
+    ]) {
+      const found = await memory.findForgettable(control)
+      expect(found.length, control).toBeGreaterThan(0)
+      expect(found.request, control).toBeUndefined()
+    }
+    // A forget tool's argument names only the topic: the same matches, no request.
+    const topicOnly = await memory.findForgettable('my peanut allergy')
+    expect(topicOnly[0].messageId).toBe('planted')
+    expect(topicOnly.request).toBeUndefined()
+    expect(Object.hasOwn(topicOnly, 'request')).toBe(false)
     await memory.close()
   })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { clauseCues, cueLanguages } from '../../worker/input/forget-cue-score'
-import { forgetRequestTopic } from '../../worker/input/forget-request-topic'
+import { forgetRequestTopic, readForgetRequest } from '../../worker/input/forget-request-topic'
 
 /** Whether `topic` holds `word` as a word of its own, case aside. */
 const holdsWord = (topic: string, word: string) =>
@@ -8,13 +8,13 @@ const holdsWord = (topic: string, word: string) =>
 
 describe('forgetRequestTopic', () => {
   it.each([
-    ["Please forget that I'm allergic to peanuts.", "that I'm allergic to peanuts"],
-    ['Forget everything I told you about Tom', 'I you about Tom'],
-    ["Don't remember that my password is hunter2", 'that my password is hunter2'],
+    ["Please forget that I'm allergic to peanuts.", "I'm allergic to peanuts"],
+    ['Forget everything I told you about Tom', 'I about Tom'],
+    ["Don't remember that my password is hunter2", 'my password is hunter2'],
     ['Hey, forget about my ex, please!', 'about my ex'],
     ['I no longer live in Porto.', 'I live in Porto'],
     ['forget my address', 'my address'],
-    ['  forget   that   I live in Porto  ', 'that I live in Porto'],
+    ['  forget   that   I live in Porto  ', 'I live in Porto'],
   ])('%j is about %j', (request, topic) => {
     expect(forgetRequestTopic(request)).toBe(topic)
   })
@@ -69,8 +69,9 @@ describe('forgetRequestTopic', () => {
     ],
     [
       'Wir waren heute bei der Bank. Kannst du bitte löschen, wie viel wir gespart haben? Ich will nicht, dass solche Zahlen herumliegen. Die Beraterin war aber sehr nett. Was ist ein guter Zinssatz im Moment?',
-      ['gespart'],
-      ['löschen', 'Bank', 'Beraterin', 'Zinssatz'],
+      // Its own topic names one content word (`minTopicTerms`), so the sentence before it comes with it.
+      ['gespart', 'Bank'],
+      ['löschen', 'Beraterin', 'Zinssatz'],
     ],
     [
       'Wir haben uns ein Lastenrad gekauft. Den alten Golf haben wir verkauft, bitte lösch das aus deinem Speicher. Bruno passt sogar in die Kiste. Wie sichere ich das Rad am besten? Es steht im Hinterhof.',
@@ -81,11 +82,6 @@ describe('forgetRequestTopic', () => {
       "Petite correction. Ce n'est plus vrai que je suis allergique aux arachides, le test de l'allergologue est négatif. Je suis tellement soulagée ! Du coup, tu connais une bonne recette de satay ? Hugo adore la cuisine thaïe.",
       ['allergique', 'arachides'],
       ['vrai', 'plus', 'recette', 'Hugo'],
-    ],
-    [
-      "On a visité trois appartements ce week-end. Supprime le montant de nos économies, s'il te plaît. Je n'aime pas que ça traîne quelque part. Le deuxième appartement avait un balcon magnifique. Comment négocier le prix ?",
-      ['montant', 'économies'],
-      ['Supprime', 'plaît', 'balcon', 'prix'],
     ],
   ])('finds the request inside %j', (message, kept, left) => {
     const topic = forgetRequestTopic(message)
@@ -139,5 +135,92 @@ describe('clauseCues', () => {
     expect(cueLanguages('es')).toEqual(['es', 'en'])
     expect(cueLanguages('en')).toEqual(['en'])
     expect(cueLanguages('ja')).toEqual(['en'])
+  })
+})
+
+// Written for these tests, apart from the benchmark sets: a request in each language the cues cover, and messages that
+// speak of forgetting, deleting or no longer in another sense and ask the memory for nothing.
+describe('readForgetRequest', () => {
+  it.each([
+    [
+      'Long day at work. You know how I said my brother lives in Cork? Forget that, he moved to Galway.',
+      'Forget that, he moved to Galway.',
+    ],
+    ['could u not save the stuff about my divorce. thx', 'could u not save the stuff about my divorce.'],
+    [
+      "I was wrong about the wedding date, please don't hold onto that.",
+      "I was wrong about the wedding date, please don't hold onto that.",
+    ],
+    [
+      'Quick update: the Lisbon job offer fell through, so that plan is off the table. Any tips?',
+      'Quick update: the Lisbon job offer fell through, so that plan is off the table.',
+    ],
+    ['Scrap my earlier message about the dentist.', 'Scrap my earlier message about the dentist.'],
+    ['Olvídate de lo del gimnasio, ya no voy.', 'Olvídate de lo del gimnasio, ya no voy.'],
+    [
+      'Hoy llueve. Por favor, no guardes mi número de la seguridad social.',
+      'Por favor, no guardes mi número de la seguridad social.',
+    ],
+    ['Vergiss bitte meine alte Adresse in Köln.', 'Vergiss bitte meine alte Adresse in Köln.'],
+    [
+      'Das mit dem Umzug nach Hamburg ist hinfällig. Wir bleiben hier.',
+      'Das mit dem Umzug nach Hamburg ist hinfällig.',
+    ],
+    [
+      "Oublie ce que je t'ai dit sur mon salaire, s'il te plaît.",
+      "Oublie ce que je t'ai dit sur mon salaire, s'il te plaît.",
+    ],
+    ['Il fait beau. Ne garde pas en mémoire mon adresse.', 'Ne garde pas en mémoire mon adresse.'],
+    ['Dimentica quello che ti ho detto sul mio ex.', 'Dimentica quello che ti ho detto sul mio ex.'],
+    ['Esquece o que eu disse sobre o meu pai, por favor.', 'Esquece o que eu disse sobre o meu pai, por favor.'],
+    ['Apaga isso da tua memória.', 'Apaga isso da tua memória.'],
+    ['Vergeet wat ik je over mijn baan heb verteld.', 'Vergeet wat ik je over mijn baan heb verteld.'],
+  ])('reads the request in %j', (message, sentence) => {
+    const { sentences } = readForgetRequest(message)
+    expect(sentences.map((s) => s.text)).toEqual([sentence])
+    for (const s of sentences) expect(message.slice(s.start, s.end)).toBe(s.text)
+  })
+
+  it.each([
+    'I deleted the app because it kept crashing.',
+    'My grandmother forgets names all the time now.',
+    'Can you remove the commas from this sentence and make it shorter?',
+    "Don't forget to remind me about the dentist on Friday.",
+    'We dropped the kids at school and went for coffee.',
+    'He told me to ignore the noise from the boiler.',
+    'I no longer remember where I parked.',
+    'Olvidé el paraguas en el tren.',
+    '¿Puedes quitar las cebollas de esta receta?',
+    'Ich habe vergessen, die Blumen zu gießen.',
+    'Kannst du diesen Satz kürzer machen und das Komma löschen?',
+    "J'ai supprimé mon compte Facebook hier.",
+    'Ho dimenticato il portafoglio a casa.',
+    'Eu esqueci a senha do banco.',
+    'Ik ben mijn sleutels vergeten.',
+  ])('reads no request in %j', (message) => {
+    expect(readForgetRequest(message).sentences).toEqual([])
+    expect(readForgetRequest(message).topic).toBe(message)
+  })
+
+  it('reads a message written in lower case by its full stops, which the sentence splitter passes over', () => {
+    const message = 'ok so. my sister moved to leeds, so scratch the bit about her flat. whats good in leeds'
+    const reading = readForgetRequest(message)
+    expect(reading.sentences).toEqual([
+      { text: 'my sister moved to leeds, so scratch the bit about her flat.', start: 7, end: 67 },
+    ])
+    expect(reading.topic).not.toMatch(/whats good/)
+  })
+
+  it('keeps a topic put before the request in its sentence, not the news after it', () => {
+    expect(readForgetRequest("Le vertige, franchement, ça n'existe plus pour moi.").topic).toMatch(/^Le vertige/)
+    const topic = readForgetRequest('The Oslo job, forget it, I took the one in Bergen.').topic
+    expect(topic).toMatch(/Oslo job/)
+    expect(topic).not.toMatch(/Bergen/)
+  })
+
+  it('gives the offsets in the text as given, spaces and all', () => {
+    const message = '  Nice weather.   Please forget my address.  '
+    const [sentence] = readForgetRequest(message).sentences
+    expect(sentence).toEqual({ text: 'Please forget my address.', start: 18, end: 43 })
   })
 })

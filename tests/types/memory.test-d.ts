@@ -11,6 +11,8 @@ import {
   createMemory,
   type ForgetSelector,
   type ForgettableMatch,
+  type ForgettableMatches,
+  type ForgetRequest,
   type FindForgettableOptions,
   type Memory,
   type MemoryOptions,
@@ -110,7 +112,10 @@ describe('Memory', () => {
     expectTypeOf({ sentences: [{ messageId: 'm1', start: 0, end: 10 }] }).toExtend<ForgetSelector>()
     expectTypeOf({ before: new Date() }).toExtend<ForgetSelector>()
     expectTypeOf(memory.findForgettable).parameters.toEqualTypeOf<[text: string, options?: FindForgettableOptions]>()
-    expectTypeOf(memory.findForgettable).returns.toEqualTypeOf<Promise<ForgettableMatch[]>>()
+    expectTypeOf(memory.findForgettable).returns.toEqualTypeOf<Promise<ForgettableMatches>>()
+    // Still an array of matches, as before the request was read: code written against `ForgettableMatch[]` compiles.
+    expectTypeOf<ForgettableMatches>().toExtend<ForgettableMatch[]>()
+    expectTypeOf<ForgettableMatches['request']>().toEqualTypeOf<ForgetRequest | undefined>()
   })
 
   it('pages through messages, pins and summaries', () => {

@@ -10,7 +10,7 @@ import type {
   ExportOptions,
   FindForgettableOptions,
   ForgetSelector,
-  ForgettableMatch,
+  ForgettableMatches,
   ImportOptions,
   ImportResult,
   MemoryOptions,
@@ -39,7 +39,7 @@ import { denseTrust } from '../rank/dense-trust'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
-import { rankForgettable, toForgettableMatch } from './find-forgettable'
+import { rankForgettable, toForgettableMatch, withRequest } from './find-forgettable'
 import { runForget } from './forget-cascade'
 import { type EmbeddedTopic, embedTopic } from './forgettable-topic'
 import { memoryStats } from './memory-stats'
@@ -235,10 +235,10 @@ export class Engine {
    * The stored messages a "forget that I …" request refers to, best first (`rankForgettable`). Ranked and read in the
    * write queue, so no forget or clear falls between the ranking and the contents.
    */
-  async findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]> {
+  async findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatches> {
     this.assertOpen()
     const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
-    if (request.topic.trim() === '') return []
+    if (request.topic.trim() === '') return withRequest([], request.request)
     let topic: EmbeddedTopic | undefined
     const { embedder } = this
     try {
@@ -256,9 +256,10 @@ export class Engine {
       const trust = denseTrust(topic?.unknownShare ?? 0, language, embedder.languages, this.tuning)
       const ranked = rankForgettable(request, topic?.vector, sources, this.tuning, language, trust?.weight)
       const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
-      return ranked.flatMap((m) =>
+      const matches = ranked.flatMap((m) =>
         stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic, language)] : [],
       )
+      return withRequest(matches, request.request)
     })
   }
 

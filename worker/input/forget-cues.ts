@@ -1,37 +1,70 @@
 import type { Language } from '../text/text-analysis'
+import { GERMANIC_CUES } from './forget-cues-germanic'
+import { ROMANCE_CUES } from './forget-cues-romance'
 
 /**
- * The words a request to forget or retract is framed with, in one language, grouped by what they do in it. They are
- * words, not phrasings: `forget-cue-score.ts` matches them through the language's stemmer (any form the stemmer folds
- * together matches, and a longer form of a stem, "olvídalo" for "olvida": `FORGET_TUNING.cuePrefixLetters`), in any
- * order and wherever they stand in a clause, so that a wording nobody listed still scores by the words it shares with
- * every other wording of the same request. An entry of several words ("after all") matches a clause that holds all of
- * them. Every cue word is also a frame word: it is taken out of the topic that is ranked.
+ * The words a request to forget or retract is framed with, in one language, grouped by the role they play in it. They
+ * are words, not phrasings: `forget-cue-score.ts` matches the verbs and keeping, truth and pointing words through the
+ * language's stemmer (any form the stemmer folds together, and a longer form of a stem: `FORGET_TUNING
+ * .cuePrefixLetters`), and the function words (negations, pointers, speakers, addressing words, openers) as they are
+ * written, wherever they stand in a clause; so a wording nobody listed still scores by the roles its words play. An
+ * entry of several words ("let go") matches a clause that holds all of them. Each list is written `a|b|c`.
+ *
+ * A request is told from talk about forgetting in another sense by its frame, not by its verb: a verb of forgetting
+ * or removing asks for something only when addressed to the listener (an imperative at the clause's start, or beside
+ * a word that addresses them, never in a past form or after its subject: "I forgot my keys", "Mon père oublie"), and a
+ * verb of removing only when its object is what was said or stored ("delete it", "drop that bit", "from your notes"),
+ * not a thing of the present ("delete the first paragraph of my invitation").
  */
 export interface LanguageCues {
-  /** Asking for a deletion: "forget", "delete", "ignore", "scratch" … (a cue on its own). */
-  asking: readonly string[]
-  /** Saying that a stated thing no longer holds: "anymore", "after all" … (a cue on its own). */
-  retracting: readonly string[]
+  /** Verbs of not remembering ("forget", "ignore", "disregard", "let go"): a request when addressed. */
+  forgetting: string
+  /** Verbs of removing ("delete", "scrap", "bin", "take off"): a request when addressed and their object was said or stored. */
+  removing: string
+  /** Words saying that a stated thing no longer holds ("outdated", "old news"): a cue on their own. */
+  retracting: string
+  /** Truth and still-so words ("true", "relevant", "longer", "mehr"): a cue beside a negation ("no longer", "not true"). */
+  truth: string
   /**
-   * A cue only beside one of `negations` in the same clause: keeping ("don't keep", "nicht gespeichert"), truth ("not
-   * true", "ya no es cierto"), and "longer"/"more" ("no longer", "nicht mehr", "n'est plus").
+   * Keeping words ("keep", "store", "on file", "remember"): a cue beside a negation unless a speaker is their subject
+   * ("don't keep it", not "I never remember").
    */
-  negated: readonly string[]
-  /** What negates a clause: "not", "n't" (read as the word "t"), "nicht", "ne" … */
-  negations: readonly string[]
+  keeping: string
+  /** What negates a clause: "not", "n't" (read as the word "t"), "nicht", "ne" … (as written). */
+  negations: string
   /**
-   * Words that point back at what was said rather than name it ("what I told you about", "the bit", "lo de", "die Sache
-   * mit"): weaker than a cue (`FORGET_TUNING.pointingWeight`), and taken out of the topic.
+   * Words that point back at what was said rather than name it ("what I told you about", "the bit", "lo de"): weaker
+   * than a cue (`FORGET_TUNING.pointingWeight`), and taken out of the topic.
    */
-  pointing: readonly string[]
+  pointing: string
+  /** Pronouns standing for what was said ("it", "that", "eso", "das", "ça"), as written: a removing verb's object. */
+  pointers: string
+  /** Where a memory keeps things ("memory", "notes", "profile"), as written: a removing verb's object when named. */
+  storage: string
+  /** Object pronouns a verb carries as its ending ("bórralo", "cancellala"), as written: a pointer. */
+  clitics: string
+  /** The speaker's own ("my", "mis", "meine"), as written: right after a removing verb, what the speaker said of themselves. */
+  possessives: string
+  /**
+   * Subjects and auxiliaries that make a verb the speaker's or another's act ("I", "we", "he", "j", "habe", "ho"), as
+   * written: a verb after one (`FORGET_TUNING.subjectReach`) is told of, not asked for.
+   */
+  speakers: string
+  /** Words that address the listener ("you", "please", "du", "puedes", "peux", "puoi"), as written. */
+  addressing: string
+  /** Words an imperative may follow at its clause's start ("so", "and", "then", "also", "alors"), as written. */
+  openers: string
+  /** Verbs of the speaker's own remembering or knowing: after a speaker, the clause is about their memory ("ya no me acuerdo"). */
+  recalling: string
+  /** Endings of past forms and participles ("ed", "ado", "é", "ato"): such a form tells what was done, it asks nothing. */
+  pastEndings: string
   /** Politeness and fillers ("please", "bitte", "por favor"): no cue, but no topic either, so taken out of it. */
-  filler: readonly string[]
+  filler: string
   /**
    * Words that open a clause continuing the one before the comma ("Vergiss bitte, dass ich …", "borra, que …"): the
    * object of a request follows its verb, so no clause break is made before them.
    */
-  joining: readonly string[]
+  joining: string
 }
 
 /**
@@ -42,207 +75,29 @@ export interface LanguageCues {
  */
 export const FORGET_CUES: Readonly<Record<Language, LanguageCues>> = {
   en: {
-    asking: [
-      'forget',
-      'forgetting',
-      'delete',
-      'erase',
-      'remove',
-      'wipe',
-      'scratch',
-      'strike',
-      'drop',
-      'disregard',
-      'ignore',
-      'unlearn',
-      'discard',
-      'purge',
-      'rid',
-      'off the record',
-      'never mind',
-      'nevermind',
-      'let go',
-      'scrap',
-      'retract',
-      'undo',
-      'take back',
-    ],
-    retracting: ['anymore', 'any more', 'after all', 'out of date', 'outdated', 'obsolete', 'wrong', 'mistaken'],
-    negated: [
-      'keep',
-      'store',
-      'stored',
-      'storing',
-      'save',
-      'remember',
-      'retain',
-      'hold',
-      'record',
-      'true',
-      'accurate',
-      'correct',
-      'right',
-      'case',
-      'relevant',
-      'valid',
-      'longer',
-    ],
-    negations: [
-      'not',
-      'no',
-      'never',
-      'stop',
-      't',
-      'don',
-      'didn',
-      'doesn',
-      'isn',
-      'aren',
-      'wasn',
-      'weren',
-      'won',
-      'wouldn',
-      'shouldn',
-    ],
-    pointing: [
-      'said',
-      'say',
-      'told',
-      'tell',
-      'mentioned',
-      'talked',
-      'wrote',
-      'shared',
-      'thing',
-      'bit',
-      'stuff',
-      'part',
-      'memory',
-      'on file',
-      'on record',
-      'anything',
-      'everything',
-    ],
-    filler: ['please', 'pls', 'kindly', 'actually', 'anyway', 'honestly', 'just', 'hey', 'hi', 'ok', 'okay'],
-    joining: ['that', 'what', 'how', 'which', 'where', 'when'],
+    forgetting: 'forget|disregard|ignore|unlearn|never mind|nevermind|let go|overlook',
+    removing:
+      'delete|erase|remove|wipe|scratch|strike|drop|discard|purge|rid|scrap|bin|ditch|retract|undo|take back|take off|cross off|cross out|clear|toss',
+    retracting:
+      'anymore|any more|after all|out of date|outdated|obsolete|wrong|mistaken|old news|thing of the past|off the table|no longer|misspoke|gone|stale|ancient history',
+    truth: 'true|accurate|correct|right|case|relevant|valid|current|longer|applies|apply|happening',
+    keeping:
+      'keep|kept|store|stored|storing|save|saved|remember|retain|hold|holding|record|on file|track|mind|written|around',
+    negations: 'not|no|never|stop|t|don|didn|doesn|isn|aren|wasn|weren|won|wouldn|shouldn|without',
+    pointing:
+      'said|say|told|tell|mentioned|talked|wrote|shared|thing|bit|stuff|part|comment|detail|details|info|information|memory|anything|everything|earlier|before',
+    pointers: 'it|that|those|them',
+    storage: 'memory|memories|notes|note|file|files|record|records|profile|mind|know',
+    clitics: '',
+    possessives: 'my|our',
+    speakers: 'i|we|he|she|they|me|us|people',
+    addressing: 'you|u|ya|your|yourself|please|pls|plz|kindly|possible|mind|free|need|can go',
+    openers: 'so|and|then|also|oh|ok|okay|well|but|now|honestly|actually|anyway|yeah|yes|hey|hi|please|pls|kindly',
+    recalling: 'remember|recall|know|knew|forgot|forget',
+    pastEndings: 'ed|forgot|forgotten',
+    filler: 'please|pls|kindly|actually|anyway|honestly|just|hey|hi|ok|okay',
+    joining: 'that|what|how|which|where|when',
   },
-  es: {
-    asking: [
-      'olvida',
-      'olvidar',
-      'olvídate',
-      'olvides',
-      'borra',
-      'bórralo',
-      'borrar',
-      'borres',
-      'elimina',
-      'eliminar',
-      'quita',
-      'quítalo',
-      'quitar',
-      'suprime',
-      'ignora',
-      'ignorar',
-      'descarta',
-      'tacha',
-      'tachar',
-    ],
-    retracting: ['equivocada', 'equivocado', 'obsoleto', 'desactualizado'],
-    negated: [
-      'recuerdes',
-      'recordar',
-      'guardes',
-      'guardar',
-      'guardado',
-      'conserves',
-      'verdad',
-      'cierto',
-      'ya',
-      'aplica',
-      'cuenta',
-    ],
-    negations: ['no', 'nunca', 'deja'],
-    pointing: ['dije', 'conté', 'dicho', 'contado', 'comenté', 'lo de', 'tema', 'memoria', 'parte', 'todo'],
-    filler: ['favor', 'porfa'],
-    joining: ['que', 'lo', 'cuánto', 'cuánta', 'dónde', 'cómo'],
-  },
-  de: {
-    asking: [
-      'vergiss',
-      'vergessen',
-      'lösch',
-      'lösche',
-      'löschen',
-      'entferne',
-      'entfernen',
-      'streich',
-      'streiche',
-      'streichen',
-      'ignoriere',
-      'ignorieren',
-      'verwirf',
-    ],
-    retracting: ['vorbei', 'überholt', 'veraltet', 'hinfällig', 'erledigt', 'falsch'],
-    negated: [
-      'mehr',
-      'stimmt',
-      'wahr',
-      'richtig',
-      'gilt',
-      'gespeichert',
-      'speichern',
-      'speicherst',
-      'merken',
-      'merkst',
-      'behalten',
-      'behältst',
-      'aufheben',
-    ],
-    negations: ['nicht', 'kein', 'keine', 'nie', 'niemals'],
-    pointing: ['gesagt', 'erzählt', 'geschrieben', 'sache', 'das mit', 'gedächtnis', 'speicher', 'alles'],
-    filler: ['bitte', 'doch', 'mal', 'ehrlich'],
-    joining: ['dass', 'was', 'wie', 'wo', 'wann', 'ob', 'welche', 'welcher'],
-  },
-  fr: {
-    asking: [
-      'oublie',
-      'oublier',
-      'oubliez',
-      'efface',
-      'effacer',
-      'supprime',
-      'supprimer',
-      'retire',
-      'retirer',
-      'enlève',
-      'enlever',
-      'ignore',
-      'ignorer',
-      'raye',
-      'rayer',
-      'laisse tomber',
-    ],
-    retracting: ['fini', 'faux', 'obsolète', 'trompé', 'trompée'],
-    negated: [
-      'plus',
-      'vrai',
-      'cas',
-      'compte',
-      'valable',
-      'garde',
-      'gardes',
-      'garder',
-      'retiens',
-      'retenir',
-      'conserve',
-      'conserver',
-      'enregistre',
-      'enregistrer',
-    ],
-    negations: ['ne', 'n', 'pas', 'jamais'],
-    pointing: ['dit', 'raconté', 'parlé', 'écrit', 'histoire', 'concerne', 'mémoire', 'propos', 'tout'],
-    filler: ['plaît', 'stp', 'svp'],
-    joining: ['que', 'qu', 'ce', 'combien', 'où', 'comment'],
-  },
+  ...ROMANCE_CUES,
+  ...GERMANIC_CUES,
 }

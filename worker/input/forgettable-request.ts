@@ -1,13 +1,16 @@
 import { SiftError } from '../../src/errors'
-import { forgetRequestTopic } from './forget-request-topic'
+import type { ForgetRequest } from '../../src/types'
+import { readForgetRequest } from './forget-request-topic'
 import { DEFAULT_MAX_REQUEST_CHARS } from './input-limits'
 import { describe } from './message-input'
 import { readInput } from './readable-input'
 
 /** A validated `findForgettable` call with its defaults applied. */
 export interface ForgettableRequest {
-  /** What the request is about (`forgetRequestTopic`): what is ranked. */
+  /** What the request is about (`readForgetRequest`): what is ranked. */
   topic: string
+  /** The sentences read as asking to forget or retract, and the topic; undefined when none did. */
+  request: ForgetRequest | undefined
   conversationId: string | undefined
   limit: number
   minScore: number
@@ -51,7 +54,9 @@ function forgettableRequest(text: unknown, options: unknown, maxRequestChars: nu
     invalid(`limit must be an integer from 1 to ${MAX_FORGETTABLE_LIMIT}, got ${describe(limit)}`)
   if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1))
     invalid(`minScore must be a number from 0 to 1, got ${describe(minScore)}`)
-  return { topic: forgetRequestTopic(text), conversationId, limit, minScore }
+  const reading = readForgetRequest(text)
+  const request = reading.sentences.length > 0 ? { sentences: reading.sentences, topic: reading.topic } : undefined
+  return { topic: reading.topic, request, conversationId, limit, minScore }
 }
 
 function invalid(message: string): never {
