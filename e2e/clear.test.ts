@@ -53,15 +53,22 @@ describeEachEngine('clear', (run) => {
       listed: (await window.tabMemory.messages()).messages.map((m) => [m.id, m.seq]),
       context: (await window.tabMemory.buildContext('When are my piano lessons?', { strategy: 'hybrid', budget: 400 }))
         .text,
-      // The request read in the text crosses from the worker with the matches (a property of their array).
-      found: await window.tabMemory
-        .findForgettable('Please forget that I moved my piano lessons')
-        .then((matches) => ({ ids: matches.map((m) => m.messageId), request: matches.request?.sentences })),
+      found: {
+        ids: (await window.tabMemory.findForgettable('Please forget that I moved my piano lessons')).map(
+          (m) => m.messageId,
+        ),
+        request: (await window.tabMemory.findForgetRequest('Please forget that I moved my piano lessons'))?.sentences,
+      },
     }))
     expect(later).toEqual({
       listed: [['new-1', 1]],
       context: expect.stringContaining('piano lessons to Thursdays'),
       found: { ids: ['new-1'], request: [{ text: 'Please forget that I moved my piano lessons', start: 0, end: 43 }] },
+    })
+    // Read by the engine's tab for the tab that follows it, too.
+    expect(await follower.evaluate(() => window.tabMemory.findForgetRequest('Forget the piano, please.'))).toEqual({
+      sentences: [{ text: 'Forget the piano, please.', start: 0, end: 25 }],
+      topic: expect.stringContaining('piano'),
     })
     expect(await leader.evaluate(() => window.tabMemory.forget({ ids: ['new-1'] }))).toBe(1)
   })

@@ -178,25 +178,9 @@ export interface ForgettableSentence {
 }
 
 /**
- * What `memory.findForgettable` resolves with: the matches, best first (an array, as before), and `request`, what the
- * text was read to ask, as `String.prototype.match` gives its array an `index`. The property travels with the array
- * between the worker and the page; an array made from it (`filter`, `map`, spread) does not have it.
+ * The request to forget or retract read in a text (`memory.findForgetRequest`): which of its sentences ask, and what
+ * `findForgettable` ranks for them.
  */
-export interface ForgettableMatches extends Array<ForgettableMatch> {
-  /**
-   * The sentences of the text that ask to forget or retract something ("please forget …", "scratch what I said about
-   * …", "that's not true anymore", "olvídalo", "das stimmt nicht mehr"), and the topic ranked for them. Absent when
-   * the text holds no such request: it was ranked whole, and an app that asks `findForgettable` of every user message
-   * shows the matches only when `request` is there ("I forgot my keys", "can you delete the first paragraph of my
-   * invitation" ask nothing of the memory). A forget tool's argument that only names the topic ("my old address") has
-   * no request either; its matches are the same.
-   *
-   * @defaultValue absent: no sentence of the text reads as a request to forget or retract
-   */
-  request?: ForgetRequest
-}
-
-/** The request to forget or retract that `findForgettable` read in a text (`ForgettableMatches.request`). */
 export interface ForgetRequest {
   /** The sentences read as the request, in order, never empty: each trimmed, with its offsets in the text. */
   sentences: ForgetRequestSentence[]
@@ -207,11 +191,11 @@ export interface ForgetRequest {
   topic: string
 }
 
-/** A sentence of the text that `findForgettable` read as the request. */
+/** A sentence of the text read as the request (`ForgetRequest.sentences`). */
 export interface ForgetRequestSentence {
   /** The sentence, trimmed. */
   text: string
-  /** Where `text` starts in the text `findForgettable` was given. */
+  /** Where `text` starts in the text given. */
   start: number
   /** Where `text` ends in that text (exclusive). */
   end: number

@@ -43,6 +43,7 @@ export const CHANGES_CONTENTS = {
   buildContext: false,
   forget: true,
   findForgettable: false,
+  findForgetRequest: false,
   messages: false,
   pin: true,
   unpin: true,

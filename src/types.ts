@@ -4,7 +4,8 @@ import type {
   ExportOptions,
   FindForgettableOptions,
   ForgetSelector,
-  ForgettableMatches,
+  ForgetRequest,
+  ForgettableMatch,
   ImportOptions,
   ImportResult,
   MessagePage,
@@ -195,10 +196,17 @@ export interface Memory {
    * The stored messages a user's "forget that I …" request refers to, ranked like a `hybrid` context (lexically when
    * the model cannot embed the request), best first, each with the sentences that matched and why. Show them, let the
    * user confirm, then pass the confirmed sentences to `forget({ sentences })` (or whole messages' ids to
-   * `forget({ ids })`). The array's `request` says which sentences of `text` asked to forget or retract, and is absent
-   * when none did: show the list only when it is there, unless the user asked through a control of the app.
+   * `forget({ ids })`). It ranks whatever it is given: `findForgetRequest` says whether the text asked to forget.
    */
-  findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatches>
+  findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]>
+  /**
+   * Whether `text` asks to forget or retract something ("please forget …", "scratch what I said about …", "that's not
+   * true anymore", "olvídalo", "das stimmt nicht mehr"): the sentences read as the request and the topic
+   * `findForgettable` ranks for them, or `undefined` when no sentence asks ("I forgot my keys", "delete the first
+   * paragraph of my essay"). Reads the text only (no model, no stored history): an app that looks at every user
+   * message asks this first and calls `findForgettable` only when it answers.
+   */
+  findForgetRequest(text: string): Promise<ForgetRequest | undefined>
   /** Pages through the stored messages in `seq` order without building a context. */
   messages(options?: MessagesOptions): Promise<MessagePage>
   /**

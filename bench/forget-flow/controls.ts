@@ -28,11 +28,12 @@ export async function controlOutcome(
 ): Promise<ControlOutcome> {
   const outcome = { suggested: 0, readAsRequest: 0 }
   for (const control of controls) {
-    const matches = await memory.findForgettable(control.message, options)
-    if (matches.request) {
+    const request = await memory.findForgetRequest(control.message)
+    if (request) {
       outcome.readAsRequest++
-      log(`${control.id}: control read as a request: ${matches.request.sentences.map((s) => s.text).join(' ')}`)
+      log(`${control.id}: control read as a request: ${request.sentences.map((s) => s.text).join(' ')}`)
     }
+    const matches = await memory.findForgettable(control.message, options)
     const [top] = matches
     if (!top) continue
     outcome.suggested++

@@ -28,7 +28,7 @@ import type { SetConversation, SetRequest, Split } from './forget-set-format'
  * and a reply telling what was forgotten), without the sentences that restate what was forgotten; `--store-requests
  * whole` stores them as said, `off` not at all (the flow before the middleware stored them).
  * Controls (forget-wordings-fresh.json): messages that ask nothing to be forgotten, each given to `findForgettable`
- * before the flow; counted when it reads a request in them (`matches.request`, what an app that shows the list only
+ * before the flow; counted when it reads a request in them (`findForgetRequest`, what an app that shows the list only
  * then would show) and when it suggests anything (`controls.ts`). Each request counts as read when its matches carry
  * a `request`.
  */
@@ -191,7 +191,7 @@ async function runConversation(memory: Memory, conversation: SetConversation, ar
     const matches = await memory.findForgettable(request.message, { limit: args.limit, conversationId })
     const rank = matches.findIndex((m) => m.messageId === request.statement.messageId) + 1
     tally.requests++
-    if (matches.request) tally.requestsRead++
+    if (await memory.findForgetRequest(request.message)) tally.requestsRead++
     else log(`${request.id}: not read as a request`)
     if (rank === 1) tally.rank1++
     if (rank >= 1 && rank <= 3) tally.within3++
@@ -311,7 +311,7 @@ async function storeRequest(
 function report(label: string, t: Tally, args: Args): string[] {
   const lines = [
     `${label}: ${t.requests} requests`,
-    `  findForgettable(whole message): statement's message rank 1 ${percent(t.rank1, t.requests)} (${t.rank1}), within 3 ${percent(t.within3, t.requests)} (${t.within3}); rank 1 with the statement as its first sentence ${percent(t.sentenceFirst, t.requests)} (${t.sentenceFirst}); read as a request (matches.request) ${percent(t.requestsRead, t.requests)} (${t.requestsRead})`,
+    `  findForgettable(whole message): statement's message rank 1 ${percent(t.rank1, t.requests)} (${t.rank1}), within 3 ${percent(t.within3, t.requests)} (${t.within3}); rank 1 with the statement as its first sentence ${percent(t.sentenceFirst, t.requests)} (${t.sentenceFirst}); read as a request (findForgetRequest) ${percent(t.requestsRead, t.requests)} (${t.requestsRead})`,
   ]
   if (t.controls > 0)
     lines.push(

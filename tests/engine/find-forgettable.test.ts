@@ -95,8 +95,7 @@ describe('findForgettable', () => {
     })
     const everything = await memory.findForgettable("Please forget that I'm allergic to peanuts.", { minScore: 0 })
     expect(everything).toHaveLength(10)
-    // The same matches; `found` also carries the request it read (an array made from it does not).
-    expect(everything.slice(0, 2)).toEqual([...found])
+    expect(everything.slice(0, 2)).toEqual(found)
     expect(everything.every((m, i) => i === 0 || everything[i - 1].score >= m.score)).toBe(true)
     expect(everything.slice(2).every((m) => m.score < 0.4 && m.why.startsWith('shares no word'))).toBe(true)
     // Worded otherwise, with no word in common: the dense ranking alone still finds it, close enough in meaning.
@@ -143,26 +142,23 @@ describe('findForgettable', () => {
     await memory.add(history())
     await memory.indexed()
     const message = "My long run went well. Please forget that I'm allergic to peanuts. Any lentil recipes?"
-    const asked = await memory.findForgettable(message)
-    expect(asked[0].messageId).toBe('planted')
-    expect(asked.request?.sentences).toEqual([
-      { text: "Please forget that I'm allergic to peanuts.", start: 23, end: 66 },
-    ])
-    expect(asked.request?.topic).toBe("I'm allergic to peanuts")
+    expect((await memory.findForgettable(message))[0].messageId).toBe('planted')
+    const asked = await memory.findForgetRequest(message)
+    expect(asked?.sentences).toEqual([{ text: "Please forget that I'm allergic to peanuts.", start: 23, end: 66 }])
+    expect(asked?.topic).toBe("I'm allergic to peanuts")
     // Talk of forgetting in another sense, and a text editing request: matches, as before, but no request.
     for (const control of [
       'I forgot my peanut butter sandwich at home again.',
       'Can you delete the first paragraph of my peanut recipe and make it shorter?',
     ]) {
-      const found = await memory.findForgettable(control)
-      expect(found.length, control).toBeGreaterThan(0)
-      expect(found.request, control).toBeUndefined()
+      expect((await memory.findForgettable(control)).length, control).toBeGreaterThan(0)
+      expect(await memory.findForgetRequest(control), control).toBeUndefined()
     }
     // A forget tool's argument names only the topic: the same matches, no request.
-    const topicOnly = await memory.findForgettable('my peanut allergy')
-    expect(topicOnly[0].messageId).toBe('planted')
-    expect(topicOnly.request).toBeUndefined()
-    expect(Object.hasOwn(topicOnly, 'request')).toBe(false)
+    expect((await memory.findForgettable('my peanut allergy'))[0].messageId).toBe('planted')
+    expect(await memory.findForgetRequest('my peanut allergy')).toBeUndefined()
+    // Text alone is read: bad input is refused as for findForgettable.
+    await expect(memory.findForgetRequest(42 as unknown as string)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
     await memory.close()
   })
 

@@ -11,7 +11,6 @@ import {
   createMemory,
   type ForgetSelector,
   type ForgettableMatch,
-  type ForgettableMatches,
   type ForgetRequest,
   type FindForgettableOptions,
   type Memory,
@@ -77,6 +76,7 @@ describe('Memory', () => {
       | 'buildContext'
       | 'forget'
       | 'findForgettable'
+      | 'findForgetRequest'
       | 'messages'
       | 'pin'
       | 'unpin'
@@ -112,10 +112,9 @@ describe('Memory', () => {
     expectTypeOf({ sentences: [{ messageId: 'm1', start: 0, end: 10 }] }).toExtend<ForgetSelector>()
     expectTypeOf({ before: new Date() }).toExtend<ForgetSelector>()
     expectTypeOf(memory.findForgettable).parameters.toEqualTypeOf<[text: string, options?: FindForgettableOptions]>()
-    expectTypeOf(memory.findForgettable).returns.toEqualTypeOf<Promise<ForgettableMatches>>()
-    // Still an array of matches, as before the request was read: code written against `ForgettableMatch[]` compiles.
-    expectTypeOf<ForgettableMatches>().toExtend<ForgettableMatch[]>()
-    expectTypeOf<ForgettableMatches['request']>().toEqualTypeOf<ForgetRequest | undefined>()
+    expectTypeOf(memory.findForgettable).returns.toEqualTypeOf<Promise<ForgettableMatch[]>>()
+    expectTypeOf(memory.findForgetRequest).parameters.toEqualTypeOf<[text: string]>()
+    expectTypeOf(memory.findForgetRequest).returns.toEqualTypeOf<Promise<ForgetRequest | undefined>>()
   })
 
   it('pages through messages, pins and summaries', () => {

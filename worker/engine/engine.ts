@@ -10,7 +10,8 @@ import type {
   ExportOptions,
   FindForgettableOptions,
   ForgetSelector,
-  ForgettableMatches,
+  ForgetRequest,
+  ForgettableMatch,
   ImportOptions,
   ImportResult,
   MemoryOptions,
@@ -29,7 +30,7 @@ import type { SentenceCatalog } from '../index/sentence-catalog'
 import { toContextRequest } from '../input/context-request'
 import { toForgetSelector } from '../input/forget-selector'
 import { toNextAtRestKey } from '../input/key-option'
-import { toForgettableRequest } from '../input/forgettable-request'
+import { toForgetRequest, toForgettableRequest } from '../input/forgettable-request'
 import { toMessagesRequest } from '../input/messages-request'
 import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
@@ -39,7 +40,7 @@ import { denseTrust } from '../rank/dense-trust'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
-import { rankForgettable, toForgettableMatch, withRequest } from './find-forgettable'
+import { rankForgettable, toForgettableMatch } from './find-forgettable'
 import { runForget } from './forget-cascade'
 import { type EmbeddedTopic, embedTopic } from './forgettable-topic'
 import { memoryStats } from './memory-stats'
@@ -235,10 +236,10 @@ export class Engine {
    * The stored messages a "forget that I …" request refers to, best first (`rankForgettable`). Ranked and read in the
    * write queue, so no forget or clear falls between the ranking and the contents.
    */
-  async findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatches> {
+  async findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]> {
     this.assertOpen()
     const request = toForgettableRequest(text, options, this.limits.maxRequestChars)
-    if (request.topic.trim() === '') return withRequest([], request.request)
+    if (request.topic.trim() === '') return []
     let topic: EmbeddedTopic | undefined
     const { embedder } = this
     try {
@@ -259,8 +260,14 @@ export class Engine {
       const matches = ranked.flatMap((m) =>
         stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic, language)] : [],
       )
-      return withRequest(matches, request.request)
+      return matches
     })
+  }
+
+  /** Whether `text` asks to forget or retract something (`toForgetRequest`): text alone, so outside the write queue. */
+  async findForgetRequest(text: string): Promise<ForgetRequest | undefined> {
+    this.assertOpen()
+    return toForgetRequest(text, this.limits.maxRequestChars)
   }
 
   /** A page of messages in `seq` order and its forget revision, read in the write queue: it never straddles a write. */

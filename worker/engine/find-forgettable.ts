@@ -1,10 +1,4 @@
-import type {
-  ForgetRequest,
-  ForgettableMatch,
-  ForgettableMatches,
-  ForgettableSentence,
-  StoredMessage,
-} from '../../src/types'
+import type { ForgettableMatch, ForgettableSentence, StoredMessage } from '../../src/types'
 import type { ForgettableRequest } from '../input/forgettable-request'
 import { DenseRanking } from '../rank/dense-ranking'
 import { FusedRanking } from '../rank/fused-ranking'
@@ -103,11 +97,6 @@ function settledAbove(messages: ReadonlyMap<string, RankedMessage>, limit: numbe
   let above = 0
   for (const message of messages.values()) if (message.rankScore >= score && ++above >= limit) return true
   return false
-}
-
-/** The matches as `findForgettable` gives them: the array, with the request it read when there was one. */
-export function withRequest(matches: ForgettableMatch[], request: ForgetRequest | undefined): ForgettableMatches {
-  return request ? Object.assign(matches, { request }) : matches
 }
 
 /** The match shown to the user: the stored message, its ranked sentences, and why it matched (words compared in `language`, the topic's). */

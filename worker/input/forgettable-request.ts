@@ -9,8 +9,6 @@ import { readInput } from './readable-input'
 export interface ForgettableRequest {
   /** What the request is about (`readForgetRequest`): what is ranked. */
   topic: string
-  /** The sentences read as asking to forget or retract, and the topic; undefined when none did. */
-  request: ForgetRequest | undefined
   conversationId: string | undefined
   limit: number
   minScore: number
@@ -34,13 +32,31 @@ export function toForgettableRequest(
   return readInput('findForgettable', () => forgettableRequest(text, options, maxRequestChars))
 }
 
-function forgettableRequest(text: unknown, options: unknown, maxRequestChars: number): ForgettableRequest {
+/**
+ * Validates a `findForgetRequest` call and reads the request in it (`readForgetRequest`): undefined when no sentence
+ * asks to forget or retract. Throws `INVALID_INPUT` naming what is wrong.
+ */
+export function toForgetRequest(text: unknown, maxRequestChars = DEFAULT_MAX_REQUEST_CHARS): ForgetRequest | undefined {
+  return readInput('findForgetRequest', () => requestIn(requestText(text, maxRequestChars)))
+}
+
+function requestIn(text: string): ForgetRequest | undefined {
+  const reading = readForgetRequest(text)
+  return reading.sentences.length > 0 ? { sentences: reading.sentences, topic: reading.topic } : undefined
+}
+
+function requestText(text: unknown, maxRequestChars: number): string {
   if (typeof text !== 'string')
     invalid(`text must be a string (the user's request, e.g. "forget that I smoke"), got ${describe(text)}`)
   if (text.length > maxRequestChars)
     invalid(
       `text has ${text.length} characters, more than the limit of ${maxRequestChars} (MemoryOptions.maxRequestChars)`,
     )
+  return text
+}
+
+function forgettableRequest(text: unknown, options: unknown, maxRequestChars: number): ForgettableRequest {
+  requestText(text, maxRequestChars)
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     invalid(`options must be an object like { limit: 10 }, got ${describe(options)}`)
   const {
@@ -54,9 +70,7 @@ function forgettableRequest(text: unknown, options: unknown, maxRequestChars: nu
     invalid(`limit must be an integer from 1 to ${MAX_FORGETTABLE_LIMIT}, got ${describe(limit)}`)
   if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1))
     invalid(`minScore must be a number from 0 to 1, got ${describe(minScore)}`)
-  const reading = readForgetRequest(text)
-  const request = reading.sentences.length > 0 ? { sentences: reading.sentences, topic: reading.topic } : undefined
-  return { topic: reading.topic, request, conversationId, limit, minScore }
+  return { topic: readForgetRequest(text as string).topic, conversationId, limit, minScore }
 }
 
 function invalid(message: string): never {

@@ -36,6 +36,7 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     buildContext: (request, options) => call('buildContext', (engine) => engine.buildContext(request, options)),
     forget: (selector) => call('forget', (engine) => engine.forget(selector)),
     findForgettable: (text, options) => call('findForgettable', (engine) => engine.findForgettable(text, options)),
+    findForgetRequest: (text) => call('findForgetRequest', (engine) => engine.findForgetRequest(text)),
     messages: (options) => call('messages', (engine) => engine.messages(options)),
     pin: (messageId) => call('pin', (engine) => engine.pins.pin(messageId)),
     unpin: (messageId) => call('unpin', (engine) => engine.pins.unpin(messageId)),
