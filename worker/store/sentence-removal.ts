@@ -7,10 +7,16 @@ export interface SentenceOffsets {
   end: number
 }
 
+/**
+ * The parts of a stored message that `withoutSentences` reads; a synced copy of a message has them too, less the sids,
+ * which are each device's own (its removed sids then count from 0).
+ */
+export type SentenceSlots = Pick<MessageRecord, 'id' | 'content' | 'spans'> & { firstSid?: number }
+
 /** A message with some of its sentences removed: the record to store, or none when no sentence is left. */
-export interface SentenceRemoval {
+export interface SentenceRemoval<R extends SentenceSlots = MessageRecord> {
   /** The message without those sentences, or `undefined` when they were all it had (it is then removed whole). */
-  record: MessageRecord | undefined
+  record: R | undefined
   /** The sids of the removed sentences (every sid of the message when it is removed whole). */
   sids: number[]
 }
@@ -29,8 +35,11 @@ const WHITESPACE = /\s/
  *
  * Throws `INVALID_INPUT` for offsets that are not those of one of the message's sentences as stored.
  */
-export function withoutSentences(record: MessageRecord, removed: readonly SentenceOffsets[]): SentenceRemoval {
-  const { content, spans, firstSid } = record
+export function withoutSentences<R extends SentenceSlots>(
+  record: R,
+  removed: readonly SentenceOffsets[],
+): SentenceRemoval<R> {
+  const { content, spans, firstSid = 0 } = record
   const gone = new Set<number>()
   for (const { start, end } of removed) {
     const index = sentenceAt(spans, start, end)
@@ -45,6 +54,10 @@ export function withoutSentences(record: MessageRecord, removed: readonly Senten
   const live = spanIndexes(spans).filter((i) => spans[2 * i] < spans[2 * i + 1])
   if (live.every((i) => gone.has(i))) return { record: undefined, sids: live.map((i) => firstSid + i) }
   const cuts = mergedCuts([...gone].sort((a, b) => a - b).map((i) => cutOf(content, spans[2 * i], spans[2 * i + 1])))
+  // Cuts that reach the end take the whitespace before them too, as a last sentence's own cut does: removing the last
+  // sentences together leaves the text that removing them one by one leaves (devices that sync merge both ways).
+  const last = cuts.at(-1)
+  if (last && last[1] === content.length) while (last[0] > 0 && WHITESPACE.test(content[last[0] - 1])) last[0]--
   const moved = (offset: number) => offset - cuts.reduce((sum, [from, to]) => sum + overlap(from, to, offset), 0)
   let kept = ''
   let at = 0
