@@ -1,5 +1,6 @@
 import { mean, summarize, type LatencySummary } from '../shared/latency-summary'
 import { encryptionSummary } from './encryption-summary'
+import type { IndexBytes } from './index-bytes'
 import type {
   AutoBackendResult,
   ColdStartResult,
@@ -27,6 +28,8 @@ export interface PerfRaw {
   budgetCosts: BudgetCostResult[]
   footprints: (FootprintResult & { originUsageBaseline: number; diskBytes: number; diskBaseline: number })[]
   coldStarts: ColdStartResult[]
+  /** Int8 codes and lexical snapshot bytes at each size (absent in runs before issue 32's 1M section). */
+  indexBytes?: IndexBytes[]
   peers: PeerResult[]
   /** Present when the import section ran (`--import-sentences`, or `--only import`). */
   import?: ImportTiming
