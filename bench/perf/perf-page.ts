@@ -5,6 +5,7 @@ import { createMemory } from '../../src/index'
 import type { Backend, Context } from '../../src/types'
 import { deleteDatabase } from './delete-database'
 import { coldStart } from './cold-start'
+import { importHistory } from './import-history'
 import { type IndexBytes, storedIndexBytes } from './index-bytes'
 import type { EmbedWorkerApi } from './embed-worker'
 import { INGEST_KEY, measureStores } from './encryption-cost'
@@ -32,12 +33,9 @@ import {
   type SyntheticQuery,
 } from '../shared/synthetic-history'
 import { startUiHeartbeat } from './ui-heartbeat'
-import { measureUserAgentMemory } from './user-agent-memory'
 
 /** Name of the IndexedDB database the sizes grow in. */
 const STORE = 'bench-perf'
-/** Name of the IndexedDB database the import section imports into (deleted after). */
-const IMPORT_STORE = 'bench-import'
 /** Messages per `add` call while loading a size: large batches, as a bulk import would. */
 const LOAD_CHUNK = 1000
 
@@ -136,49 +134,9 @@ const bench = {
     }
   },
 
-  /**
-   * A history of `sentences` imported with one `import()` of its export's JSON text (as an app reads a file) into a new
-   * store, through the real engine in a bench worker of its own; its synthetic cache stands for the model, whose rate
-   * the embedding step measures.
-   */
-  async importHistory(sentences: number): Promise<ImportTiming> {
-    const sample = generateHistory(sentences)
-    const messages = sample.messages.map(({ id, conversationId, role, content, timestamp }) => ({
-      id,
-      conversationId,
-      role,
-      content,
-      timestamp,
-    }))
-    const file = JSON.stringify({ format: 'sift-memory', version: 1, exportedAt: new Date().toISOString(), messages })
-    const worker = new Worker(new URL('./sift-bench-worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'sift-bench-import',
-    })
-    const remote = wrap<SiftBenchWorkerApi>(worker)
-    try {
-      await remote.prepare(sentences, 0, sentences)
-      await remote.open({ name: IMPORT_STORE, device: 'wasm' })
-      const heartbeat = startUiHeartbeat()
-      const started = performance.now()
-      const stored = await remote.import(file)
-      const storeMs = performance.now() - started
-      log(`import: ${stored.sentences} sentences stored in ${Math.round(storeMs)} ms`)
-      await remote.indexed()
-      const indexedMs = performance.now() - started - storeMs
-      const ui = heartbeat.stop()
-      const counts = (await remote.cacheCounts())!
-      if (counts.misses > 0)
-        throw new Error(
-          `import: ${counts.misses} sentence texts missed the synthetic cache and were embedded by the model`,
-        )
-      const memory = await measureUserAgentMemory()
-      return { ...stored, chars: file.length, storeMs, indexedMs, generateMs: counts.generateMs, ui, memory }
-    } finally {
-      await remote.close().catch(() => undefined)
-      worker.terminate()
-      await deleteDatabase(IMPORT_STORE)
-    }
+  /** One `import()` of an export of `sentences` into a new store (import-history.ts). */
+  importHistory(sentences: number): Promise<ImportTiming> {
+    return importHistory(sentences, log)
   },
 
   /** The stores part of the encryption section (`measureStores`): load, cold start and `changeKey`, plain against encrypted. */
