@@ -19,7 +19,7 @@ export function goalLines(goals: readonly GoalLine[]): string[] {
   for (const g of goals) {
     const verdict = g.met === undefined ? 'not measured' : g.met ? 'met' : 'NOT met'
     lines.push(
-      `  ${g.figure}: ${amount(g.value, g.unit)} ÷ ${amount(g.reference, g.unit)} (${g.against}) = ${times(g.ratio)}; goal ${g.goal.side === 'at least' ? '≥' : '≤'} ${g.goal.bound}×: ${verdict}`,
+      `  ${g.figure}: ${amount(g.value, g.unit)} ÷ ${amount(g.reference, g.unit)} (${g.against}) = ${times(g.ratio)}; goal ${g.goal.side === 'at least' ? '≥' : '≤'} ${g.goal.bound}×: ${verdict}${g.note ? ` (${g.note})` : ''}`,
     )
   }
   return lines

@@ -7,7 +7,7 @@ import type { PerfRaw } from './perf-summary'
 export interface SummarisedSizes {
   buildContext: Record<string, Percentiles>
   buildContextDense: Record<string, Percentiles>
-  peers: Record<string, Record<string, Percentiles & { mode: string }>>
+  peers: Record<string, Record<string, Percentiles & { mode: string; built: number }>>
 }
 
 /** The size a load step was measured at: the size asked for, or the one reached when the time limit stopped it. */
@@ -41,8 +41,9 @@ export function sizeFigures(raw: PerfRaw, summaries: SummarisedSizes): Record<nu
   for (const [size, s] of Object.entries(summaries.buildContext)) at(Number(size)).hybrid = pick(s)
   for (const [size, s] of Object.entries(summaries.buildContextDense)) at(Number(size)).dense = pick(s)
   for (const [size, p] of Object.entries(summaries.peers.orama ?? {}))
-    if (p.mode === 'hybrid') at(Number(size)).oramaHybrid = pick(p)
-  for (const [size, p] of Object.entries(summaries.peers.mememo ?? {})) at(Number(size)).mememo = pick(p)
+    if (p.mode === 'hybrid') Object.assign(at(Number(size)), { oramaHybrid: pick(p), oramaRows: p.built })
+  for (const [size, p] of Object.entries(summaries.peers.mememo ?? {}))
+    Object.assign(at(Number(size)), { mememo: pick(p), mememoRows: p.built })
   for (const c of raw.coldStarts) {
     const f = at(c.size)
     f.openMs = p50(c.runs.map((r) => r.openMs))

@@ -61,6 +61,17 @@ describe('perfGoals', () => {
       [undefined, undefined],
     ])
   })
+
+  it('says when a peer searched fewer rows than the size (its build stopped at the time limit)', () => {
+    const partial = { 100000: { ...figures[100000], mememoRows: 67000, oramaRows: 100000 } }
+    const notes = perfGoals(partial, 100000).map((l) => l.note)
+    expect(notes.slice(0, 4)).toEqual([
+      undefined,
+      undefined,
+      'MeMemo held 67,000 rows (its build stopped at the time limit)',
+      'MeMemo held 67,000 rows (its build stopped at the time limit)',
+    ])
+  })
 })
 
 describe('scaleRows', () => {
