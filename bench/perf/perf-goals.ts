@@ -114,7 +114,7 @@ export function perfGoals(figures: Readonly<Record<number, SizeFigures>>, base: 
             goal,
           ),
           peerRows !== undefined && peerRows < base
-            ? `${name.split(' ')[0]} held ${count(peerRows)} rows (its build stopped at the time limit)`
+            ? `${name.split(' ')[0]} held ${count(peerRows)} rows: its build stopped at the time limit`
             : undefined,
         ),
       )

@@ -184,6 +184,8 @@ function commandOutput(command: string, args: string[]): string {
   }
 }
 
+// The code the run measures is the checkout's at its start (commits made while a long run goes on are not in it).
+const startCommit = `${commandOutput('git', ['rev-parse', '--short', 'HEAD'])}${commandOutput('git', ['status', '--porcelain', '--', 'src', 'worker', 'bench']) ? ' (uncommitted changes)' : ''}`
 const setup: BenchSetup = { maxSentences: sizes[sizes.length - 1], queryCount, queriesWithin: sizes[0] }
 
 if (!values['no-build']) {
@@ -363,7 +365,7 @@ try {
 
 const meta = {
   date: new Date().toISOString(),
-  commit: `${commandOutput('git', ['rev-parse', '--short', 'HEAD'])}${commandOutput('git', ['status', '--porcelain', '--', 'src', 'worker', 'bench']) ? ' (uncommitted changes)' : ''}`,
+  commit: startCommit,
   machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
   chromium: commandOutput(executablePath, ['--version']),
   vectorSource: `${SYNTHETIC_VECTOR_SOURCE}; texts: synthetic (bench/shared/synthetic-history.ts); query embeddings in "+query" columns: real model (WASM)`,

@@ -68,8 +68,8 @@ describe('perfGoals', () => {
     expect(notes.slice(0, 4)).toEqual([
       undefined,
       undefined,
-      'MeMemo held 67,000 rows (its build stopped at the time limit)',
-      'MeMemo held 67,000 rows (its build stopped at the time limit)',
+      'MeMemo held 67,000 rows: its build stopped at the time limit',
+      'MeMemo held 67,000 rows: its build stopped at the time limit',
     ])
   })
 })
