@@ -1,7 +1,7 @@
 // Ground truth and the peer engines, in a Web Worker of their own (as Sift's engine runs in one), over the
 // very same sentences and vectors the Sift worker derives from the same seeds.
 import { expose } from 'comlink'
-import { exactTopK, recallOf } from '../shared/exact-top-k'
+import { exactTopK, exactTopKChunked, recallOf } from '../shared/exact-top-k'
 import { mememoPeer } from './peers/mememo'
 import { oramaPeer } from './peers/orama'
 import type { PeerDocument, PeerIndex } from './peers/peer-index'
@@ -58,10 +58,19 @@ const peerApi = {
     queries = generateQueries(queryCount, history, queriesWithin)
     generator = new SyntheticVectors()
   },
-  /** Exact top-50 (sentence indices) of every query over the first `size` sentences: brute-force cosine. */
+  /**
+   * Exact top-50 (sentence indices) of every query over the first `size` sentences: brute-force cosine, over vectors
+   * made a chunk at a time (a million rows would be 2 GB of floats held here).
+   */
   groundTruth(size: number): number[][] {
-    ensureRows(size)
-    return queries.map((q) => exactTopK(vectors, size, generator.dim, queryVector(q), TRUTH_K))
+    const { dim } = generator
+    const fill = (first: number, count: number, out: Float32Array<ArrayBuffer>) => {
+      for (let i = 0; i < count; i++) {
+        const s = history.sentences[first + i]
+        generator.sentence(s.index, s.topic, s.subtopic, out.subarray(i * dim, (i + 1) * dim))
+      }
+    }
+    return exactTopKChunked(size, dim, fill, queries.map(queryVector), TRUTH_K)
   },
   /** Creates a fresh peer (dropping the previous one) and inserts the first `size` sentences, stopping at the time limit. */
   async build(name: PeerName, size: number, timeLimitMs: number) {

@@ -4,7 +4,9 @@ import { type Remote, wrap } from 'comlink'
 import { createMemory } from '../../src/index'
 import type { Backend, Context } from '../../src/types'
 import { deleteDatabase } from './delete-database'
-import { rawRead } from './raw-read'
+import { coldStart } from './cold-start'
+import { importHistory } from './import-history'
+import { type IndexBytes, storedIndexBytes } from './index-bytes'
 import type { EmbedWorkerApi } from './embed-worker'
 import { INGEST_KEY, measureStores } from './encryption-cost'
 import { recallOf } from '../shared/exact-top-k'
@@ -12,7 +14,6 @@ import type { PeerName, PeerWorkerApi } from './peer-worker'
 import type {
   AutoBackendResult,
   ColdStartResult,
-  ColdStartRun,
   BudgetCostResult,
   ContextResult,
   ContextRun,
@@ -35,8 +36,6 @@ import { startUiHeartbeat } from './ui-heartbeat'
 
 /** Name of the IndexedDB database the sizes grow in. */
 const STORE = 'bench-perf'
-/** Name of the IndexedDB database the import section imports into (deleted after). */
-const IMPORT_STORE = 'bench-import'
 /** Messages per `add` call while loading a size: large batches, as a bulk import would. */
 const LOAD_CHUNK = 1000
 
@@ -135,49 +134,9 @@ const bench = {
     }
   },
 
-  /**
-   * A history of `sentences` imported with one `import()` of its export's JSON text (as an app reads a file) into a new
-   * store, through the real engine in a bench worker of its own; its synthetic cache stands for the model, whose rate
-   * the embedding step measures.
-   */
-  async importHistory(sentences: number): Promise<ImportTiming> {
-    const sample = generateHistory(sentences)
-    const messages = sample.messages.map(({ id, conversationId, role, content, timestamp }) => ({
-      id,
-      conversationId,
-      role,
-      content,
-      timestamp,
-    }))
-    const file = JSON.stringify({ format: 'sift-memory', version: 1, exportedAt: new Date().toISOString(), messages })
-    const worker = new Worker(new URL('./sift-bench-worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'sift-bench-import',
-    })
-    const remote = wrap<SiftBenchWorkerApi>(worker)
-    try {
-      await remote.prepare(sentences, 0, sentences)
-      await remote.open({ name: IMPORT_STORE, device: 'wasm' })
-      const heartbeat = startUiHeartbeat()
-      const started = performance.now()
-      const stored = await remote.import(file)
-      const storeMs = performance.now() - started
-      log(`import: ${stored.sentences} sentences stored in ${Math.round(storeMs)} ms`)
-      await remote.indexed()
-      const indexedMs = performance.now() - started - storeMs
-      const ui = heartbeat.stop()
-      const counts = (await remote.cacheCounts())!
-      if (counts.misses > 0)
-        throw new Error(
-          `import: ${counts.misses} sentence texts missed the synthetic cache and were embedded by the model`,
-        )
-      const memory = await measureUserAgentMemory()
-      return { ...stored, chars: file.length, storeMs, indexedMs, generateMs: counts.generateMs, ui, memory }
-    } finally {
-      await remote.close().catch(() => undefined)
-      worker.terminate()
-      await deleteDatabase(IMPORT_STORE)
-    }
+  /** One `import()` of an export of `sentences` into a new store (import-history.ts). */
+  importHistory(sentences: number): Promise<ImportTiming> {
+    return importHistory(sentences, log)
   },
 
   /** The stores part of the encryption section (`measureStores`): load, cold start and `changeKey`, plain against encrypted. */
@@ -189,8 +148,11 @@ const bench = {
     truth.set(size, await peers().remote.groundTruth(size))
   },
 
-  /** Grows the store to `size` sentences with synthetic vectors, through the real engine in the bench worker. */
-  async load(size: number): Promise<LoadResult> {
+  /**
+   * Grows the store to `size` sentences with synthetic vectors, through the real engine in the bench worker; with
+   * `timeLimitMs`, stops adding at that time (the result's `sentences` says how far it got).
+   */
+  async load(size: number, timeLimitMs = Number.POSITIVE_INFINITY): Promise<LoadResult> {
     const opened = performance.now()
     const { remote } = await openSift()
     const openMs = loadedMessages === 0 ? 0 : performance.now() - opened
@@ -198,7 +160,7 @@ const bench = {
     const firstMessage = loadedMessages
     const heartbeat = startUiHeartbeat()
     const addStarted = performance.now()
-    while (history.messageStarts[loadedMessages] < size) {
+    while (history.messageStarts[loadedMessages] < size && performance.now() - addStarted < timeLimitMs) {
       const chunk = history.messages
         .slice(loadedMessages, loadedMessages + LOAD_CHUNK)
         .filter((_, i) => history.messageStarts[loadedMessages + i] < size)
@@ -220,6 +182,7 @@ const bench = {
       )
     return {
       size,
+      timeLimited: history.messageStarts[loadedMessages] < size,
       sentences: stats.sentences,
       messages: stats.messages,
       added: history.messageStarts[loadedMessages] - history.messageStarts[firstMessage],
@@ -250,7 +213,7 @@ const bench = {
     await remote.embedQueriesWithModel(false)
     // Steady state: after a bulk load the engine saves its lexical snapshot and coarse lists about a second after the
     // last write (hundreds of MB of garbage to collect at 100K); then one unmeasured pass warms every query's path.
-    await new Promise((resolve) => setTimeout(resolve, POST_LOAD_QUIET_MS))
+    await new Promise((resolve) => setTimeout(resolve, postLoadQuietMs(size)))
     for (const q of queries) await remote.buildContext(q.text, { strategy })
     for (let r = 0; r < repeats; r++) {
       for (const q of queries) {
@@ -314,27 +277,24 @@ const bench = {
     return { size, sentences: history.messageStarts[loadedMessages], textBytes, originUsage: usage }
   },
 
+  /** The int8 codes' and the saved lexical index's bytes in the store (index-bytes.ts), the engine closed. */
+  indexBytes(size: number): Promise<IndexBytes> {
+    return storedIndexBytes(STORE, size)
+  },
+
   async originUsage(): Promise<number> {
     return (await navigator.storage.estimate()).usage ?? 0
   },
 
-  /** The product path: `createMemory()` (the real worker) on the existing store, to the first context, `repeats` times. */
-  async coldStart(size: number, repeats: number, measureMemory: boolean): Promise<ColdStartResult> {
-    const runs: ColdStartRun[] = []
-    let memoryResult: ColdStartResult['memory'] = { unavailable: 'not requested' }
-    for (let r = 0; r < repeats; r++) {
-      // The floor before the open in even repeats and after it in odd ones, so that neither always reads a warmer disk.
-      const rawReadMs = r % 2 === 0 ? await timedRawRead() : 0
-      const started = performance.now()
-      const memory = await createMemory({ name: STORE })
-      const openMs = performance.now() - started
-      await memory.buildContext(queries[r % queries.length].text)
-      const totalMs = performance.now() - started
-      if (measureMemory && r === repeats - 1) memoryResult = await measureUserAgentMemory()
-      await memory.close()
-      runs.push({ openMs, firstContextMs: totalMs - openMs, totalMs, rawReadMs: rawReadMs || (await timedRawRead()) })
-    }
-    return { size, runs, memory: memoryResult }
+  /** The product path, `createMemory()` on the store to its first context (cold-start.ts), `repeats` times. */
+  coldStart(size: number, repeats: number, measureMemory: boolean): Promise<ColdStartResult> {
+    return coldStart(
+      STORE,
+      queries.map((q) => q.text),
+      size,
+      repeats,
+      measureMemory,
+    )
   },
 
   async peer(size: number, name: PeerName, timeLimitMs: number, repeats: number): Promise<PeerResult> {
@@ -350,15 +310,11 @@ const bench = {
   },
 }
 
-/** The raw-read floor (bench/perf/raw-read.ts) of the store a cold start opens, in milliseconds. */
-async function timedRawRead(): Promise<number> {
-  const started = performance.now()
-  await rawRead(STORE)
-  return performance.now() - started
-}
-
-/** Wait after a load before timing requests: longer than the engine's quiet time before it saves (1 s). */
-const POST_LOAD_QUIET_MS = 3000
+/**
+ * Wait after a load before timing requests: longer than the engine's quiet time before it saves (1 s) plus the save,
+ * which grows with the history (3 s covered it at 100K; a snapshot of 1M sentences takes longer to write).
+ */
+const postLoadQuietMs = (size: number) => Math.max(3000, size * 0.03)
 
 async function timedContext(
   remote: Remote<SiftBenchWorkerApi>,
@@ -400,33 +356,6 @@ function peers(): { remote: Remote<PeerWorkerApi>; worker: Worker } {
     peerWorker = { remote, worker }
   }
   return peerWorker
-}
-
-interface UserAgentMemory {
-  bytes: number
-  breakdown: { bytes: number; types: string[]; attribution: { url?: string; scope?: string }[] }[]
-}
-
-async function measureUserAgentMemory(): Promise<ColdStartResult['memory']> {
-  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<UserAgentMemory> })
-    .measureUserAgentSpecificMemory
-  if (!measure)
-    return { unavailable: 'performance.measureUserAgentSpecificMemory is not available (needs cross-origin isolation)' }
-  try {
-    const result = await measure.call(performance)
-    return {
-      bytes: result.bytes,
-      breakdown: result.breakdown
-        .filter((b) => b.bytes > 0)
-        .map((b) => ({
-          bytes: b.bytes,
-          types: b.types,
-          url: b.attribution.map((a) => a.url ?? a.scope ?? '').join(' '),
-        })),
-    }
-  } catch (error) {
-    return { unavailable: String(error) }
-  }
 }
 
 export type SiftBench = typeof bench

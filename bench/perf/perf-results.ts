@@ -42,7 +42,10 @@ export interface ImportTiming {
 }
 
 export interface LoadResult {
+  /** The size asked for; `sentences` is what the store holds, fewer when the load stopped at its time limit. */
   size: number
+  /** The load stopped at `--load-time-limit` before reaching `size`. */
+  timeLimited: boolean
   /** Sentences stored after this load (the whole history so far). */
   sentences: number
   messages: number

@@ -1,5 +1,7 @@
 import { mean, summarize, type LatencySummary } from '../shared/latency-summary'
 import { encryptionSummary } from './encryption-summary'
+import type { IndexBytes } from './index-bytes'
+import { perfGoals, scaleRows } from './perf-goals'
 import type {
   AutoBackendResult,
   ColdStartResult,
@@ -13,6 +15,7 @@ import type {
   LoadResult,
   PeerResult,
 } from './perf-results'
+import { measuredSize, sizeFigures } from './size-figures'
 
 /** Everything one `bench:perf` run measured, raw, as the driver collected it. */
 export interface PerfRaw {
@@ -27,6 +30,8 @@ export interface PerfRaw {
   budgetCosts: BudgetCostResult[]
   footprints: (FootprintResult & { originUsageBaseline: number; diskBytes: number; diskBaseline: number })[]
   coldStarts: ColdStartResult[]
+  /** Int8 codes and lexical snapshot bytes at each size (absent in runs before issue 32's 1M section). */
+  indexBytes?: IndexBytes[]
   peers: PeerResult[]
   /** Present when the import section ran (`--import-sentences`, or `--only import`). */
   import?: ImportTiming
@@ -107,6 +112,9 @@ export function peerSummaries(result: PeerResult): PeerSummary[] {
   )
 }
 
+/** The size the goals compare against peers at, and the large size against (issue 32). */
+export const GOAL_BASE_SIZE = 100000
+
 /** The JSON the issue asks for (plus detail): keys are sizes as strings. */
 export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
   const buildContext: Record<string, ContextSummary> = {}
@@ -158,10 +166,17 @@ export function perfReport(raw: PerfRaw, meta: Record<string, unknown>) {
     diskBytesPerSentenceBeyondText: round((f.diskBytes - f.diskBaseline - f.textBytes) / f.sentences, 0),
     usageBytesPerSentenceBeyondText: round((f.originUsage - f.originUsageBaseline - f.textBytes) / f.sentences, 0),
   }))
+  const figures = sizeFigures(raw, { buildContext, buildContextDense, peers })
+  const measured = raw.loads.map(measuredSize)
+  const base = measured.includes(GOAL_BASE_SIZE) ? GOAL_BASE_SIZE : measured[0]
+  const large = measured.length > 0 && measured[measured.length - 1] > base ? measured[measured.length - 1] : undefined
   const largest = footprint[footprint.length - 1]
   const largestCold = raw.coldStarts[raw.coldStarts.length - 1]
   return {
     meta,
+    goals: base === undefined ? [] : perfGoals(figures, base, large),
+    scale:
+      base !== undefined && large !== undefined ? { base, large, rows: scaleRows(figures, base, large) } : undefined,
     buildContext,
     buildContextDense,
     peers,

@@ -1,4 +1,5 @@
 import { encryptionLines } from './encryption-summary'
+import { goalLines, scaleLines } from './goal-lines'
 import type { PerfReport } from './perf-summary'
 
 const ms = (value: number | undefined) =>
@@ -109,6 +110,8 @@ export function perfTable(report: PerfReport): string {
   lines.push(
     `  JS memory after opening ${heap?.size ?? '?'} sentences: ${heap?.bytes !== undefined ? `${(heap.bytes / 1e6).toFixed(0)} MB (page + workers, measureUserAgentSpecificMemory)` : (heap?.unavailable ?? '—')}`,
   )
+  for (const block of [scaleLines(report.scale), goalLines(report.goals)])
+    if (block.length > 0) lines.push('', ...block)
   lines.push('')
   lines.push(`uiLongestBlockMs (during real-model ingest): ${report.uiLongestBlockMs}`)
   for (const error of report.errors) lines.push(`FAILED STEP: ${error}`)

@@ -3,6 +3,10 @@
 //                         [--peer-time-limit SECONDS] [--ingest-sentences N] [--embed-runs N] [--webgpu-runs N]
 //                         [--no-webgpu] [--no-build] [--peers orama,mememo] [--sizes-only]
 //                         [--import-sentences N] [--encryption-size N] [--only import|encryption|lexical]
+//                         [--load-time-limit SECONDS] [--peers-up-to N]
+// A million sentences (issue 32): --sizes 100000,1000000 --sizes-only; the summary's scale block compares the largest
+// size with 100,000 of the same run. --load-time-limit stops a size's load at that time and measures the size reached
+// (then no larger size runs); peers build only at sizes up to --peers-up-to (default 100000: MeMemo took 237 s for 100K).
 // --sizes-only skips the embedding, auto-backend, ingest and import measurements (for quick work on the per-size figures).
 // The import section times one import() of an N-sentence export (default 100000; 0 skips it) into a new store, until
 // stored and until indexed(); --only import runs nothing else.
@@ -48,6 +52,8 @@ const { values } = parseArgs({
     'import-sentences': { type: 'string', default: '100000' },
     'encryption-size': { type: 'string' },
     only: { type: 'string' },
+    'load-time-limit': { type: 'string' },
+    'peers-up-to': { type: 'string', default: '100000' },
   },
 })
 const sizes = values.sizes.split(',').map((s) => Number(s.trim()))
@@ -69,6 +75,13 @@ const peerNames = values.peers
   .filter((p) => p !== '')
 if (peerNames.some((p) => p !== 'orama' && p !== 'mememo')) {
   console.error('bench:perf: --peers takes a comma-separated subset of orama,mememo (or an empty string for none)')
+  process.exit(2)
+}
+const loadTimeLimitMs =
+  values['load-time-limit'] === undefined ? Number.POSITIVE_INFINITY : Number(values['load-time-limit']) * 1000
+const peersUpTo = Number(values['peers-up-to'])
+if (!(loadTimeLimitMs > 0) || !Number.isInteger(peersUpTo)) {
+  console.error('bench:perf: --load-time-limit takes seconds (> 0), --peers-up-to a number of sentences')
   process.exit(2)
 }
 const sizesOnly = values['sizes-only']
@@ -171,6 +184,8 @@ function commandOutput(command: string, args: string[]): string {
   }
 }
 
+// The code the run measures is the checkout's at its start (commits made while a long run goes on are not in it).
+const startCommit = `${commandOutput('git', ['rev-parse', '--short', 'HEAD'])}${commandOutput('git', ['status', '--porcelain', '--', 'src', 'worker', 'bench']) ? ' (uncommitted changes)' : ''}`
 const setup: BenchSetup = { maxSentences: sizes[sizes.length - 1], queryCount, queriesWithin: sizes[0] }
 
 if (!values['no-build']) {
@@ -185,6 +200,7 @@ const raw: Partial<PerfRaw> = {
   budgetCosts: [],
   footprints: [],
   coldStarts: [],
+  indexBytes: [],
   peers: [],
   errors: [],
 }
@@ -254,51 +270,55 @@ try {
     const originUsageBaseline = await page.evaluate(() => window.siftBench.originUsage())
     const diskBaseline = await indexedDbDiskBytes(userDataDir)
     for (const size of oneSection ? [] : sizes) {
-      say(`size ${size}: ground truth`)
-      await page.evaluate((n) => window.siftBench.groundTruth(n), size)
       say(`size ${size}: load`)
-      const load = await page.evaluate((n) => window.siftBench.load(n), size)
+      const load = await page.evaluate(([n, t]) => window.siftBench.load(n, t), [size, loadTimeLimitMs] as const)
       raw.loads!.push(load)
-      say(`size ${size}: loaded in ${((load.addMs + load.indexedMs) / 1000).toFixed(1)} s; buildContext`)
+      // A load stopped by its time limit is measured at the size it reached.
+      const at = load.timeLimited ? load.sentences : size
+      say(
+        `size ${size}: loaded ${load.sentences} sentences in ${((load.addMs + load.indexedMs) / 1000).toFixed(1)} s${load.timeLimited ? ' (time limit)' : ''}; ground truth at ${at}`,
+      )
+      await page.evaluate((n) => window.siftBench.groundTruth(n), at)
+      say(`size ${at}: buildContext`)
       for (const strategy of ['hybrid', 'dense'] as const) {
         keep(
           raw.contexts!,
-          await attempt(`buildContext ${strategy} ${size}`, () =>
-            page.evaluate(([n, s, r]) => window.siftBench.context(n, s, r, 1), [size, strategy, repeats] as const),
+          await attempt(`buildContext ${strategy} ${at}`, () =>
+            page.evaluate(([n, s, r]) => window.siftBench.context(n, s, r, 1), [at, strategy, repeats] as const),
           ),
         )
       }
-      const costs = await attempt(`budget cost ${size}`, () =>
-        page.evaluate(([n, r]) => window.siftBench.budgetCost(n, r), [size, repeats] as const),
+      const costs = await attempt(`budget cost ${at}`, () =>
+        page.evaluate(([n, r]) => window.siftBench.budgetCost(n, r), [at, repeats] as const),
       )
       keep(raw.budgetCosts!, costs)
-      for (const run of costs?.runs ?? []) say(`size ${size}: ${budgetCostLine(run)}`)
+      for (const run of costs?.runs ?? []) say(`size ${at}: ${budgetCostLine(run)}`)
       await page.evaluate(() => window.siftBench.closeSift())
-      const footprint = await page.evaluate((n) => window.siftBench.footprint(n), size)
+      keep(
+        raw.indexBytes!,
+        await attempt(`index bytes ${at}`, () => page.evaluate((n) => window.siftBench.indexBytes(n), at)),
+      )
+      const footprint = await page.evaluate((n) => window.siftBench.footprint(n), at)
       raw.footprints!.push({
         ...footprint,
         originUsageBaseline,
         diskBytes: await indexedDbDiskBytes(userDataDir),
         diskBaseline,
       })
-      say(`size ${size}: cold start`)
+      say(`size ${at}: cold start`)
       keep(
         raw.coldStarts!,
-        await attempt(`cold start ${size}`, () =>
-          page.evaluate(([n, r, m]) => window.siftBench.coldStart(n, r, m), [
-            size,
-            repeats,
-            size === sizes[sizes.length - 1],
-          ] as const),
+        await attempt(`cold start ${at}`, () =>
+          page.evaluate(([n, r]) => window.siftBench.coldStart(n, r, true), [at, repeats] as const),
         ),
       )
-      for (const peer of peerNames as ('orama' | 'mememo')[]) {
-        say(`size ${size}: ${peer}`)
+      for (const peer of at <= peersUpTo ? (peerNames as ('orama' | 'mememo')[]) : []) {
+        say(`size ${at}: ${peer}`)
         keep(
           raw.peers!,
-          await attempt(`${peer} ${size}`, () =>
+          await attempt(`${peer} ${at}`, () =>
             page.evaluate(([n, p, t, r]) => window.siftBench.peer(n, p, t, r), [
-              size,
+              at,
               peer,
               peerTimeLimitMs,
               repeats,
@@ -306,6 +326,7 @@ try {
           ),
         )
       }
+      if (load.timeLimited) break
     }
     if (importSentences > 0 && !sizesOnly && !encryptionOnly) {
       say(`import: ${importSentences} sentences as one export`)
@@ -344,7 +365,7 @@ try {
 
 const meta = {
   date: new Date().toISOString(),
-  commit: `${commandOutput('git', ['rev-parse', '--short', 'HEAD'])}${commandOutput('git', ['status', '--porcelain', '--', 'src', 'worker', 'bench']) ? ' (uncommitted changes)' : ''}`,
+  commit: startCommit,
   machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
   chromium: commandOutput(executablePath, ['--version']),
   vectorSource: `${SYNTHETIC_VECTOR_SOURCE}; texts: synthetic (bench/shared/synthetic-history.ts); query embeddings in "+query" columns: real model (WASM)`,

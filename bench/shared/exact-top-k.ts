@@ -22,3 +22,37 @@ export function recallOf(found: readonly number[], truth: readonly number[]): nu
   const set = new Set(found)
   return truth.filter((row) => set.has(row)).length / truth.length
 }
+
+/**
+ * `exactTopK` of every query over rows made chunk by chunk (`fill(first, count, out)` writes rows `first…` into `out`),
+ * so that a million rows need one chunk in memory, not 2 GB of floats. The same answer as `exactTopK` over all rows:
+ * each chunk's rows that could enter a query's top-k are merged with it and sorted by the same order.
+ */
+export function exactTopKChunked(
+  rows: number,
+  dim: number,
+  fill: (first: number, count: number, out: Float32Array<ArrayBuffer>) => void,
+  queries: readonly Float32Array[],
+  k: number,
+  chunkRows = 8192,
+): number[][] {
+  const best = queries.map(() => [] as { row: number; score: number }[])
+  const chunk = new Float32Array(chunkRows * dim)
+  for (let first = 0; first < rows; first += chunkRows) {
+    const count = Math.min(chunkRows, rows - first)
+    fill(first, count, chunk)
+    queries.forEach((query, q) => {
+      const found = best[q]
+      const floor = found.length < k ? Number.NEGATIVE_INFINITY : found[k - 1].score
+      for (let i = 0; i < count; i++) {
+        let dot = 0
+        const base = i * dim
+        for (let d = 0; d < dim; d++) dot += chunk[base + d] * query[d]
+        if (dot >= floor) found.push({ row: first + i, score: dot })
+      }
+      found.sort((a, b) => b.score - a.score || a.row - b.row)
+      found.length = Math.min(found.length, k)
+    })
+  }
+  return best.map((found) => found.map(({ row }) => row))
+}
