@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { withoutSentences } from '../../worker/store/sentence-removal'
 import { toMessageRecord } from '../../worker/store/message-record'
-import { type Leaf, mergedMessage, mergedSummary, type SyncedMessage } from '../../worker/sync/merge-rules'
+import {
+  type Leaf,
+  latestWrite,
+  mergedMessage,
+  type SyncedMessage,
+  type SyncedPin,
+} from '../../worker/sync/merge-rules'
 import { seededRandom } from '../../worker/util/seeded-random'
 
 const content =
@@ -88,7 +94,7 @@ describe('merging a message edited on two devices while apart', () => {
   })
 })
 
-describe('merging a summary written on two devices while apart', () => {
+describe('merging a summary or a pin written on two devices while apart', () => {
   it('keeps the latest write, a drop or a clear included, ties by revision, deletions aside', () => {
     const leaf = (rev: string, writtenAt: number, extra: object = { text: rev }): Leaf<{ writtenAt: number }> => ({
       rev,
@@ -96,10 +102,19 @@ describe('merging a summary written on two devices while apart', () => {
       value: { writtenAt, ...extra },
     })
     const dropped = leaf('3-c', 300, { dropped: true })
-    expect(mergedSummary([leaf('2-a', 200), dropped, leaf('2-b', 250)])).toBe(dropped)
-    expect(mergedSummary([leaf('2-a', 200), leaf('2-b', 200)])?.rev).toBe('2-b')
-    expect(mergedSummary([leaf('2-b', 200), leaf('2-a', 200)])?.rev).toBe('2-b')
-    expect(mergedSummary([{ rev: '4-x', deleted: true }, leaf('2-a', 100)])?.rev).toBe('2-a')
-    expect(mergedSummary([{ rev: '4-x', deleted: true }])).toBeUndefined()
+    expect(latestWrite([leaf('2-a', 200), dropped, leaf('2-b', 250)])).toBe(dropped)
+    expect(latestWrite([leaf('2-a', 200), leaf('2-b', 200)])?.rev).toBe('2-b')
+    expect(latestWrite([leaf('2-b', 200), leaf('2-a', 200)])?.rev).toBe('2-b')
+    expect(latestWrite([{ rev: '4-x', deleted: true }, leaf('2-a', 100)])?.rev).toBe('2-a')
+    expect(latestWrite([{ rev: '4-x', deleted: true }])).toBeUndefined()
+  })
+
+  it('ends a pin and an unpin made apart as the later of the two, on every device', () => {
+    const pin: Leaf<SyncedPin> = { rev: '2-a', deleted: false, value: { writtenAt: 100, pinned: true } }
+    const unpin: Leaf<SyncedPin> = { rev: '2-b', deleted: false, value: { writtenAt: 90, pinned: false } }
+    expect(latestWrite([pin, unpin])?.value?.pinned).toBe(true)
+    expect(latestWrite([unpin, pin])?.value?.pinned).toBe(true)
+    const later: Leaf<SyncedPin> = { rev: '3-c', deleted: false, value: { writtenAt: 120, pinned: false } }
+    expect(latestWrite([pin, later])?.value?.pinned).toBe(false)
   })
 })

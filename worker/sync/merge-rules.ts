@@ -61,13 +61,20 @@ export function mergedMessage(leaves: readonly Leaf<SyncedMessage>[], winnerRev:
   return merged
 }
 
+/** A message's pin as synced: pinned or not, and since when; an unpin is a write, ordered like a pin. */
+export interface SyncedPin {
+  writtenAt: number
+  pinned: boolean
+}
+
 /**
- * A summary's leaves merged: the latest write stands (a drop is a write, so a summary dropped by a forget beats every
- * summary written before that forget), ties by revision, so every device picks the same one. Deletions take no
- * part (a summary's record is deleted only with its conversation); undefined when every leaf is one.
+ * A summary's or a pin's leaves merged: the latest write stands (a drop or a clear of a summary and an unpin are
+ * writes, so a summary dropped by a forget beats every summary written before that forget, and a pin and an unpin
+ * made apart end as the later of the two), ties by revision, so every device picks the same one. Deletions take no
+ * part (such a record is deleted only with its conversation or message); undefined when every leaf is one.
  */
-export function mergedSummary(leaves: readonly Leaf<SyncedSummary>[]): Leaf<SyncedSummary> | undefined {
-  let latest: Leaf<SyncedSummary> | undefined
+export function latestWrite<T extends { writtenAt: number }>(leaves: readonly Leaf<T>[]): Leaf<T> | undefined {
+  let latest: Leaf<T> | undefined
   for (const leaf of leaves) {
     if (leaf.deleted || leaf.value === undefined) continue
     if (
