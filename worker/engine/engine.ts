@@ -36,11 +36,10 @@ import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
 import { toValidMessages, type ValidMessage } from '../input/message-input'
 import { toTuning, type Tuning } from '../input/tuning-option'
-import { denseTrust } from '../rank/dense-trust'
 import type { EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
-import { rankForgettable, toForgettableMatch } from './find-forgettable'
+import { forgettableMatches } from './find-forgettable'
 import { runForget } from './forget-cascade'
 import { type EmbeddedTopic, embedTopic } from './forgettable-topic'
 import { memoryStats } from './memory-stats'
@@ -233,7 +232,7 @@ export class Engine {
   }
 
   /**
-   * The stored messages a "forget that I …" request refers to, best first (`rankForgettable`). Ranked and read in the
+   * The stored messages a "forget that I …" request refers to, best first (`forgettableMatches`). Ranked and read in the
    * write queue, so no forget or clear falls between the ranking and the contents.
    */
   async findForgettable(text: string, options?: FindForgettableOptions): Promise<ForgettableMatch[]> {
@@ -252,15 +251,7 @@ export class Engine {
     return this.writes.run(async () => {
       this.assertOpen()
       const sources = { catalog: this.catalog, vectors: this.background.vectors, lexical: this.lexical }
-      const language = this.lexical.requestLanguage(request.topic, request.conversationId)
-      // The dense ranking counts as much as in a context for a request in the same language (`denseTrust`).
-      const trust = denseTrust(topic?.unknownShare ?? 0, language, embedder.languages, this.tuning)
-      const ranked = rankForgettable(request, topic?.vector, sources, this.tuning, language, trust?.weight)
-      const stored = new Map((await this.store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
-      const matches = ranked.flatMap((m) =>
-        stored.has(m.messageId) ? [toForgettableMatch(m, stored.get(m.messageId)!, request.topic, language)] : [],
-      )
-      return matches
+      return forgettableMatches(request, topic, sources, this.store, embedder.languages, this.tuning)
     })
   }
 

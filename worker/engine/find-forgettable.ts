@@ -1,12 +1,38 @@
 import type { ForgettableMatch, ForgettableSentence, StoredMessage } from '../../src/types'
 import type { ForgettableRequest } from '../input/forgettable-request'
 import { DenseRanking } from '../rank/dense-ranking'
+import { denseTrust } from '../rank/dense-trust'
 import { FusedRanking } from '../rank/fused-ranking'
 import { sentencePenalty, type RankingSources } from '../rank/rank-candidates'
 import { RANK_TUNING, type RankTuning } from '../rank/rank-tuning'
 import { listOf, type RankedList } from '../rank/ranked-list'
 import { termCoverage } from '../rank/term-coverage'
 import { type Language, words, wordQueryTerms } from '../text/text-analysis'
+import type { EmbeddedTopic } from './forgettable-topic'
+import type { EngineStore } from './open-parts'
+
+/**
+ * The stored messages `request` refers to, best first: ranked (`rankForgettable`, the dense ranking counting as much as
+ * in a context for a request in the same language, `denseTrust`), then read from the store. Call it in the write
+ * queue, so no forget or clear falls between the ranking and the contents.
+ */
+export async function forgettableMatches(
+  request: ForgettableRequest,
+  topic: EmbeddedTopic | undefined,
+  sources: RankingSources,
+  store: Pick<EngineStore, 'messagesById'>,
+  modelLanguages: readonly Language[] | 'all',
+  tuning: RankTuning,
+): Promise<ForgettableMatch[]> {
+  const language = sources.lexical.requestLanguage(request.topic, request.conversationId)
+  const trust = denseTrust(topic?.unknownShare ?? 0, language, modelLanguages, tuning)
+  const ranked = rankForgettable(request, topic?.vector, sources, tuning, language, trust?.weight)
+  const stored = new Map((await store.messagesById(ranked.map((m) => m.messageId))).map((m) => [m.id, m]))
+  return ranked.flatMap((m) => {
+    const message = stored.get(m.messageId)
+    return message ? [toForgettableMatch(m, message, request.topic, language)] : []
+  })
+}
 
 /** A message's place in the ranking: its ranked sentences, best first, and how closely it matches. */
 export interface RankedMessage {

@@ -56,7 +56,7 @@ function requestText(text: unknown, maxRequestChars: number): string {
 }
 
 function forgettableRequest(text: unknown, options: unknown, maxRequestChars: number): ForgettableRequest {
-  requestText(text, maxRequestChars)
+  const checked = requestText(text, maxRequestChars)
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     invalid(`options must be an object like { limit: 10 }, got ${describe(options)}`)
   const {
@@ -70,7 +70,7 @@ function forgettableRequest(text: unknown, options: unknown, maxRequestChars: nu
     invalid(`limit must be an integer from 1 to ${MAX_FORGETTABLE_LIMIT}, got ${describe(limit)}`)
   if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1))
     invalid(`minScore must be a number from 0 to 1, got ${describe(minScore)}`)
-  return { topic: readForgetRequest(text as string).topic, conversationId, limit, minScore }
+  return { topic: readForgetRequest(checked).topic, conversationId, limit, minScore }
 }
 
 function invalid(message: string): never {

@@ -1,6 +1,7 @@
 import { SiftError } from '../../src/errors'
 import type { ExportedSummary, ImportOptions } from '../../src/types'
-import { isBase64, type PassphraseBox } from '../crypto/passphrase-box'
+import { isBase64 } from '../crypto/base64'
+import type { PassphraseBox } from '../crypto/passphrase-box'
 import { describe, toValidMessage, type ValidMessage } from './message-input'
 import { readInput } from './readable-input'
 

@@ -1,3 +1,4 @@
+import { fromBase64, isBase64, toBase64 } from '../crypto/base64'
 import type { RecordCipher } from '../crypto/record-cipher'
 
 /** What a synced record is (docs/sync-design.md, "What leaves the device"); the server cannot tell them apart. */
@@ -49,14 +50,14 @@ export class SyncDocuments {
   /** The document id of record `id` of `kind`. */
   async documentId(kind: SyncKind, id: string): Promise<string> {
     const mac = await crypto.subtle.sign('HMAC', this.idKey, new TextEncoder().encode(`${kind}:${id}`))
-    return base64(new Uint8Array(mac)).replace(/\+/g, '-').replace(/\//g, '_').slice(0, ID_CHARACTERS)
+    return toBase64(new Uint8Array(mac)).replace(/\+/g, '-').replace(/\//g, '_').slice(0, ID_CHARACTERS)
   }
 
   /** The document that carries `record`. */
   async seal(kind: SyncKind, id: string, record: unknown): Promise<SyncDocument> {
     const _id = await this.documentId(kind, id)
     const sealed = await this.cipher.seal(padded(packed({ kind, id, record })), sealingContext(_id))
-    return { _id, s: base64(sealed) }
+    return { _id, s: toBase64(sealed) }
   }
 
   /**
@@ -64,6 +65,7 @@ export class SyncDocuments {
    * another document, or a kind and id that do not hash to the document's id.
    */
   async open(document: SyncDocument): Promise<OpenedRecord | undefined> {
+    if (!isBase64(document.s)) return undefined
     const plain = await this.cipher.open(fromBase64(document.s), sealingContext(document._id))
     if (plain === undefined) return undefined
     const opened = unpacked(unpadded(plain))
@@ -102,19 +104,4 @@ function unpadded(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> | und
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0)
   if (LENGTH_BYTES + length > bytes.length) return undefined
   return bytes.slice(LENGTH_BYTES, LENGTH_BYTES + length)
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = ''
-  // In slices: String.fromCharCode takes its bytes as arguments, and engines limit how many.
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
-  try {
-    return Uint8Array.from(atob(text), (character) => character.charCodeAt(0))
-  } catch {
-    return undefined
-  }
 }
