@@ -13,11 +13,18 @@ const ENTRIES = ['index', 'node', 'vite', 'ai', 'react']
  * onnxruntime-web, for its wasm files, and no bundler of the app has to resolve, pre-bundle or re-transform what
  * Sift's workers import. Left out: Node's built-ins; transformers.js for the Node entry, whose Node build brings a
  * native ONNX Runtime; and the frameworks of the integration entries, the AI SDK (`sift-memory/ai`) and React
- * (`sift-memory/react`), which must be the app's own copies. All are optional peer dependencies, so an app installs
- * only those it uses.
+ * (`sift-memory/react`), which must be the app's own copies; and PouchDB's memory adapter, which only a Node app that
+ * turns sync on needs (the browser's sync, PouchDB with its IndexedDB adapter, is bundled and loaded only when sync is
+ * on). All are optional peer dependencies, so an app installs only those it uses.
  */
 function isExternal(id: string): boolean {
-  return id.startsWith('node:') || id === '@huggingface/transformers' || id === 'ai' || id === 'react'
+  return (
+    id.startsWith('node:') ||
+    id === '@huggingface/transformers' ||
+    id === 'ai' ||
+    id === 'react' ||
+    id === 'pouchdb-adapter-memory'
+  )
 }
 
 /**

@@ -208,6 +208,28 @@ export interface MemoryOptions {
    * @defaultValue none: the memory is stored in clear
    */
   key?: CryptoKey
+  /**
+   * Sync this memory between the user's devices through a server that speaks CouchDB's replication protocol (CouchDB
+   * in production; docs/sync.md). Each message travels as one document sealed with a key derived from `passphrase`
+   * and the database's name, under an id that is an HMAC of the message's id: the server stores no text, role,
+   * conversation, id or vector, and learns only how many records there are, their sizes to the next 256 bytes and
+   * when devices wrote them. Every device of the memory opens it with the same `passphrase`; a device with another
+   * one is refused with `WRONG_KEY` and sends nothing. A forget on any device reaches every device and the server's
+   * copy. Needs `passphrase` (not `key`); refused with `INVALID_INPUT` without it.
+   *
+   * @defaultValue none: nothing leaves the device
+   */
+  sync?: SyncOptions
+}
+
+/** Where a memory syncs (`MemoryOptions.sync`). */
+export interface SyncOptions {
+  /**
+   * The URL of the user's database on the server, `http:` or `https:` (e.g. `https://couch.example.com/userdb-6a6f65`,
+   * one database per user); credentials may be in it (`https://user:password@…`) or in a cookie the server set. Its
+   * last path segment is the database's name, which salts the sync key: every device must use the same name.
+   */
+  url: string
 }
 
 /** A new key for an encrypted memory (`memory.changeKey`): a passphrase, or an AES-GCM `CryptoKey`, as in `MemoryOptions`. */

@@ -57,6 +57,8 @@ export const CHANGES_CONTENTS = {
   // The same contents, encrypted again.
   changeKey: false,
   stats: false,
+  // What arrived from other devices is in the memory once it resolves.
+  synced: true,
 } as const satisfies Record<RelayedMethod, boolean>
 
 /** Every relayed method, once (`CHANGES_CONTENTS`). */

@@ -266,6 +266,14 @@ export interface Memory {
   /** The memory's counts, backend, model state, indexes, storage and latest background failure. */
   stats(): Promise<MemoryStats>
   /**
+   * With `MemoryOptions.sync`: resolves once what this memory held when it was called is on the server and what the
+   * server held then is in this memory (its forgets applied). Sync also runs by itself in the background; this is for
+   * an app that wants to know, e.g. before telling the user a forget reached every device. Rejects with `WRONG_KEY`
+   * when the server's memory has another passphrase, with `STORAGE_FAILED` when the server cannot be reached, and
+   * with `INVALID_INPUT` for a memory without sync.
+   */
+  synced(): Promise<void>
+  /**
    * Closes the memory. In the tab that runs its engine: stops the embedding backlog after the batch in flight, saves
    * the indexes' stale copies, closes the database and ends the engine's worker (memories of the same name in other
    * tabs take the engine over); in a tab that uses another tab's engine, it only detaches. Calls after it reject with

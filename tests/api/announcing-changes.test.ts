@@ -37,7 +37,7 @@ describe('announcingChanges', () => {
     }
     // The methods that announced: the writes of the hook's memory before the list drove it.
     expect(RELAYED_METHODS.filter((method) => CHANGES_CONTENTS[method]).sort()).toEqual(
-      ['add', 'clear', 'clearSummary', 'forget', 'import', 'pin', 'setSummary', 'unpin'].sort(),
+      ['add', 'clear', 'clearSummary', 'forget', 'import', 'pin', 'setSummary', 'synced', 'unpin'].sort(),
     )
   })
 

@@ -59,6 +59,7 @@ describe('createMemory', () => {
       | 'persist'
       | 'passphrase'
       | 'key'
+      | 'sync'
     >()
     expectTypeOf<MemoryOptions['device']>().toEqualTypeOf<'auto' | 'webgpu' | 'wasm' | undefined>()
     expectTypeOf<MemoryOptions['key']>().toEqualTypeOf<CryptoKey | undefined>()
@@ -77,6 +78,7 @@ describe('Memory', () => {
       | 'forget'
       | 'findForgettable'
       | 'findForgetRequest'
+      | 'synced'
       | 'messages'
       | 'pin'
       | 'unpin'

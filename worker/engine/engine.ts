@@ -24,6 +24,8 @@ import type {
 } from '../../src/types'
 import type { Embedder } from '../embed/embedder'
 import type { EmbeddingCache } from '../embed/embedding-cache'
+import type { LocalHistory } from '../sync/replica'
+import { syncedHistory } from './synced-history'
 import type { EngineHost } from '../hosts/engine-host'
 import type { LexicalIndex } from '../index/lexical/lexical-index'
 import type { SentenceCatalog } from '../index/sentence-catalog'
@@ -293,6 +295,16 @@ export class Engine {
       this.assertOpen()
       await this.store.changeKey(atRestKey)
       this.atRestKey = atRestKey
+    })
+  }
+
+  /** What sync reads and writes of this memory (`syncedHistory`). */
+  syncedHistory(): LocalHistory {
+    return syncedHistory({
+      inWriteQueue: (work) => this.writes.run(work),
+      store: () => this.store,
+      storeMessages: (batch) => this.storeMessages(batch),
+      forget: (selector) => this.forget(selector),
     })
   }
 

@@ -39,6 +39,7 @@ export function browserHost(options: Pick<MemoryOptions, 'wasmPaths'>): EngineHo
     },
     // WebKitGTK ships without `navigator.storage` unless its Storage API feature is turned on.
     storage: () => readStorageState(navigator.storage as StorageManager | undefined),
+    syncMirrorAdapter: async () => ({ name: 'indexeddb', plugin: (await import('pouchdb-adapter-indexeddb')).default }),
     backends: async (device) => {
       if (device === 'wasm') return { backends: ['wasm'], reason: "device: 'wasm' was requested" }
       if (device === 'webgpu') return { backends: ['webgpu'], reason: "device: 'webgpu' was requested" }

@@ -1,3 +1,4 @@
+import type { MirrorAdapter } from '../sync/sync-link'
 import type { Backend, Device, StorageState, WasmThreads } from '../../src/types'
 import type { EmbeddingCache } from '../embed/embedding-cache'
 import type { StartModel } from '../embed/model-runner'
@@ -30,4 +31,6 @@ export interface EngineHost {
   readModelFile(localModelPath: string, path: string): Promise<ArrayBuffer>
   /** The origin's storage usage, quota and persistence, where the host has them (the browser). */
   storage?(): Promise<StorageState>
+  /** The PouchDB adapter that keeps a synced memory's mirror (`MemoryOptions.sync`), loaded only when sync is on. */
+  syncMirrorAdapter(): Promise<MirrorAdapter>
 }

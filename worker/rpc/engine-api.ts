@@ -3,6 +3,8 @@ import type { EngineApi, EngineOptions } from '../../src/protocol'
 import { ClearBarrier } from '../engine/clear-barrier'
 import { Engine } from '../engine/engine'
 import type { EngineHost } from '../hosts/engine-host'
+import { toSyncSettings } from '../input/sync-option'
+import { SyncLink } from '../sync/sync-link'
 
 /**
  * The `EngineApi` a worker exposes over comlink and the Node entry uses in-process: `open` once, then the `Memory`
@@ -11,6 +13,7 @@ import type { EngineHost } from '../hosts/engine-host'
  */
 export function engineApi(hostFor: (options: EngineOptions) => EngineHost): EngineApi {
   let engine: Engine | undefined
+  let sync: SyncLink | undefined
   const opened = (): Engine => {
     if (!engine) throw new SiftError('CLOSED', 'The memory is not open; create one with createMemory().')
     return engine
@@ -20,6 +23,14 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
   const barrier = new ClearBarrier()
   const call = <T>(method: string, run: (engine: Engine) => Promise<T>): Promise<T> =>
     withSiftErrors(method, () => barrier.after(() => run(opened())))
+  /** A call that changes what the memory holds: sync carries the change once it is done. */
+  const write = async <T>(method: string, run: (engine: Engine) => Promise<T>): Promise<T> => {
+    try {
+      return await call(method, run)
+    } finally {
+      sync?.changed()
+    }
+  }
   return {
     open: (options, onProgress) =>
       withSiftErrors('createMemory', async () => {
@@ -28,13 +39,22 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
             'INVALID_INPUT',
             'This worker already holds an open memory; create another with createMemory().',
           )
-        engine = await Engine.open({ ...options, onProgress }, hostFor(options))
+        const settings = toSyncSettings(options)
+        const host = hostFor(options)
+        const opening = await Engine.open({ ...options, onProgress }, host)
+        try {
+          if (settings) sync = await SyncLink.start(settings, opening.syncedHistory(), await host.syncMirrorAdapter())
+        } catch (error) {
+          await opening.close()
+          throw error
+        }
+        engine = opening
       }),
-    add: (message) => call('add', (engine) => engine.add(message)),
+    add: (message) => write('add', (engine) => engine.add(message)),
     indexed: () => call('indexed', (engine) => engine.indexed()),
     ready: () => call('ready', (engine) => engine.ready()),
     buildContext: (request, options) => call('buildContext', (engine) => engine.buildContext(request, options)),
-    forget: (selector) => call('forget', (engine) => engine.forget(selector)),
+    forget: (selector) => write('forget', (engine) => engine.forget(selector)),
     findForgettable: (text, options) => call('findForgettable', (engine) => engine.findForgettable(text, options)),
     findForgetRequest: (text) => call('findForgetRequest', (engine) => engine.findForgetRequest(text)),
     messages: (options) => call('messages', (engine) => engine.messages(options)),
@@ -45,11 +65,27 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
       call('setSummary', (engine) => engine.summaries.set(conversationId, text, options)),
     summary: (conversationId) => call('summary', (engine) => engine.summaries.get(conversationId)),
     clearSummary: (conversationId) => call('clearSummary', (engine) => engine.summaries.clear(conversationId)),
-    clear: () => withSiftErrors('clear', () => barrier.clear(() => opened().clear())),
+    clear: () =>
+      withSiftErrors('clear', async () => {
+        try {
+          return await barrier.clear(() => opened().clear())
+        } finally {
+          sync?.changed()
+        }
+      }),
     export: (options) => call('export', (engine) => engine.export(options)),
-    import: (data, options) => call('import', (engine) => engine.import(data, options)),
+    import: (data, options) => write('import', (engine) => engine.import(data, options)),
     changeKey: (next) => call('changeKey', (engine) => engine.changeKey(next)),
     stats: () => call('stats', (engine) => engine.stats()),
-    close: () => call('close', (engine) => engine.close()),
+    synced: () =>
+      call('synced', async () => {
+        if (!sync) throw new SiftError('INVALID_INPUT', 'synced: this memory was opened without MemoryOptions.sync.')
+        await sync.synced()
+      }),
+    close: () =>
+      call('close', async (engine) => {
+        await sync?.stop()
+        await engine.close()
+      }),
   }
 }

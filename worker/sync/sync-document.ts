@@ -60,6 +60,19 @@ export class SyncDocuments {
     return { _id, s: toBase64(sealed) }
   }
 
+  /** The key check's document: a known text sealed with the key, under `KEY_CHECK_ID`. */
+  async keyCheck(): Promise<SyncDocument> {
+    const sealed = await this.cipher.seal(new TextEncoder().encode(KEY_CHECK_TEXT), sealingContext(KEY_CHECK_ID))
+    return { _id: KEY_CHECK_ID, s: toBase64(sealed) }
+  }
+
+  /** Whether `document` is a key check this key sealed. */
+  async opensKeyCheck(document: SyncDocument): Promise<boolean> {
+    if (document._id !== KEY_CHECK_ID || !isBase64(document.s)) return false
+    const plain = await this.cipher.open(fromBase64(document.s), sealingContext(KEY_CHECK_ID))
+    return plain !== undefined && new TextDecoder().decode(plain) === KEY_CHECK_TEXT
+  }
+
   /**
    * The record a document carries, or `undefined` when it does not open: another key, bytes altered or moved from
    * another document, or a kind and id that do not hash to the document's id.
@@ -73,6 +86,14 @@ export class SyncDocuments {
     return opened
   }
 }
+
+/**
+ * The key check's document id: fixed, not a hash under the key, so that a device with another passphrase finds it, fails
+ * to open it and stops (`WRONG_KEY`) before it pushes a record sealed with its own key.
+ */
+export const KEY_CHECK_ID = 'sift-key-check'
+
+const KEY_CHECK_TEXT = 'sift-memory sync key check'
 
 function sealingContext(documentId: string): string {
   return `sync:${documentId}`

@@ -18,6 +18,9 @@ export function nodeHost(options: NodeHostOptions, packageRoot: URL): EngineHost
     localModelPath: fileURLToPath(new URL('public/models/', packageRoot)),
     backends: async () => ({ backends: ['cpu'], reason: 'Node: onnxruntime-node on the CPU' }),
     startModel: modelInThisThread,
+    // Node has no IndexedDB of its own (an app passes fake-indexeddb's), and PouchDB's IndexedDB adapter needs a real
+    // one's transaction timing: the mirror lives in memory, so a Node memory pulls what it lacks again on each open.
+    syncMirrorAdapter: async () => ({ name: 'memory', plugin: (await import('pouchdb-adapter-memory')).default }),
     readModelFile: async (localModelPath, path) => {
       const bytes = await readFile(resolve(localModelPath, path))
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer

@@ -1,0 +1,158 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemory, type Memory } from '../../src/node'
+import { SyncServer } from './sync-server'
+
+/**
+ * Two devices of one user (two memories, each with an IndexedDB of its own) syncing through a real PouchDB Server on
+ * loopback: what one adds or forgets reaches the other, the server holds none of it in clear, and a device with
+ * another passphrase sends nothing.
+ */
+
+const PASSPHRASE = 'correct horse battery staple'
+let server: SyncServer
+
+beforeAll(async () => {
+  server = await SyncServer.start()
+})
+
+afterAll(async () => {
+  await server?.stop()
+})
+
+let devices = 0
+/** A device: a memory of its own storage (and mirror) synced with `database` on the server. */
+function device(database: string, passphrase = PASSPHRASE): Promise<Memory> {
+  devices++
+  return createMemory({
+    name: `device-${devices}`,
+    indexedDB: new IDBFactory(),
+    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+    passphrase,
+    sync: { url: server.url(database) },
+  })
+}
+
+const contents = async (memory: Memory) =>
+  (await memory.messages()).messages.map(({ id, role, content, conversationId, timestamp }) => ({
+    id,
+    role,
+    content,
+    conversationId,
+    timestamp,
+  }))
+
+/** Both devices synced, twice, so that what each sent is in the other. */
+async function settle(...memories: Memory[]): Promise<void> {
+  for (let pass = 0; pass < 2; pass++) for (const memory of memories) await memory.synced()
+}
+
+const HISTORY = [
+  {
+    id: 'm1',
+    role: 'user',
+    content: 'My new address is 14 Rua das Flores in Porto. The flat has a blue door.',
+    conversationId: 'home',
+    timestamp: Date.UTC(2026, 10, 2),
+  },
+  {
+    id: 'm2',
+    role: 'user',
+    content: 'My passport number is X1234567. I renew it in March.',
+    conversationId: 'travel',
+    timestamp: Date.UTC(2026, 10, 3),
+  },
+  {
+    id: 'm3',
+    role: 'assistant',
+    content: 'Noted: the quokka sticker goes on the fridge.',
+    conversationId: 'home',
+    timestamp: Date.UTC(2026, 10, 4),
+  },
+]
+
+describe('sync between two devices', () => {
+  it("carries adds and every kind of forget both ways, and the server holds none of the history's text", async () => {
+    const laptop = await device('userdb-alice')
+    const phone = await device('userdb-alice')
+    await laptop.add(HISTORY)
+    await settle(laptop, phone)
+    expect(await contents(phone)).toEqual(HISTORY)
+
+    await phone.add({ id: 'm4', role: 'user', content: 'Book the dentist for Tuesday. Bring the x-rays.' })
+    await laptop.forget({ sentences: [{ messageId: 'm1', start: 0, end: 45 }] })
+    await settle(laptop, phone)
+    const laptopHolds = await contents(laptop)
+    expect(await contents(phone)).toEqual(laptopHolds)
+    expect(laptopHolds.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4'])
+    expect(laptopHolds[0].content).toBe('The flat has a blue door.')
+
+    await phone.forget({ id: 'm2' })
+    await settle(phone, laptop)
+    expect((await contents(laptop)).map((m) => m.id)).toEqual(['m1', 'm3', 'm4'])
+    const context = await laptop.buildContext('What is my passport number and my address?', { budget: 4000 })
+    expect(context.text).not.toContain('X1234567')
+    expect(context.text).not.toContain('Rua das Flores')
+
+    const raw = Buffer.concat(server.files())
+    for (const word of ['Rua das Flores', 'X1234567', 'quokka', 'dentist', 'blue door', 'travel', 'assistant'])
+      expect(raw.includes(Buffer.from(word))).toBe(false)
+    await Promise.all([laptop.close(), phone.close()])
+  })
+
+  it('keeps both sides of what two devices did while the server was down, and a forget made there wins', async () => {
+    const one = await device('userdb-bob')
+    const two = await device('userdb-bob')
+    await one.add(HISTORY)
+    await settle(one, two)
+
+    await server.stop()
+    await one.add({ id: 'apart-1', role: 'user', content: 'Offline on the train: the wifi password is tulip42.' })
+    await two.add({ id: 'apart-2', role: 'user', content: 'Offline at the cabin: the key is under the mat.' })
+    await one.forget({ sentences: [{ messageId: 'm1', start: 0, end: 45 }] })
+    await two.forget({ sentences: [{ messageId: 'm1', start: 46, end: 71 }] })
+    await two.forget({ id: 'm3' })
+    await expect(one.synced()).rejects.toThrow()
+    await server.restart()
+    await settle(one, two)
+
+    // Each device numbers (`seq`) what it added itself before what arrived: the same messages, in another order.
+    const byId = async (memory: Memory) => (await contents(memory)).sort((a, b) => a.id.localeCompare(b.id))
+    expect((await byId(one)).map((m) => m.id)).toEqual(['apart-1', 'apart-2', 'm2'])
+    expect(await byId(two)).toEqual(await byId(one))
+    await Promise.all([one.close(), two.close()])
+  })
+
+  it('restores a wiped device from the server, and refuses another passphrase before sending anything', async () => {
+    const first = await device('userdb-carol')
+    await first.add(HISTORY)
+    await first.synced()
+    await first.close()
+
+    const restored = await device('userdb-carol')
+    await restored.synced()
+    expect(await contents(restored)).toEqual(HISTORY)
+    await restored.indexed()
+    const context = await restored.buildContext('Where is the quokka sticker?', { budget: 2000 })
+    expect(context.text).toContain('quokka sticker')
+    await restored.close()
+
+    const before = (await server.get('userdb-carol')).body.doc_count
+    const stranger = await device('userdb-carol', 'another passphrase entirely')
+    await stranger.add({ id: 'intruder', role: 'user', content: 'This must not reach the server.' })
+    await expect(stranger.synced()).rejects.toMatchObject({ code: 'WRONG_KEY' })
+    expect((await server.get('userdb-carol')).body.doc_count).toBe(before)
+    await stranger.close()
+  })
+
+  it('refuses sync without a passphrase, and a URL that is not http(s) or names no database', async () => {
+    const plain = { name: 'plain', indexedDB: new IDBFactory(), IDBKeyRange: IDBKeyRange as never }
+    await expect(createMemory({ ...plain, sync: { url: server.url('userdb-dave') } })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
+    for (const url of ['ftp://127.0.0.1/db', 'not a url', `http://127.0.0.1:${server.port}/`])
+      await expect(createMemory({ ...plain, passphrase: PASSPHRASE, sync: { url } })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      })
+  })
+})

@@ -1,0 +1,32 @@
+import type { ForgetSelector } from '../../src/types'
+import type { ValidMessage } from '../input/message-input'
+import type { SiftStore } from '../store/store'
+import type { LocalHistory } from '../sync/replica'
+
+/** The engine's parts that sync reaches, lent by `Engine.syncedHistory`. */
+export interface SyncedHistoryPorts {
+  inWriteQueue<T>(work: () => Promise<T>): Promise<T>
+  store(): Pick<SiftStore, 'messagesInSeqOrder' | 'storedIds'>
+  storeMessages(batch: readonly ValidMessage[]): Promise<unknown>
+  forget(selector: ForgetSelector): Promise<number>
+}
+
+/**
+ * What sync reads and writes of a memory (`LocalHistory`, worker/sync/replica.ts): its messages read in the write queue
+ * (no write falls inside the read), arrivals stored as the app's adds are (one transaction, then indexed in the
+ * background) with their ids and timestamps and without the length limit (another device of the memory took them),
+ * and forgets as the app's, so that each reaches the indexes, pins and summaries by the one forget cascade.
+ */
+export function syncedHistory(ports: SyncedHistoryPorts): LocalHistory {
+  return {
+    messages: () => ports.inWriteQueue(() => ports.store().messagesInSeqOrder()),
+    addArrived: async (messages) => {
+      const taken = await ports.inWriteQueue(() => ports.store().storedIds(messages.map((m) => m.id)))
+      const batch = messages
+        .filter((message) => !taken.has(message.id))
+        .map(({ id, conversationId, role, timestamp, content }) => ({ id, conversationId, role, timestamp, content }))
+      if (batch.length > 0) await ports.storeMessages(batch)
+    },
+    forget: (selector) => ports.forget(selector),
+  }
+}

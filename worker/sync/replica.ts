@@ -1,0 +1,264 @@
+import type { ForgetSentence } from '../../src/history-types'
+import { type Leaf, mergedMessage, type SyncedMessage } from './merge-rules'
+import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments } from './sync-document'
+
+/**
+ * One memory's side of sync (docs/sync-design.md, "Two databases, one truth"): the Sift store stays the truth, and the
+ * mirror (a PouchDB database the replication engine copies to and from the server) holds one sealed document per
+ * message. A round brings the two together: what arrived in the mirror since the last round is applied to the store,
+ * then the store's messages that the mirror lacks, or holds with sentences the store has since forgotten, are written
+ * to it, and the mirror's messages the store no longer has are deleted there. Any forget, by any selector, thus
+ * reaches the mirror as a deletion or a shorter message without the forget having to say what it removed, and a
+ * round interrupted anywhere is repeated whole by the next one.
+ */
+
+/** What a round reads and writes of the memory (the engine's side, worker/sync/sync-link.ts). */
+export interface LocalHistory {
+  /** Every stored message, with its sentence spans. */
+  messages(): Promise<SyncedMessage[]>
+  /** Stores messages that arrived, with their ids, conversations and timestamps; ids already stored are skipped. */
+  addArrived(messages: readonly SyncedMessage[]): Promise<void>
+  /** Forgets whole messages or sentences of them (`memory.forget`). */
+  forget(selector: { ids: string[] } | { sentences: ForgetSentence[] }): Promise<unknown>
+}
+
+/**
+ * The field that marks a leaf deleted by settling a conflict, not by a forget (its only content: the server learns
+ * that two devices wrote the record while apart, which it sees from the revisions anyway).
+ */
+const SETTLED = 'settled'
+
+/** A mirror document as the changes feed and `get` give it. */
+interface MirrorDocument extends SyncDocument {
+  _deleted?: boolean
+  [SETTLED]?: 1
+}
+
+interface MirrorChange {
+  id: string
+  seq: number | string
+  deleted?: boolean
+  changes: { rev: string }[]
+  doc?: MirrorDocument
+}
+
+/** What a round needs of the mirror: the parts of PouchDB's API it calls. */
+export interface MirrorDatabase {
+  changes(options: {
+    since: number | string
+    include_docs: true
+    style: 'all_docs'
+  }): Promise<{ results: MirrorChange[]; last_seq: number | string }>
+  get(id: string, options?: { open_revs: 'all' }): Promise<unknown>
+  put(document: object): Promise<unknown>
+  bulkDocs(documents: object[]): Promise<unknown>
+  compact(): Promise<unknown>
+}
+
+/** What the mirror holds for one document id, as last read. */
+interface MirrorEntry {
+  seq: number
+  rev: string
+  deleted: boolean
+  /** The message it carries; absent for a deletion or a document that is not a message this key opens. */
+  message?: SyncedMessage
+}
+
+/** The mirror's `_local` document (never replicated) that says how far the store has taken in the mirror's changes. */
+const APPLIED_ID = '_local/sift-applied'
+
+export class Replica {
+  private readonly entries = new Map<string, MirrorEntry>()
+  private readonly documentIds = new Map<string, string>()
+  private seenSeq = 0
+
+  constructor(
+    private readonly mirror: MirrorDatabase,
+    private readonly documents: SyncDocuments,
+    private readonly local: LocalHistory,
+  ) {}
+
+  /** One round: the mirror read, its arrivals applied to the store, the store's changes written to the mirror. */
+  async round(): Promise<void> {
+    await this.readMirror()
+    const applied = await this.appliedSeq()
+    let messages = await this.local.messages()
+    if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
+    await this.saveApplied(this.seenSeq)
+    await this.writeLocal(messages)
+  }
+
+  /** Takes in the mirror's changes since the last read, settling every document two devices changed while apart. */
+  private async readMirror(): Promise<void> {
+    for (;;) {
+      const { results, last_seq } = await this.mirror.changes({
+        since: this.seenSeq,
+        include_docs: true,
+        style: 'all_docs',
+      })
+      let settled = false
+      for (const change of results) {
+        if (change.id === KEY_CHECK_ID || change.id.startsWith('_')) continue
+        if (change.changes.length > 1 && (await this.settleLeaves(change))) settled = true
+        else this.entries.set(change.id, await this.entryOf(change))
+      }
+      this.seenSeq = Number(last_seq)
+      // A settled document's writes are new changes: read them before the round goes on.
+      if (!settled) return
+    }
+  }
+
+  private async entryOf(change: MirrorChange): Promise<MirrorEntry> {
+    const rev = change.doc?._rev ?? change.changes[0].rev
+    const entry: MirrorEntry = { seq: Number(change.seq), rev, deleted: change.deleted === true }
+    if (entry.deleted || change.doc === undefined) return entry
+    const opened = await this.documents.open(change.doc)
+    if (opened?.kind === 'message') entry.message = opened.record as SyncedMessage
+    return entry
+  }
+
+  /**
+   * A document with several leaves (a conflict: two devices changed it while apart) is settled by the merge rules
+   * (`mergedMessage`: a deletion wins, and a sentence forgotten in any leaf is forgotten): the winner is rewritten or
+   * deleted and every other leaf deleted with the settled mark, the same way on every device. A settled leaf is no
+   * forget, so it takes no part in a later settling; a leaf deleted by a forget does, once. False when it needs no write.
+   */
+  private async settleLeaves(change: MirrorChange): Promise<boolean> {
+    const read = (await this.mirror.get(change.id, { open_revs: 'all' })) as { ok?: MirrorDocument }[]
+    const documents = read.flatMap((result) => (result.ok && result.ok[SETTLED] !== 1 ? [result.ok] : []))
+    if (documents.length < 2) return false
+    const leaves: Leaf<SyncedMessage>[] = []
+    for (const document of documents) {
+      const opened = document._deleted ? undefined : await this.documents.open(document)
+      // A leaf this key cannot open is not Sift's to settle: leave the document as the engine picked it.
+      if (!document._deleted && opened?.kind !== 'message') return false
+      leaves.push({ rev: document._rev!, deleted: document._deleted === true, value: opened?.record as SyncedMessage })
+    }
+    const winnerRev = change.doc?._rev ?? leaves[0].rev
+    const merged = mergedMessage(leaves, winnerRev)
+    const writes: object[] = leaves
+      .filter((leaf) => leaf.rev !== winnerRev)
+      .map((leaf) => ({ _id: change.id, _rev: leaf.rev, _deleted: true, [SETTLED]: 1 }))
+    if (merged === undefined) writes.push({ _id: change.id, _rev: winnerRev, _deleted: true })
+    else writes.push({ ...(await this.sealed(merged)), _rev: winnerRev })
+    await this.mirror.bulkDocs(writes)
+    return true
+  }
+
+  /**
+   * Applies to the store what arrived in the mirror after `applied`: a deletion forgets the message, a message the
+   * store lacks is stored, and one the store holds with sentences the arrival no longer has loses them. True when the
+   * store changed.
+   */
+  private async applyArrivals(messages: readonly SyncedMessage[], applied: number): Promise<boolean> {
+    const stored = await this.byDocumentId(messages)
+    const forgottenIds: string[] = []
+    const forgottenSentences: ForgetSentence[] = []
+    const arrived: SyncedMessage[] = []
+    for (const [documentId, entry] of this.entries) {
+      if (entry.seq <= applied) continue
+      const mine = stored.get(documentId)
+      if (entry.deleted) {
+        if (mine) forgottenIds.push(mine.id)
+      } else if (entry.message) {
+        if (!mine) arrived.push(entry.message)
+        else forgottenSentences.push(...sentencesGoneFrom(mine, entry.message))
+      }
+    }
+    if (forgottenIds.length > 0) await this.local.forget({ ids: forgottenIds })
+    if (forgottenSentences.length > 0) await this.local.forget({ sentences: forgottenSentences })
+    // In the order they were said, so that a new device numbers them (`seq`) as the devices that wrote them did.
+    arrived.sort((a, b) => a.timestamp - b.timestamp)
+    if (arrived.length > 0) await this.local.addArrived(arrived)
+    return forgottenIds.length + forgottenSentences.length + arrived.length > 0
+  }
+
+  /**
+   * Writes the store's state to the mirror: a message it lacks (or holds deleted, when the store has it again) or
+   * holds with sentences the store has forgotten, and a deletion of each message the store no longer holds. The
+   * mirror is then compacted, so that what was deleted or rewritten leaves its files.
+   */
+  private async writeLocal(messages: readonly SyncedMessage[]): Promise<void> {
+    const stored = await this.byDocumentId(messages)
+    const writes: object[] = []
+    for (const [documentId, mine] of stored) {
+      const entry = this.entries.get(documentId)
+      const behind =
+        entry === undefined ||
+        entry.deleted ||
+        (entry.message !== undefined && sentencesGoneFrom(entry.message, mine).length > 0)
+      if (behind) writes.push({ ...(await this.sealed(mine)), ...(entry ? { _rev: entry.rev } : {}) })
+    }
+    let deleted = 0
+    for (const [documentId, entry] of this.entries) {
+      if (entry.deleted || entry.message === undefined || stored.has(documentId)) continue
+      writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
+      deleted++
+    }
+    if (writes.length === 0) return
+    await this.mirror.bulkDocs(writes)
+    if (deleted > 0 || writes.some((write) => '_rev' in write)) await this.mirror.compact()
+  }
+
+  private async sealed(message: SyncedMessage): Promise<SyncDocument> {
+    const { id, conversationId, role, timestamp, content, spans } = message
+    return this.documents.seal('message', id, { id, conversationId, role, timestamp, content, spans })
+  }
+
+  private async byDocumentId(messages: readonly SyncedMessage[]): Promise<Map<string, SyncedMessage>> {
+    const byId = new Map<string, SyncedMessage>()
+    for (const message of messages) {
+      let documentId = this.documentIds.get(message.id)
+      if (documentId === undefined) {
+        documentId = await this.documents.documentId('message', message.id)
+        this.documentIds.set(message.id, documentId)
+      }
+      byId.set(documentId, message)
+    }
+    return byId
+  }
+
+  private async appliedSeq(): Promise<number> {
+    try {
+      return Number(((await this.mirror.get(APPLIED_ID)) as { seq: number }).seq)
+    } catch {
+      return 0
+    }
+  }
+
+  private async saveApplied(seq: number): Promise<void> {
+    let rev: string | undefined
+    try {
+      rev = ((await this.mirror.get(APPLIED_ID)) as { _rev: string })._rev
+    } catch {
+      rev = undefined
+    }
+    await this.mirror.put({ _id: APPLIED_ID, ...(rev ? { _rev: rev } : {}), seq })
+  }
+}
+
+/** The live sentences of a message: each non-empty span's text, at its offsets. */
+function sentencesOf(message: SyncedMessage): { text: string; start: number; end: number }[] {
+  const sentences = []
+  for (let slot = 0; slot < message.spans.length / 2; slot++) {
+    const start = message.spans[2 * slot]
+    const end = message.spans[2 * slot + 1]
+    if (start < end) sentences.push({ text: message.content.slice(start, end), start, end })
+  }
+  return sentences
+}
+
+/**
+ * The sentences of `mine` that `other`, a copy of the same message, no longer has: a forget made where `other` was.
+ * None when the two are the same text, or share no sentence (two different messages under one id, which no forget
+ * made: neither is cut down to the other).
+ */
+function sentencesGoneFrom(mine: SyncedMessage, other: SyncedMessage): ForgetSentence[] {
+  if (mine.content === other.content) return []
+  const kept = new Set(sentencesOf(other).map((sentence) => sentence.text))
+  const ours = sentencesOf(mine)
+  if (!ours.some((sentence) => kept.has(sentence.text))) return []
+  return ours
+    .filter((sentence) => !kept.has(sentence.text))
+    .map(({ start, end }) => ({ messageId: mine.id, start, end }))
+}
