@@ -36,6 +36,11 @@ export interface StaticServerOptions {
    * before, their bodies left unread.
    */
   onRequest?(entry: RequestLogEntry): void
+  /**
+   * Origins added to the policy's `connect-src`, as an app adds its LLM endpoint or its sync server
+   * (`MemoryOptions.sync`); default none: nothing is sent anywhere but the page's own origin.
+   */
+  connectSources?: string[]
 }
 
 /** One request as the server saw it. */
@@ -84,9 +89,12 @@ function logRequest(request: IncomingMessage, response: ServerResponse, onReques
 
 export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
   const root = normalize(options.root)
+  const headers = { ...isolationHeaders }
+  if (options.connectSources?.length)
+    headers['Content-Security-Policy'] = `${CONTENT_SECURITY_POLICY} ${options.connectSources.join(' ')}`
   const server: Server = createServer(async (request, response) => {
     if (options.onRequest) logRequest(request, response, options.onRequest)
-    for (const [name, value] of Object.entries(isolationHeaders)) response.setHeader(name, value)
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value)
     const path = filePathFor(root, request.url ?? '/')
     const info = path ? await stat(path).catch(() => undefined) : undefined
     if (!path || !info?.isFile()) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -18,6 +18,14 @@ export class SyncServer {
 
   static async start(): Promise<SyncServer> {
     const server = new SyncServer(mkdtempSync(join(tmpdir(), 'sift-sync-server-')), await freePort())
+    // CORS, as a CouchDB serving a web app from another origin must allow: the browser tests' pages are on another port.
+    const cors = {
+      origins: '*',
+      credentials: true,
+      methods: 'GET, PUT, POST, HEAD, DELETE',
+      headers: 'accept, authorization, content-type, origin, referer',
+    }
+    writeFileSync(join(server.folder, 'config.json'), JSON.stringify({ httpd: { enable_cors: true }, cors }))
     await server.restart()
     return server
   }
@@ -56,6 +64,29 @@ export class SyncServer {
     this.process = undefined
   }
 
+  /**
+   * Stops the server and runs LevelDB's own compaction over every database in its folder, then starts it again.
+   * PouchDB Server's `_compact` deletes old revisions' keys, but LevelDB keeps the bytes in its log and tables until it
+   * compacts them itself (docs/sync-design.md, measured); CouchDB's compaction writes a new file instead.
+   */
+  async compactFiles(): Promise<void> {
+    await this.stop()
+    const { default: leveldown } = (await import('leveldown')) as unknown as {
+      default: (path: string) => LevelDown
+    }
+    for (const entry of readdirSync(this.folder)) {
+      const path = join(this.folder, entry)
+      if (!existsSync(join(path, 'CURRENT'))) continue
+      const db = leveldown(path)
+      await new Promise<void>((done, fail) => db.open((error) => (error ? fail(error) : done())))
+      await new Promise<void>((done, fail) =>
+        db.compactRange('\u0000', '\uffff', (error) => (error ? fail(error) : done())),
+      )
+      await new Promise<void>((done, fail) => db.close((error) => (error ? fail(error) : done())))
+    }
+    await this.restart()
+  }
+
   /** Every byte of every file in the server's folder, one buffer per file. */
   files(): Buffer[] {
     const buffers: Buffer[] = []
@@ -85,6 +116,12 @@ export class SyncServer {
     await response.arrayBuffer()
     return response.status
   }
+}
+
+interface LevelDown {
+  open(callback: (error?: Error) => void): void
+  compactRange(start: string, end: string, callback: (error?: Error) => void): void
+  close(callback: (error?: Error) => void): void
 }
 
 function freePort(): Promise<number> {

@@ -20,6 +20,13 @@ afterAll(async () => {
   await server?.stop()
 })
 
+/** The sealed field of every live message document on the server (the key check left out). */
+async function sealingsOnServer(database: string): Promise<string[]> {
+  const { body } = await server.get(`${database}/_all_docs?include_docs=true`)
+  const rows = body.rows as { id: string; doc: { s: string } }[]
+  return rows.filter((row) => row.id !== 'sift-key-check').map((row) => row.doc.s)
+}
+
 let devices = 0
 /** A device: a memory of its own storage (and mirror) synced with `database` on the server. */
 function device(database: string, passphrase = PASSPHRASE): Promise<Memory> {
@@ -87,6 +94,7 @@ describe('sync between two devices', () => {
     expect(laptopHolds.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4'])
     expect(laptopHolds[0].content).toBe('The flat has a blue door.')
 
+    const sealingsBefore = await sealingsOnServer('userdb-alice')
     await phone.forget({ id: 'm2' })
     await settle(phone, laptop)
     expect((await contents(laptop)).map((m) => m.id)).toEqual(['m1', 'm3', 'm4'])
@@ -94,10 +102,20 @@ describe('sync between two devices', () => {
     expect(context.text).not.toContain('X1234567')
     expect(context.text).not.toContain('Rua das Flores')
 
+    await Promise.all([laptop.close(), phone.close()])
+    // The forgotten message's sealing leaves the server's files (compacted by the forgetting device's sync, then by
+    // LevelDB); the kept ones' stay, so the scan reads what the server holds.
+    const sealingsAfter = new Set(await sealingsOnServer('userdb-alice'))
+    const replaced = sealingsBefore.filter((sealing) => !sealingsAfter.has(sealing))
+    const kept = sealingsBefore.filter((sealing) => sealingsAfter.has(sealing))
+    expect([replaced.length, kept.length]).toEqual([1, 3])
+    await server.compactFiles()
     const raw = Buffer.concat(server.files())
+    const inFiles = (sealing: string) => raw.includes(Buffer.from(sealing.slice(0, 40)))
+    expect(replaced.filter(inFiles)).toEqual([])
+    expect(kept.filter(inFiles)).toEqual(kept)
     for (const word of ['Rua das Flores', 'X1234567', 'quokka', 'dentist', 'blue door', 'travel', 'assistant'])
       expect(raw.includes(Buffer.from(word))).toBe(false)
-    await Promise.all([laptop.close(), phone.close()])
   })
 
   it('keeps both sides of what two devices did while the server was down, and a forget made there wins', async () => {

@@ -71,6 +71,8 @@ export class Replica {
   private readonly entries = new Map<string, MirrorEntry>()
   private readonly documentIds = new Map<string, string>()
   private seenSeq = 0
+  /** Whether the mirror took in a deletion or a rewrite since it was last compacted: their old bodies are still in it. */
+  private replacedSinceCompaction = false
 
   constructor(
     private readonly mirror: MirrorDatabase,
@@ -78,14 +80,22 @@ export class Replica {
     private readonly local: LocalHistory,
   ) {}
 
-  /** One round: the mirror read, its arrivals applied to the store, the store's changes written to the mirror. */
-  async round(): Promise<void> {
+  /**
+   * One round: the mirror read, its arrivals applied to the store, the store's changes written to the mirror. True
+   * when it wrote a deletion or a rewrite there: once pushed, the server holds an old body to compact away.
+   */
+  async round(): Promise<boolean> {
     await this.readMirror()
     const applied = await this.appliedSeq()
     let messages = await this.local.messages()
     if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
     await this.saveApplied(this.seenSeq)
-    await this.writeLocal(messages)
+    const replaced = await this.writeLocal(messages)
+    if (this.replacedSinceCompaction) {
+      await this.mirror.compact()
+      this.replacedSinceCompaction = false
+    }
+    return replaced
   }
 
   /** Takes in the mirror's changes since the last read, settling every document two devices changed while apart. */
@@ -101,6 +111,8 @@ export class Replica {
         if (change.id === KEY_CHECK_ID || change.id.startsWith('_')) continue
         if (change.changes.length > 1 && (await this.settleLeaves(change))) settled = true
         else this.entries.set(change.id, await this.entryOf(change))
+        // A first revision replaced nothing; any later one (a deletion, a rewrite, a settling) left an old body.
+        if (!change.changes.every((leaf) => leaf.rev.startsWith('1-'))) this.replacedSinceCompaction = true
       }
       this.seenSeq = Number(last_seq)
       // A settled document's writes are new changes: read them before the round goes on.
@@ -175,10 +187,10 @@ export class Replica {
 
   /**
    * Writes the store's state to the mirror: a message it lacks (or holds deleted, when the store has it again) or
-   * holds with sentences the store has forgotten, and a deletion of each message the store no longer holds. The
-   * mirror is then compacted, so that what was deleted or rewritten leaves its files.
+   * holds with sentences the store has forgotten, and a deletion of each message the store no longer holds. The round
+   * then compacts the mirror, so that what was deleted or rewritten leaves its files.
    */
-  private async writeLocal(messages: readonly SyncedMessage[]): Promise<void> {
+  private async writeLocal(messages: readonly SyncedMessage[]): Promise<boolean> {
     const stored = await this.byDocumentId(messages)
     const writes: object[] = []
     for (const [documentId, mine] of stored) {
@@ -189,15 +201,15 @@ export class Replica {
         (entry.message !== undefined && sentencesGoneFrom(entry.message, mine).length > 0)
       if (behind) writes.push({ ...(await this.sealed(mine)), ...(entry ? { _rev: entry.rev } : {}) })
     }
-    let deleted = 0
     for (const [documentId, entry] of this.entries) {
       if (entry.deleted || entry.message === undefined || stored.has(documentId)) continue
       writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
-      deleted++
     }
-    if (writes.length === 0) return
+    if (writes.length === 0) return false
     await this.mirror.bulkDocs(writes)
-    if (deleted > 0 || writes.some((write) => '_rev' in write)) await this.mirror.compact()
+    const replaced = writes.some((write) => '_rev' in write)
+    if (replaced) this.replacedSinceCompaction = true
+    return replaced
   }
 
   private async sealed(message: SyncedMessage): Promise<SyncDocument> {

@@ -51,6 +51,8 @@ export class SyncLink {
   private live: LiveSync | undefined
   private checked: Promise<void> | undefined
   private stopped = false
+  /** A round wrote a deletion or a rewrite that the server has not compacted away since. */
+  private serverCompactionDue = false
 
   private constructor(
     private readonly PouchDB: PouchConstructor,
@@ -99,6 +101,7 @@ export class SyncLink {
       await this.PouchDB.replicate(this.remote, this.mirror)
       await this.queueRound()
       await this.PouchDB.replicate(this.mirror, this.remote)
+      await this.compactServer()
     } finally {
       this.startLive()
     }
@@ -146,6 +149,7 @@ export class SyncLink {
     this.live = this.PouchDB.sync(this.mirror, this.remote, { live: true, retry: true })
       .on('change', (info) => {
         if (info.direction === 'pull') this.changed()
+        else this.compactServer().catch(() => undefined)
       })
       // Retried by the replication itself (`retry`), with a growing pause; `synced` reports a server out of reach.
       .on('error', () => undefined)
@@ -160,8 +164,25 @@ export class SyncLink {
     await ended
   }
 
+  /**
+   * Asks the server to compact the database once what a forget replaced has reached it, so that the old bodies leave
+   * its storage (docs/sync-design.md, "Forget everywhere"). CouchDB lets a database's admins do it, as a per-user
+   * database's owner is; a server that refuses leaves them to its own automatic compaction.
+   */
+  private async compactServer(): Promise<void> {
+    if (!this.serverCompactionDue) return
+    this.serverCompactionDue = false
+    try {
+      await this.remote.compact()
+    } catch {
+      this.serverCompactionDue = true
+    }
+  }
+
   private queueRound(): Promise<void> {
-    const round = this.rounds.then(() => (this.stopped ? undefined : this.replica.round()))
+    const round = this.rounds.then(async () => {
+      if (!this.stopped && (await this.replica.round())) this.serverCompactionDue = true
+    })
     // A failed round is repeated whole by the next one; `synced` reports it.
     this.rounds = round.catch(() => undefined)
     return round

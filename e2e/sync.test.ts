@@ -1,0 +1,129 @@
+// Sync in every engine (e2e/browsers/each-engine.ts), through the engine's worker: PouchDB with its IndexedDB adapter
+// keeps the mirror, and replicates with a real PouchDB Server on loopback (another origin, so through CORS). Two
+// memories of one user in two tabs (each with its own store and mirror) stand for two devices: what one adds or
+// forgets reaches the other, and a raw read of every IndexedDB database of the profile and of the server's files
+// finds no forgotten sentence and the server no text at all.
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { demoOutDir } from '../scripts/demo-build'
+import { type StaticServer, startStaticServer } from '../scripts/static-server'
+import type { MessageInput } from '../src/types'
+import { SyncServer } from '../tests/sync/sync-server'
+import { describeEachEngine } from './browsers/each-engine'
+import type { PageSession } from './browsers/session'
+import { scanDatabase } from './raw-scan'
+
+const PASSPHRASE = 'e2e sync passphrase, the same on both devices'
+
+declare global {
+  interface Window {
+    synced: import('../src/types').Memory
+  }
+}
+
+const history: MessageInput[] = [
+  { id: 's1', role: 'user', content: 'My locker code is 4417. The gym opens at six.' },
+  { id: 's2', role: 'assistant', content: 'Noted: your niece Ottoline loves marzipan.' },
+  { id: 's3', role: 'user', content: 'The spare key is with Mrs Pemberton at number nine.' },
+]
+
+let server: SyncServer
+/** The demo, served with the sync server's origin added to its policy's `connect-src`, as an app would. */
+let site: StaticServer
+beforeAll(async () => {
+  server = await SyncServer.start()
+  site = await startStaticServer({
+    root: demoOutDir,
+    port: 0,
+    connectSources: [new URL(server.url('x')).origin],
+  })
+})
+afterAll(async () => {
+  await site?.close()
+  await server?.stop()
+})
+
+/** The sealed field of every live message document on the server (the key check left out). */
+async function sealingsOnServer(database: string): Promise<string[]> {
+  const { body } = await server.get(`${database}/_all_docs?include_docs=true`)
+  const rows = body.rows as { id: string; doc: { s: string } }[]
+  return rows.filter((row) => row.id !== 'sift-key-check').map((row) => row.doc.s)
+}
+
+function openSynced(page: PageSession, name: string, url: string): Promise<void> {
+  return page.evaluate(
+    async ({ name, url, passphrase }) => {
+      window.synced = await window.sift.createMemory({ name, device: 'wasm', passphrase, sync: { url } })
+    },
+    { name, url, passphrase: PASSPHRASE },
+  )
+}
+
+const contents = (page: PageSession) =>
+  page.evaluate(async () => (await window.synced.messages()).messages.map((m) => `${m.id}: ${m.content}`).sort())
+
+describeEachEngine('sync between two devices', (run) => {
+  let opened: PageSession[] = []
+  const demoTab = async () => {
+    const page = await run.browser().newPage()
+    opened.push(page)
+    await page.goto(`${site.url}/?open=0`)
+    await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
+    return page
+  }
+  afterEach(async () => {
+    for (const page of opened) await page.close().catch(() => undefined)
+    opened = []
+  })
+
+  test('adds and forgets reach the other device; no forgotten sentence in either IndexedDB, no text on the server', async () => {
+    const database = `userdb-${run.engine.name}`
+    const url = server.url(database)
+    const [laptop, phone] = [await demoTab(), await demoTab()]
+    const [laptopName, phoneName] = [`e2e-sync-laptop-${run.engine.name}`, `e2e-sync-phone-${run.engine.name}`]
+    await openSynced(laptop, laptopName, url)
+    await openSynced(phone, phoneName, url)
+
+    await laptop.evaluate((history) => window.synced.add(history), history)
+    await laptop.evaluate(() => window.synced.synced())
+    await phone.evaluate(() => window.synced.synced())
+    expect(await contents(phone)).toEqual(await contents(laptop))
+    expect(await contents(phone)).toHaveLength(3)
+
+    const sealingsBefore = await sealingsOnServer(database)
+    await phone.evaluate(() => window.synced.forget({ sentences: [{ messageId: 's1', start: 0, end: 23 }] }))
+    await phone.evaluate(() => window.synced.forget({ id: 's2' }))
+    for (const page of [phone, laptop, phone]) await page.evaluate(() => window.synced.synced())
+    expect(await contents(laptop)).toEqual([
+      's1: The gym opens at six.',
+      's3: The spare key is with Mrs Pemberton at number nine.',
+    ])
+    expect(await contents(phone)).toEqual(await contents(laptop))
+    const answer = await laptop.evaluate(
+      async () =>
+        (await window.synced.buildContext('What is my locker code and who loves marzipan?', { budget: 2000 })).text,
+    )
+    expect(answer).not.toContain('4417')
+    expect(answer).not.toContain('Ottoline')
+
+    // The sealed copies the forget replaced (s2 deleted, s1 rewritten) are gone from both mirrors once compacted; a
+    // kept message's sealing is found there, so the scan reads what the mirrors hold.
+    const sealingsAfter = new Set(await sealingsOnServer(database))
+    const replaced = sealingsBefore.filter((sealing) => !sealingsAfter.has(sealing)).map((s) => s.slice(0, 40))
+    const kept = sealingsBefore.filter((sealing) => sealingsAfter.has(sealing)).map((s) => s.slice(0, 40))
+    expect(replaced).toHaveLength(2)
+    expect(kept).toHaveLength(1)
+    for (const page of [laptop, phone]) await page.evaluate(() => window.synced.close())
+    for (const name of [`_pouch_sift-sync-${laptopName}`, `_pouch_sift-sync-${phoneName}`]) {
+      const scan = await scanDatabase(laptop, name, [...replaced, ...kept])
+      expect(
+        scan.found.map((where) => where.split(': ').at(-1)),
+        name,
+      ).toEqual(kept)
+    }
+    const gone = ['locker code is 4417', 'Ottoline']
+    for (const name of [laptopName, phoneName]) expect((await scanDatabase(laptop, name, gone)).found, name).toEqual([])
+    const raw = Buffer.concat(server.files())
+    for (const word of ['4417', 'Ottoline', 'Pemberton', 'gym opens', 'assistant'])
+      expect(raw.includes(Buffer.from(word)), word).toBe(false)
+  })
+})

@@ -1,0 +1,2 @@
+// leveldown ships no types; tests/sync/sync-server.ts describes what it calls (`LevelDown`).
+declare module 'leveldown'
