@@ -42,13 +42,6 @@ afterAll(async () => {
   await server?.stop()
 })
 
-/** The sealed field of every live message document on the server (the key check left out). */
-async function sealingsOnServer(database: string): Promise<string[]> {
-  const { body } = await server.get(`${database}/_all_docs?include_docs=true`)
-  const rows = body.rows as { id: string; doc: { s: string } }[]
-  return rows.filter((row) => row.id !== 'sift-key-check').map((row) => row.doc.s)
-}
-
 function openSynced(page: PageSession, name: string, url: string): Promise<void> {
   return page.evaluate(
     async ({ name, url, passphrase }) => {
@@ -89,7 +82,7 @@ describeEachEngine('sync between two devices', (run) => {
     expect(await contents(phone)).toEqual(await contents(laptop))
     expect(await contents(phone)).toHaveLength(3)
 
-    const sealingsBefore = await sealingsOnServer(database)
+    const sealingsBefore = await server.sealings(database)
     await phone.evaluate(() => window.synced.forget({ sentences: [{ messageId: 's1', start: 0, end: 23 }] }))
     await phone.evaluate(() => window.synced.forget({ id: 's2' }))
     for (const page of [phone, laptop, phone]) await page.evaluate(() => window.synced.synced())
@@ -107,7 +100,7 @@ describeEachEngine('sync between two devices', (run) => {
 
     // The sealed copies the forget replaced (s2 deleted, s1 rewritten) are gone from both mirrors once compacted; a
     // kept message's sealing is found there, so the scan reads what the mirrors hold.
-    const sealingsAfter = new Set(await sealingsOnServer(database))
+    const sealingsAfter = new Set(await server.sealings(database))
     const replaced = sealingsBefore.filter((sealing) => !sealingsAfter.has(sealing)).map((s) => s.slice(0, 40))
     const kept = sealingsBefore.filter((sealing) => sealingsAfter.has(sealing)).map((s) => s.slice(0, 40))
     expect(replaced).toHaveLength(2)

@@ -107,14 +107,11 @@ export class SyncServer {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }
   }
 
-  /** POST to a path of the server's HTTP API (e.g. `db/_compact`). */
-  async post(path: string): Promise<number> {
-    const response = await fetch(`http://127.0.0.1:${this.port}/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-    })
-    await response.arrayBuffer()
-    return response.status
+  /** The sealed field of every live record's document in `database` (the key check left out). */
+  async sealings(database: string): Promise<string[]> {
+    const { body } = await this.get(`${database}/_all_docs?include_docs=true`)
+    const rows = body.rows as { id: string; doc: { s: string } }[]
+    return rows.filter((row) => row.id !== 'sift-key-check').map((row) => row.doc.s)
   }
 }
 

@@ -20,13 +20,6 @@ afterAll(async () => {
   await server?.stop()
 })
 
-/** The sealed field of every live message document on the server (the key check left out). */
-async function sealingsOnServer(database: string): Promise<string[]> {
-  const { body } = await server.get(`${database}/_all_docs?include_docs=true`)
-  const rows = body.rows as { id: string; doc: { s: string } }[]
-  return rows.filter((row) => row.id !== 'sift-key-check').map((row) => row.doc.s)
-}
-
 let devices = 0
 /** A device: a memory of its own storage (and mirror) synced with `database` on the server. */
 function device(database: string, passphrase = PASSPHRASE): Promise<Memory> {
@@ -94,7 +87,7 @@ describe('sync between two devices', () => {
     expect(laptopHolds.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4'])
     expect(laptopHolds[0].content).toBe('The flat has a blue door.')
 
-    const sealingsBefore = await sealingsOnServer('userdb-alice')
+    const sealingsBefore = await server.sealings('userdb-alice')
     await phone.forget({ id: 'm2' })
     await settle(phone, laptop)
     expect((await contents(laptop)).map((m) => m.id)).toEqual(['m1', 'm3', 'm4'])
@@ -105,7 +98,7 @@ describe('sync between two devices', () => {
     await Promise.all([laptop.close(), phone.close()])
     // The forgotten message's sealing leaves the server's files (compacted by the forgetting device's sync, then by
     // LevelDB); the kept ones' stay, so the scan reads what the server holds.
-    const sealingsAfter = new Set(await sealingsOnServer('userdb-alice'))
+    const sealingsAfter = new Set(await server.sealings('userdb-alice'))
     const replaced = sealingsBefore.filter((sealing) => !sealingsAfter.has(sealing))
     const kept = sealingsBefore.filter((sealing) => sealingsAfter.has(sealing))
     expect([replaced.length, kept.length]).toEqual([1, 3])
