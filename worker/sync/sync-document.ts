@@ -24,6 +24,11 @@ export interface OpenedRecord {
  * ids to meet and few enough to keep the server's index small.
  */
 const ID_CHARACTERS = 22
+/**
+ * Put before every document id: CouchDB refuses ids that start with "_" (its own documents'), which a base64url HMAC
+ * does once in 64. The same letter for every kind, so it tells the server nothing.
+ */
+const ID_PREFIX = 'r'
 /** Sealed records are padded to a multiple of this many bytes, so the server learns a message's length only roughly. */
 const PADDING_BYTES = 256
 /** The length of the record's bytes, written before them, so the padding can be taken off again. */
@@ -50,7 +55,8 @@ export class SyncDocuments {
   /** The document id of record `id` of `kind`. */
   async documentId(kind: SyncKind, id: string): Promise<string> {
     const mac = await crypto.subtle.sign('HMAC', this.idKey, new TextEncoder().encode(`${kind}:${id}`))
-    return toBase64(new Uint8Array(mac)).replace(/\+/g, '-').replace(/\//g, '_').slice(0, ID_CHARACTERS)
+    const hashed = toBase64(new Uint8Array(mac)).replace(/\+/g, '-').replace(/\//g, '_').slice(0, ID_CHARACTERS)
+    return ID_PREFIX + hashed
   }
 
   /** The document that carries `record`. */

@@ -1,0 +1,102 @@
+// bench:sync — what sync costs (issue 33): a device adds a history and syncs it to a real PouchDB Server on loopback;
+// a new device (empty storage, the same passphrase) then syncs it down, and is timed until it lists every message and
+// until it has embedded them. Every byte between the devices and the server passes a counting proxy, so "bytes per
+// message" is what went over the wire (HTTP and JSON included), each way.
+//
+//   npm run bench:sync [-- --messages 10000]
+import { createServer, type Server, connect } from 'node:net'
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { createMemory, type Memory } from '../../src/node'
+import { SyncServer } from '../../tests/sync/sync-server'
+import { generateHistory } from '../shared/synthetic-history'
+
+const PASSPHRASE = 'bench sync passphrase'
+
+/** A TCP proxy to `port` that counts the bytes each way. */
+function countingProxy(port: number): Promise<{ server: Server; port: number; up: () => number; down: () => number }> {
+  let up = 0
+  let down = 0
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1')
+    client.on('data', (chunk: Buffer) => {
+      up += chunk.length
+    })
+    upstream.on('data', (chunk: Buffer) => {
+      down += chunk.length
+    })
+    client.pipe(upstream).pipe(client)
+    client.on('error', () => upstream.destroy())
+    upstream.on('error', () => client.destroy())
+  })
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      done({ server, port: typeof address === 'object' && address ? address.port : 0, up: () => up, down: () => down })
+    }),
+  )
+}
+
+function device(name: string, url: string): Promise<Memory> {
+  return createMemory({
+    name,
+    indexedDB: new IDBFactory(),
+    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+    passphrase: PASSPHRASE,
+    sync: { url },
+  })
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now()
+  const result = await work()
+  return [result, (performance.now() - started) / 1000]
+}
+
+async function main(): Promise<void> {
+  const at = process.argv.indexOf('--messages')
+  const count = at > 0 ? Number(process.argv[at + 1]) : 10_000
+  const history = generateHistory(count * 2)
+  const messages = history.messages.slice(0, count)
+  const characters = messages.reduce((sum, message) => sum + message.content.length, 0)
+
+  const server = await SyncServer.start()
+  const proxy = await countingProxy(server.port)
+  const url = `http://127.0.0.1:${proxy.port}/userdb-bench`
+  try {
+    const first = await device('bench-first', url)
+    for (let i = 0; i < messages.length; i += 1000) await first.add(messages.slice(i, i + 1000))
+    const [, pushSeconds] = await timed(() => first.synced())
+    const sent = proxy.up()
+    await first.close()
+
+    const [before, beforeDown] = [proxy.up(), proxy.down()]
+    const second = await device('bench-second', url)
+    const [, listSeconds] = await timed(() => second.synced())
+    const { messages: listed, pending } = await second.stats()
+    const [, embedSeconds] = await timed(() => second.indexed())
+    const { sentences, pending: left } = await second.stats()
+    const received = proxy.down() - beforeDown
+    const askedFor = proxy.up() - before
+    await second.close()
+
+    const row = (label: string, value: string) => console.log(`${label.padEnd(52)} ${value}`)
+    row('messages (mean characters)', `${count} (${Math.round(characters / count)})`)
+    row('first device: synced() after adding them', `${pushSeconds.toFixed(1)} s`)
+    row('bytes sent per message, first device (HTTP included)', `${Math.round(sent / count)} B`)
+    row('new device: synced() until it lists them', `${listSeconds.toFixed(1)} s (${listed} listed)`)
+    row('  sentences still to embed then', `${pending}`)
+    row(
+      'new device: then indexed() (the rest embedded)',
+      `${embedSeconds.toFixed(1)} s (${sentences} sentences, ${left} left)`,
+    )
+    row(
+      'bytes received per message, new device',
+      `${Math.round(received / count)} B (sent ${Math.round(askedFor / count)} B)`,
+    )
+  } finally {
+    proxy.server.close()
+    await server.stop()
+  }
+}
+
+await main()
