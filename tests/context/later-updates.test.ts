@@ -220,6 +220,33 @@ describe('supersedingStatement: revisions tied by meaning, stems and what they n
     ).toBeUndefined()
   })
 
+  it('takes a named revision only for a line among the `updateRivals` it is most about, a repeated one counted once', () => {
+    const hobby = sentence(1, 'Board games are great fun for a rainy weekend!')
+    const change = sentence(9, "These days it's mostly card games at our place.")
+    const a = sentence(2, 'We play cards every Friday.')
+    const b = sentence(3, 'My uncle taught me poker.')
+    expect(CONTEXT_TUNING.updateRivals).toBe(2)
+    expect(
+      supersedingStatement(hobby, [
+        tied(change, 0.5, [
+          [a, 0.7],
+          [b, 0.6],
+          [hobby, 0.5],
+        ]),
+      ]),
+    ).toBeUndefined()
+    const again = { ...a, sid: 4 }
+    expect(
+      supersedingStatement(hobby, [
+        tied(change, 0.5, [
+          [a, 0.7],
+          [again, 0.7],
+          [hobby, 0.5],
+        ]),
+      ])?.sid,
+    ).toBe(9)
+  })
+
   it('revises the line naming most of it, not a less close one on a shared word, unless that one is a later change', () => {
     const tea = sentence(1, 'I drink black tea with breakfast.')
     const read = sentence(2, 'I drink too little water at work.')

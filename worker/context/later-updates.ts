@@ -102,7 +102,9 @@ export function supersedingStatement(
  * - a move of the speaker's own after where the speaker lives (`movesFromHome`), `sameSubjectSimilarity` close, or
  *   closer only when `earlier` is the line it is most about (`closerEarlierStatements` none);
  * - or it names the subject again (a content term in common, "bookkeeper" meeting "bookkeeping": `subjectTermsOf`),
- *   `sameSubjectSimilarity` close or the line it is most about, and no line it is closer to names more of its terms
+ *   `sameSubjectSimilarity` close or the line it is most about, among the `updateRivals` lines it is most about (a
+ *   statement said again counted once: "I've been playing one more game with friends these days" is about four
+ *   other lines before "Have fun exploring different genres of games!"), and no line it is closer to names more of its terms
  *   ("I don't drink coffee anymore" revises "I drink coffee, three cups a day", not "I keep forgetting to drink
  *   water") unless `earlier` is a later change of that line (a value changed twice);
  * - or it names nothing of it ("My phone plan is with Vodafone" → "Switched to Giffgaff last week, it's half the
@@ -134,6 +136,7 @@ function revisesEarlier(
   if (named > 0)
     return (
       (near || mostAbout) &&
+      (closer === undefined || new Set(closer.map((line) => line.text)).size < tuning.updateRivals) &&
       !closer?.some((line) => namesMore(line) && !(revision && compareTimeOrder(line, earlier) < 0))
     )
   if (!mostAbout) return false
