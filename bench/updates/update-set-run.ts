@@ -4,7 +4,9 @@
 // question about each fact's current value: the latest value in the context; a stale value there unmarked; the
 // latest there with every stale line marked or left out; and the share of contexts marking a line never revised
 // (false marks), on changed facts and on controls.
-//   npx tsx bench/updates/update-set-run.ts [--budgets 2000,8000] [--modes default,off,on] [--filler 20] [--examples] [--tune NAME=VALUE]...
+// `--set update-set-third.json` reads the third set instead (two held-out chats written before the revisions' linking
+// was changed, issue 31), a file beside this one in the same format.
+//   npx tsx bench/updates/update-set-run.ts [--set FILE] [--budgets 2000,8000] [--modes default,off,on] [--filler 20] [--examples] [--tune NAME=VALUE]...
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { createMemory } from '../../src/node'
@@ -26,6 +28,7 @@ interface UpdateSet {
 
 const { values: args } = parseArgs({
   options: {
+    set: { type: 'string', default: 'update-set.json' },
     budgets: { type: 'string', default: '2000,8000' },
     modes: { type: 'string', default: 'default,off,on' },
     filler: { type: 'string', default: '20' },
@@ -47,7 +50,7 @@ const MODES: Record<string, Pick<BuildContextOptions, 'followUpdates'>> = {
 }
 const budgets = args.budgets.split(',').map(Number)
 const modes = args.modes.split(',')
-const set: UpdateSet = JSON.parse(await readFile(new URL('./update-set.json', import.meta.url), 'utf8'))
+const set: UpdateSet = JSON.parse(await readFile(new URL(`./${args.set}`, import.meta.url), 'utf8'))
 
 /** The conversation as messages: each session's planted turns spread among `filler` exchanges, a week apart. */
 function messagesOf(conversation: SetConversation, fillerPerSession: number): MessageInput[] {

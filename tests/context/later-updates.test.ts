@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  REVISION_LINKS,
   supersedingStatement,
   withLaterUpdates,
   withMarksResolved,
@@ -114,6 +115,163 @@ describe('supersedingStatement', () => {
   })
 })
 
+// Sentences written for these tests, in none of the update sets.
+describe('supersedingStatement: revisions tied by meaning, stems and what they name', () => {
+  const gym = sentence(1, 'My gym membership is with PureFit.')
+  const other = sentence(2, 'My cousin plays the cello in a quartet.')
+  const revision = sentence(9, 'Went over to Anytime last month, the classes are better.', {})
+  /** `statement` with its nearest earlier sentences, nearest first, and its place among the request's nearest. */
+  const tied = (
+    statement: ScoredSentence,
+    similarity: number,
+    near: [ScoredSentence, number][],
+    requestRank?: number,
+  ): LaterStatement => ({
+    sentence: statement,
+    similarity,
+    earlierNeighbours: () => near.map(([s, cosine]) => ({ sentence: s, similarity: cosine })),
+    ...(requestRank !== undefined && { requestRank }),
+  })
+  const switched = sentence(9, 'Switched to Anytime last month, the classes are better.')
+
+  it('ties a change that names nothing of the line to the line it is most about, when it answers the request', () => {
+    expect(
+      supersedingStatement(gym, [
+        tied(
+          switched,
+          0.46,
+          [
+            [gym, 0.46],
+            [other, 0.2],
+          ],
+          1,
+        ),
+      ])?.sid,
+    ).toBe(9)
+    // Just under sameSubjectSimilarity still, as the line it is most about.
+    expect(supersedingStatement(gym, [tied(switched, 0.44, [[gym, 0.44]], 1)])?.sid).toBe(9)
+    expect(
+      supersedingStatement(gym, [tied(switched, REVISION_LINKS.closestSimilarity - 0.01, [[gym, 0.39]], 1)]),
+    ).toBeUndefined()
+  })
+
+  it('not when another line of the speaker is closer to it, or it is far from the request, or unworded', () => {
+    expect(
+      supersedingStatement(gym, [
+        tied(
+          switched,
+          0.46,
+          [
+            [other, 0.5],
+            [gym, 0.46],
+          ],
+          1,
+        ),
+      ]),
+    ).toBeUndefined()
+    expect(
+      supersedingStatement(gym, [tied(switched, 0.46, [[gym, 0.46]], CONTEXT_TUNING.updateLookups)]),
+    ).toBeUndefined()
+    expect(supersedingStatement(gym, [tied(switched, 0.46, [[gym, 0.46]])])).toBeUndefined()
+    expect(supersedingStatement(gym, [tied(revision, 0.6, [[gym, 0.6]], 0)])).toBeUndefined()
+    // The other speaker's closer line and a question do not count as closer: they are not the speaker's statements.
+    const asked = sentence(3, 'Is PureFit open on Sundays?')
+    const theirs = sentence(4, 'PureFit has a pool, I think.', { role: 'assistant' })
+    expect(
+      supersedingStatement(gym, [
+        tied(
+          switched,
+          0.46,
+          [
+            [asked, 0.7],
+            [theirs, 0.7],
+            [gym, 0.46],
+          ],
+          1,
+        ),
+      ])?.sid,
+    ).toBe(9)
+  })
+
+  it('takes no move as a change of a line it names nothing of: a move revises a home', () => {
+    const school = sentence(1, 'Our son is at Hillcrest Primary.')
+    const move = sentence(9, 'We moved to Ealing, nearer the river.')
+    expect(supersedingStatement(school, [tied(move, 0.6, [[school, 0.6]], 0)])).toBeUndefined()
+  })
+
+  it('takes no repeat of the line, however close', () => {
+    const again = sentence(9, 'Cancelled the cello lessons again.')
+    const lessons = sentence(1, 'Cancelled the cello lessons.')
+    expect(supersedingStatement(lessons, [tied(again, 0.95, [[lessons, 0.95]], 0)])).toBeUndefined()
+  })
+
+  it('meets an agent noun and its activity ("welder" / "welding"), just under sameSubjectSimilarity when most about it', () => {
+    const job = sentence(1, 'I got a job as a welder at the shipyard.')
+    const now = sentence(9, 'These days I teach evening classes instead of the welding.')
+    expect(supersedingStatement(job, [tied(now, 0.5, [[job, 0.5]])])?.sid).toBe(9)
+    expect(supersedingStatement(job, [tied(now, 0.43, [[job, 0.43]])])?.sid).toBe(9)
+    expect(
+      supersedingStatement(job, [
+        tied(now, 0.43, [
+          [other, 0.6],
+          [job, 0.43],
+        ]),
+      ]),
+    ).toBeUndefined()
+  })
+
+  it('takes a named revision only for a line among the `updateRivals` it is most about, a repeated one counted once', () => {
+    const hobby = sentence(1, 'Board games are great fun for a rainy weekend!')
+    const change = sentence(9, "These days it's mostly card games at our place.")
+    const a = sentence(2, 'We play cards every Friday.')
+    const b = sentence(3, 'My uncle taught me poker.')
+    expect(CONTEXT_TUNING.updateRivals).toBe(2)
+    expect(
+      supersedingStatement(hobby, [
+        tied(change, 0.5, [
+          [a, 0.7],
+          [b, 0.6],
+          [hobby, 0.5],
+        ]),
+      ]),
+    ).toBeUndefined()
+    const again = { ...a, sid: 4 }
+    expect(
+      supersedingStatement(hobby, [
+        tied(change, 0.5, [
+          [a, 0.7],
+          [again, 0.7],
+          [hobby, 0.5],
+        ]),
+      ])?.sid,
+    ).toBe(9)
+  })
+
+  it('revises the line naming most of it, not a less close one on a shared word, unless that one is a later change', () => {
+    const tea = sentence(1, 'I drink black tea with breakfast.')
+    const read = sentence(2, 'I drink too little water at work.')
+    const change = sentence(9, "I don't drink black tea anymore, just hot water and lemon.")
+    const statement = tied(change, 0.6, [
+      [tea, 0.8],
+      [read, 0.6],
+    ])
+    expect(supersedingStatement(tea, [{ ...statement, similarity: 0.8 }])?.sid).toBe(9)
+    expect(supersedingStatement(read, [statement])).toBeUndefined()
+    // A value changed twice: the middle line names less than the first yet is revised, being a change of it.
+    const desk = sentence(1, 'My desk is in room 4B on the second floor.')
+    const moved = sentence(5, 'Switched desks, room 7 on the fourth floor.')
+    const again = sentence(9, 'Changed to a desk on the ground floor, in room 1B.')
+    expect(
+      supersedingStatement(moved, [
+        tied(again, 0.6, [
+          [desk, 0.7],
+          [moved, 0.6],
+        ]),
+      ])?.sid,
+    ).toBe(9)
+  })
+})
+
 describe('withLaterUpdates', () => {
   const car = sentence(1, 'I drive a Polo.')
   const cat = sentence(2, 'Our cat is called Luna.')
@@ -138,12 +296,38 @@ describe('withLaterUpdates', () => {
     }
     const one = { ...CONTEXT_TUNING, updateLookups: 1 }
     expect([...withLaterUpdates([car, cat], spy, one)].map((s) => s.sid)).toEqual([1, 9, 2])
-    expect(looked).toEqual([1])
+    // The revision found is followed in turn (a value changed twice), which is no lookup of a ranked candidate.
+    expect(looked).toEqual([1, 9])
     expect(
       [...withLaterUpdates([car, cat], laterOf, { ...CONTEXT_TUNING, updateLookups: 2 })].map((s) => s.sid),
     ).toEqual([1, 9, 2, 10])
     // The first candidate of the second query is its own best match.
     expect([...withLaterUpdates([car, { ...cat, query: 1 }], laterOf, one)].map((s) => s.sid)).toEqual([1, 9, 2, 10])
+  })
+
+  it('spends no lookup on a question or an event at a past time: nothing revises them', () => {
+    const looked: number[] = []
+    const spy = (s: ScoredSentence) => {
+      looked.push(s.sid)
+      return laterOf(s)
+    }
+    const asked = sentence(3, 'Should I sell the Polo?')
+    const past = sentence(4, 'I washed the Polo last week.')
+    const one = { ...CONTEXT_TUNING, updateLookups: 1 }
+    expect([...withLaterUpdates([asked, past, cat], spy, one)].map((s) => s.sid)).toEqual([3, 4, 2, 10])
+    expect(looked).toEqual([2, 10])
+  })
+
+  it('marks the middle of a value changed twice, following the revision in turn', () => {
+    const middle = sentence(9, 'Sold the Polo, picked up a Kia.')
+    const last = sentence(12, 'Sold the Kia too, cycling now.')
+    const chain = (s: ScoredSentence) =>
+      s.sid === car.sid ? [later(middle, 0.6)] : s.sid === middle.sid ? [later(last, 0.6)] : []
+    expect([...withLaterUpdates([car], chain)].map((s) => [s.sid, s.reason, s.supersededBy])).toEqual([
+      [1, 'relevant', 'm9'],
+      [9, 'update', 'm12'],
+      [12, 'update', undefined],
+    ])
   })
 
   it('does not look up neighbours, recent turns or updates, and leaves a candidate nothing supersedes as it is', () => {

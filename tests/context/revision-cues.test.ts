@@ -4,6 +4,7 @@ import {
   movesFromHome,
   readsAsRevision,
   speaksOfListener,
+  tellsOwnMove,
   tellsPastEvent,
   withoutRevisionCues,
 } from '../../worker/context/revision-cues'
@@ -74,6 +75,14 @@ describe('movesFromHome', () => {
     )
     expect(movesFromHome('My aunt lives in Truro.', 'We moved to Exeter in May.')).toBe(false)
     expect(movesFromHome('I live above the chemist on Park Lane.', 'The chemist moved to a bigger shop.')).toBe(false)
+  })
+})
+
+describe('tellsOwnMove', () => {
+  it("tells the speaker's own move from another's", () => {
+    expect(tellsOwnMove("We've moved to a cottage outside Hexham.")).toBe(true)
+    expect(tellsOwnMove('Moved house again, third time in two years.')).toBe(true)
+    expect(tellsOwnMove('The bakery moved to the corner of Fore Street.')).toBe(false)
   })
 })
 

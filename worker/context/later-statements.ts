@@ -7,7 +7,7 @@ import type { LexicalTuning } from '../index/lexical/lexical-tuning'
 import type { RankingQuery, RankingSources } from '../rank/rank-candidates'
 import { openingOfNextTurn } from './catalog-candidates'
 import type { ContextTuning } from './context-tuning'
-import type { LaterStatement } from './later-updates'
+import type { EarlierNeighbour, LaterStatement } from './later-updates'
 import { confirmsPrevious } from './revision-cues'
 
 /** What the search for later statements reads of the tuning: how many of each pool, and how BM25 scores. */
@@ -36,17 +36,21 @@ export function laterStatementsOf(
     if (!read.has(sid)) read.set(sid, vectors.vectorOf(sid))
     return read.get(sid)
   }
-  let nearRequest: number[] | undefined
+  let nearRequest: Map<number, number> | undefined
+  // A later statement's nearest earlier sentences, searched once per request however many lines it is tested against.
+  const nearBefore = new Map<number, EarlierNeighbour[]>()
+  const earlierNeighboursOf = (later: ScoredSentence, vector: Float32Array) => {
+    let near = nearBefore.get(later.sid)
+    if (near === undefined)
+      nearBefore.set(later.sid, (near = sentencesBefore(later, vector, sources, EARLIER_NEIGHBOURS)))
+    return near
+  }
   return (sentence) => {
     const own = vectorOf(sentence.sid)
     if (own === undefined) return []
-    nearRequest ??= queries.flatMap((query) =>
-      query.vector
-        ? vectors.search(query.vector, tuning.requestNeighbours, { conversationId }).map((hit) => hit.sid)
-        : [],
-    )
+    nearRequest ??= nearestToRequest(queries, conversationId, vectors, tuning.requestNeighbours)
     const statements: LaterStatement[] = []
-    for (const sid of new Set([...nearRequest, ...laterInWords(sentence, sources.lexical, catalog, tuning)])) {
+    for (const sid of new Set([...nearRequest.keys(), ...laterInWords(sentence, sources.lexical, catalog, tuning)])) {
       // Only what was said after it can supersede it: the others are left before their vectors are read.
       const stored = sid === sentence.sid ? undefined : catalog.get(sid)
       if (stored === undefined || compareTimeOrder(stored, sentence) <= 0) continue
@@ -55,11 +59,60 @@ export function laterStatementsOf(
       const confirmed = later.role !== sentence.role && confirmedBy(catalog, later, sentence.role)
       if (later.role !== sentence.role && !confirmed) continue
       const vector = vectorOf(sid)
-      if (vector !== undefined)
-        statements.push({ sentence: later, similarity: dot(own, vector), ...(confirmed && { confirmed }) })
+      if (vector === undefined) continue
+      const earlierNeighbours = () => earlierNeighboursOf(later, vector)
+      const requestRank = nearRequest.get(sid)
+      statements.push({
+        sentence: later,
+        similarity: dot(own, vector),
+        earlierNeighbours,
+        ...(requestRank !== undefined && { requestRank }),
+        ...(confirmed && { confirmed }),
+      })
     }
     return statements
   }
+}
+
+/** The `k` sentences nearest each query in meaning, each with its best place among them (0 the nearest). */
+function nearestToRequest(
+  queries: readonly RankingQuery[],
+  conversationId: string | undefined,
+  vectors: NonNullable<RankingSources['vectors']>,
+  k: number,
+): Map<number, number> {
+  const ranks = new Map<number, number>()
+  for (const query of queries) {
+    if (query.vector === undefined) continue
+    vectors.search(query.vector, k, { conversationId }).forEach(({ sid }, rank) => {
+      ranks.set(sid, Math.min(rank, ranks.get(sid) ?? rank))
+    })
+  }
+  return ranks
+}
+
+/**
+ * How many of a later statement's nearest sentences `revisesMost` reads (`later-updates.ts`): enough to hold the
+ * `updateRivals` closest earlier statements of the speaker once the other speaker's lines, later lines and
+ * questions among them are left out. Sentences; a search depth, not a tuned weight.
+ */
+const EARLIER_NEIGHBOURS = 24
+
+/** The `k` sentences of `later`'s conversation nearest `vector` (its own), those said before it, with their cosines. */
+function sentencesBefore(
+  later: ScoredSentence,
+  vector: Float32Array,
+  { vectors, catalog }: RankingSources,
+  k: number,
+): EarlierNeighbour[] {
+  const near: EarlierNeighbour[] = []
+  for (const hit of vectors?.search(vector, k, { conversationId: later.conversationId }) ?? []) {
+    const stored = catalog.get(hit.sid)
+    if (stored === undefined || compareTimeOrder(stored, later) >= 0) continue
+    const sentence = scoredSentence(catalog, hit.sid, 0, 'relevant')
+    if (sentence !== undefined) near.push({ sentence, similarity: hit.score })
+  }
+  return near
 }
 
 /** Whether the turn after `later`'s is by `role` and opens by agreeing with it (`confirmsPrevious`). */

@@ -101,6 +101,11 @@ const OWN_HOME =
 /** A move of the speaker's own: "we moved to Bristol", "I've relocated", "moved house again". */
 const OWN_MOVE = /\b(i|we)('ve| have)? (finally )?(moved|relocated)\b|\bmoved (house|again)\b/
 
+/** Whether `text` reports a move of the speaker's own ("we moved to Bristol", "moved house again"). */
+export function tellsOwnMove(text: string): boolean {
+  return OWN_MOVE.test(lowerCase(text))
+}
+
 /**
  * Whether `later` reports the speaker's move and `earlier` says where the speaker lives, or an earlier move: a move names the new place,
  * seldom the old one or the word "live", yet it revises where they live. Someone else's home ("my sister lives in
@@ -108,7 +113,7 @@ const OWN_MOVE = /\b(i|we)('ve| have)? (finally )?(moved|relocated)\b|\bmoved (h
  */
 export function movesFromHome(earlier: string, later: string): boolean {
   const before = lowerCase(earlier)
-  return (OWN_HOME.test(before) || OWN_MOVE.test(before)) && OWN_MOVE.test(lowerCase(later))
+  return (OWN_HOME.test(before) || OWN_MOVE.test(before)) && tellsOwnMove(later)
 }
 
 /** Openings by which a reply agrees with what the other speaker just said: "Yes, exactly", "That's right", "Correct". */
