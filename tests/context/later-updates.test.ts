@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import {
-  REVISION_LINKS,
   supersedingStatement,
   withLaterUpdates,
   withMarksResolved,
@@ -151,7 +150,7 @@ describe('supersedingStatement: revisions tied by meaning, stems and what they n
     // Just under sameSubjectSimilarity still, as the line it is most about.
     expect(supersedingStatement(gym, [tied(switched, 0.44, [[gym, 0.44]], 1)])?.sid).toBe(9)
     expect(
-      supersedingStatement(gym, [tied(switched, REVISION_LINKS.closestSimilarity - 0.01, [[gym, 0.39]], 1)]),
+      supersedingStatement(gym, [tied(switched, CONTEXT_TUNING.closestRevisionSimilarity - 0.01, [[gym, 0.39]], 1)]),
     ).toBeUndefined()
   })
 

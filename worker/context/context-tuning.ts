@@ -83,6 +83,13 @@ export const CONTEXT_TUNING_TABLE = {
    */
   sameSubjectSimilarity: { value: 0.45, range: 'weight' },
   /**
+   * For `followUpdates`: the cosine of their stored vectors below which a later statement is never taken as revising
+   * an earlier one, even when the earlier line is the one it is most about (a revision sharing no word with it,
+   * "Vodafone" → "Switched to Giffgaff"). Cosine, below `sameSubjectSimilarity`. Tried: 0.4 only (BENCHMARKS.md,
+   * "Updates by default", the revisions' links).
+   */
+  closestRevisionSimilarity: { value: 0.4, range: 'weight' },
+  /**
    * How many of the closest later statements compete, the newest winning: the closest alone is often someone else's
    * fact in the same words. Statements. Tried: 1, 2, 3 (same section).
    */

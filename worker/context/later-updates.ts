@@ -44,7 +44,10 @@ export interface EarlierNeighbour {
 }
 
 /** What the update rules read of the selection's tuning. */
-export type UpdateTuning = Pick<ContextTuning, 'sameSubjectSimilarity' | 'updateRivals' | 'updateLookups'>
+export type UpdateTuning = Pick<
+  ContextTuning,
+  'sameSubjectSimilarity' | 'closestRevisionSimilarity' | 'updateRivals' | 'updateLookups'
+>
 
 /**
  * Which later statement supersedes `earlier`, if any: among `later`, those by the same speaker in the same
@@ -74,7 +77,7 @@ export function supersedingStatement(
     const { sentence, similarity, confirmed = false } = statement
     // The cheap tests first: most later statements are not close enough, and the wording tests read the text.
     if (
-      !(similarity >= REVISION_LINKS.closestSimilarity) ||
+      !(similarity >= tuning.closestRevisionSimilarity) ||
       sentence.conversationId !== earlier.conversationId ||
       (sentence.role !== earlier.role && !confirmed) ||
       compareTimeOrder(sentence, earlier) <= 0 ||
@@ -144,19 +147,6 @@ function revisesEarlier(
     home || ((statement.requestRank ?? Number.POSITIVE_INFINITY) < tuning.updateLookups && !tellsOwnMove(sentence.text))
   )
 }
-
-/**
- * How a later statement is tied to an earlier one beyond the wording tests (`revisesEarlier`). Tuning: what
- * `sameSubjectSimilarity` and `updateRivals` are to the rest (`context-tuning.ts`), here until that table takes it.
- */
-export const REVISION_LINKS = {
-  /**
-   * The cosine of the stored vectors below which a later statement is never taken as revising an earlier one, even
-   * when the earlier line is the one it is most about. Cosine, 0–1 (below `sameSubjectSimilarity`, 0.45). Tried:
-   * 0.4 only (BENCHMARKS.md, "Updates by default", the revisions' links).
-   */
-  closestSimilarity: 0.4,
-} as const
 
 /** Whether a sentence states something a later line can revise: no question, no event told at a past time. */
 function canBeRevised(text: string): boolean {
