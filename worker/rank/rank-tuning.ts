@@ -105,7 +105,7 @@ export const RANK_TUNING_TABLE = {
    * any more"), so for a question worded unlike the user's statement the echoes ranked above the statement, which
    * only the dense ranking finds. The same reasoning as `forgettableOtherRoleShare`, and its value. 1 counts every
    * role alike. A share of the lexical term. Tried: 1, 0.75, 0.5, 0.25 (BENCHMARKS.md, "Questions in other words
-   * (issue 31)", the assistant rows).
+   * (issue 31)", "The assistant's echoes").
    */
   assistantLexicalShare: { value: 0.5, range: 'share' },
   /**
