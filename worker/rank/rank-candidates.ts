@@ -78,12 +78,13 @@ export function* rankCandidates(
     const lexicalQuery = widened(query, language, sources, words, tuning.expansionsPerWord)
     const terms = speakerNameTerms(words, language)
     const denseWeight = query.denseTrust?.weight ?? 1
+    const share = tuning.lexicalShare
+      ? lexicalWeight(query, language, denseWeight, conversationId, sources, terms, lexicalQuery.expansions, tuning)
+      : undefined
     return new FusedRanking(
       denseRanking(query),
       sources.lexical.search(lexicalQuery.text, filter, tuning.hybridLexicalDepth, tuning, language),
-      tuning.lexicalShare
-        ? lexicalWeight(query, language, denseWeight, conversationId, sources, terms, lexicalQuery.expansions, tuning)
-        : undefined,
+      withAssistantShare(share, sources.catalog, tuning.assistantLexicalShare),
       tuning.rrfK,
       denseWeight,
       tuning.lexicalListEnd ? tuning.lexicalListEndMin : undefined,
@@ -160,6 +161,23 @@ function lexicalWeight(
     tuning.standInCredit,
   )
   return (sid, denseRank) => lexicalShare(coverage.coverageOf(sid), coverage.reach, denseRank, tuning, denseWeight)
+}
+
+/**
+ * `share` (in full when undefined) times `assistantShare` for a hit the assistant said (`assistantLexicalShare`):
+ * a reply restates the subject it answers in the user's words, so its word matches say where a subject was talked
+ * about, while the fact is in what the user said, often in other words. Only the role `'assistant'`: a conversation
+ * between named speakers (LoCoMo's) has no reply of that kind, and its ranking is unchanged. Undefined (every hit in
+ * full) when neither applies.
+ */
+function withAssistantShare(
+  share: LexicalWeight | undefined,
+  catalog: SentenceCatalog,
+  assistantShare: number,
+): LexicalWeight | undefined {
+  if (assistantShare === 1) return share
+  return (sid, denseRank) =>
+    (catalog.get(sid)?.role === 'assistant' ? assistantShare : 1) * (share ? share(sid, denseRank) : 1)
 }
 
 /** A ranked candidate with why it is there: its rank in each ranking, its fused score (`hybrid`) and the query that found it. */

@@ -99,6 +99,16 @@ export const RANK_TUNING_TABLE = {
   /** The weight of the logarithm of the hit's dense rank (see `lexicalShareBias`). */
   lexicalShareDenseRank: { value: 0.2, range: 'weight' },
   /**
+   * In `hybrid`, what a lexical hit said by the assistant (role `'assistant'`) counts for, as a share of what it would
+   * count for otherwise (`lexicalShare`); the dense rank counts in full. An assistant's reply restates the subject it
+   * answers in the user's words ("Hives after seafood can be a sign of a shellfish allergy" after "I can't eat prawns
+   * any more"), so for a question worded unlike the user's statement the echoes ranked above the statement, which
+   * only the dense ranking finds. The same reasoning as `forgettableOtherRoleShare`, and its value. 1 counts every
+   * role alike. A share of the lexical term. Tried: 1, 0.75, 0.5, 0.25 (BENCHMARKS.md, "Questions in other words
+   * (issue 31)", "The assistant's echoes").
+   */
+  assistantLexicalShare: { value: 0.5, range: 'share' },
+  /**
    * Stand-ins added to `hybrid`'s lexical query per request word the history never uses: the closest words of the
    * word-neighbour table the history does use. 0 adds none. Words. Tried: 3, 4, 5 (BENCHMARKS.md, "Ablation, issue
    * 13", the stand-ins row and its paragraph).

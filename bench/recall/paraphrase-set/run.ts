@@ -2,7 +2,8 @@
 // kind of question, how often the answer string is in the context's text and how often the sentence stating it is an
 // item of the context.
 //   npx tsx bench/recall/paraphrase-set/run.ts [--budgets 2000,8000] [--strategies lexical,dense,hybrid]
-//     [--tune NAME=VALUE | --tune FILE.json]... [--misses]
+//     [--tune NAME=VALUE | --tune FILE.json]... [--misses] [--half tune|held-out]
+// `--half tune` asks only the tune half's questions, so that a sweep does not read the held-out half's figures.
 import { parseArgs } from 'node:util'
 import { createMemory } from '../../../src/node'
 import type { Strategy } from '../../../src/types'
@@ -16,8 +17,11 @@ const { values } = parseArgs({
     strategies: { type: 'string', default: 'lexical,dense,hybrid' },
     tune: { type: 'string', multiple: true },
     misses: { type: 'boolean', default: false },
+    half: { type: 'string' },
   },
 })
+if (values.half !== undefined && values.half !== 'tune' && values.half !== 'held-out')
+  throw new Error(`--half must be tune or held-out, got ${JSON.stringify(values.half)}`)
 const budgets = values.budgets.split(',').map(Number)
 const strategies = values.strategies.split(',') as Strategy[]
 const tuning = await readTuning(
@@ -43,7 +47,7 @@ const count = (key: string, answer: boolean, sentence: boolean) => {
   tallies.set(key, t)
 }
 
-const conversations = await readParaphraseSet()
+const conversations = (await readParaphraseSet()).filter((c) => values.half === undefined || c.half === values.half)
 for (const conversation of conversations) {
   const memory = await createMemory({
     name: `bench-paraphrase-${conversation.id}`,
@@ -78,7 +82,7 @@ function holds(item: { start: number; end: number }, q: ParaphraseQuestion): boo
 
 const pct = (x: number, n: number) => `${((100 * x) / n).toFixed(1)}%`
 console.log('half | kind | strategy | budget | n | answer in context | statement in context')
-for (const half of ['tune', 'held-out', 'all'])
+for (const half of values.half === undefined ? ['tune', 'held-out', 'all'] : [values.half])
   for (const kind of ['indirect', 'direct'] as ParaphraseKind[])
     for (const strategy of strategies)
       for (const budget of budgets) {
