@@ -71,6 +71,8 @@ export class Replica {
   private readonly entries = new Map<string, MirrorEntry>()
   private readonly documentIds = new Map<string, string>()
   private seenSeq = 0
+  /** The revision this device last wrote from its store, by document id (`writeLocal`). */
+  private readonly written = new Map<string, string>()
   /** Whether the mirror took in a deletion or a rewrite since it was last compacted: their old bodies are still in it. */
   private replacedSinceCompaction = false
 
@@ -168,7 +170,9 @@ export class Replica {
     const forgottenSentences: ForgetSentence[] = []
     const arrived: SyncedMessage[] = []
     for (const [documentId, entry] of this.entries) {
-      if (entry.seq <= applied) continue
+      // A revision this device wrote from its store is no arrival: the store may have changed since (a forget), and
+      // taking it in again would undo that change.
+      if (entry.seq <= applied || this.written.get(documentId) === entry.rev) continue
       const mine = stored.get(documentId)
       if (entry.deleted) {
         if (mine) forgottenIds.push(mine.id)
@@ -206,7 +210,8 @@ export class Replica {
       writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
     }
     if (writes.length === 0) return false
-    await this.mirror.bulkDocs(writes)
+    const results = (await this.mirror.bulkDocs(writes)) as { id?: string; rev?: string; ok?: boolean }[]
+    for (const result of results) if (result.ok && result.id && result.rev) this.written.set(result.id, result.rev)
     const replaced = writes.some((write) => '_rev' in write)
     if (replaced) this.replacedSinceCompaction = true
     return replaced
