@@ -1,6 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory, splitSentences } from '../../src/node'
+import { seededRandom } from '../../worker/util/seeded-random'
 import { SyncServer } from './sync-server'
 
 /**
@@ -19,17 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop()
 })
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const WORDS = ['harbour', 'violin', 'lantern', 'orchid', 'glacier', 'pepper', 'saddle', 'meadow', 'copper', 'thistle']
 const CONVERSATIONS = ['c1', 'c2', 'c3']
