@@ -305,6 +305,7 @@ export class Engine {
       store: () => this.store,
       storeMessages: (batch) => this.storeMessages(batch),
       forget: (selector) => this.forget(selector),
+      pins: () => this.pins,
     })
   }
 

@@ -1,7 +1,9 @@
+import { SiftError } from '../../src/errors'
 import type { ForgetSelector } from '../../src/types'
 import type { ValidMessage } from '../input/message-input'
 import type { SiftStore } from '../store/store'
 import type { LocalHistory } from '../sync/replica'
+import type { Pins } from './pins'
 
 /** The engine's parts that sync reaches, lent by `Engine.syncedHistory`. */
 export interface SyncedHistoryPorts {
@@ -9,6 +11,7 @@ export interface SyncedHistoryPorts {
   store(): Pick<SiftStore, 'messagesInSeqOrder' | 'storedIds'>
   storeMessages(batch: readonly ValidMessage[]): Promise<unknown>
   forget(selector: ForgetSelector): Promise<number>
+  pins(): Pick<Pins, 'pin' | 'unpin' | 'list'>
 }
 
 /**
@@ -28,5 +31,12 @@ export function syncedHistory(ports: SyncedHistoryPorts): LocalHistory {
       if (batch.length > 0) await ports.storeMessages(batch)
     },
     forget: (selector) => ports.forget(selector),
+    pinned: async () => (await ports.pins().list()).map((pin) => pin.messageId),
+    setPinned: async (messageId, pinned) => {
+      // The other device's pin or unpin as this device's own; one already so, or of a message gone since, changes nothing.
+      await (pinned ? ports.pins().pin(messageId) : ports.pins().unpin(messageId)).catch((error: unknown) => {
+        if (!(error instanceof SiftError && error.code === 'INVALID_INPUT')) throw error
+      })
+    },
   }
 }

@@ -58,8 +58,8 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     findForgettable: (text, options) => call('findForgettable', (engine) => engine.findForgettable(text, options)),
     findForgetRequest: (text) => call('findForgetRequest', (engine) => engine.findForgetRequest(text)),
     messages: (options) => call('messages', (engine) => engine.messages(options)),
-    pin: (messageId) => call('pin', (engine) => engine.pins.pin(messageId)),
-    unpin: (messageId) => call('unpin', (engine) => engine.pins.unpin(messageId)),
+    pin: (messageId) => write('pin', (engine) => engine.pins.pin(messageId)),
+    unpin: (messageId) => write('unpin', (engine) => engine.pins.unpin(messageId)),
     pins: (conversationId) => call('pins', (engine) => engine.pins.list(conversationId)),
     setSummary: (conversationId, text, options) =>
       call('setSummary', (engine) => engine.summaries.set(conversationId, text, options)),

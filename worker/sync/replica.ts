@@ -1,5 +1,5 @@
 import type { ForgetSentence } from '../../src/history-types'
-import { type Leaf, mergedMessage, type SyncedMessage } from './merge-rules'
+import { type Leaf, latestWrite, mergedMessage, type SyncedMessage, type SyncedPin } from './merge-rules'
 import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments } from './sync-document'
 
 /**
@@ -20,6 +20,10 @@ export interface LocalHistory {
   addArrived(messages: readonly SyncedMessage[]): Promise<void>
   /** Forgets whole messages or sentences of them (`memory.forget`). */
   forget(selector: { ids: string[] } | { sentences: ForgetSentence[] }): Promise<unknown>
+  /** The pinned messages' ids. */
+  pinned(): Promise<string[]>
+  /** Pins or unpins a stored message (`memory.pin`, `unpin`); a message not stored, or already so, is left alone. */
+  setPinned(messageId: string, pinned: boolean): Promise<void>
 }
 
 /**
@@ -62,6 +66,8 @@ interface MirrorEntry {
   deleted: boolean
   /** The message it carries; absent for a deletion or a document that is not a message this key opens. */
   message?: SyncedMessage
+  /** The pin it carries (a message's pinned state, and when it was written). */
+  pin?: SyncedPin & { messageId: string }
 }
 
 /** The mirror's `_local` document (never replicated) that says how far the store has taken in the mirror's changes. */
@@ -71,6 +77,8 @@ export class Replica {
   private readonly entries = new Map<string, MirrorEntry>()
   private readonly documentIds = new Map<string, string>()
   private seenSeq = 0
+  /** Pin documents whose message has not arrived here yet, by document id: applied once it has. */
+  private readonly waitingPins = new Set<string>()
   /** The revision this device last wrote from its store, by document id (`writeLocal`). */
   private readonly written = new Map<string, string>()
   /** Whether the mirror took in a deletion or a rewrite since it was last compacted: their old bodies are still in it. */
@@ -91,13 +99,15 @@ export class Replica {
     const applied = await this.appliedSeq()
     let messages = await this.local.messages()
     if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
+    await this.applyPinArrivals(messages, applied)
     await this.saveApplied(this.seenSeq)
-    const replaced = await this.writeLocal(messages)
+    const replacedMessages = await this.writeLocal(messages)
+    const replacedPins = await this.writePins(messages)
     if (this.replacedSinceCompaction) {
       await this.mirror.compact()
       this.replacedSinceCompaction = false
     }
-    return replaced
+    return replacedMessages || replacedPins
   }
 
   /** Takes in the mirror's changes since the last read, settling every document two devices changed while apart. */
@@ -128,6 +138,7 @@ export class Replica {
     if (entry.deleted || change.doc === undefined) return entry
     const opened = await this.documents.open(change.doc)
     if (opened?.kind === 'message') entry.message = opened.record as SyncedMessage
+    if (opened?.kind === 'pin') entry.pin = { ...(opened.record as SyncedPin), messageId: opened.id }
     return entry
   }
 
@@ -141,20 +152,31 @@ export class Replica {
     const read = (await this.mirror.get(change.id, { open_revs: 'all' })) as { ok?: MirrorDocument }[]
     const documents = read.flatMap((result) => (result.ok && result.ok[SETTLED] !== 1 ? [result.ok] : []))
     if (documents.length < 2) return false
-    const leaves: Leaf<SyncedMessage>[] = []
+    const leaves: Leaf<unknown>[] = []
+    let kind: string | undefined
+    let id = ''
     for (const document of documents) {
       const opened = document._deleted ? undefined : await this.documents.open(document)
-      // A leaf this key cannot open is not Sift's to settle: leave the document as the engine picked it.
-      if (!document._deleted && opened?.kind !== 'message') return false
-      leaves.push({ rev: document._rev!, deleted: document._deleted === true, value: opened?.record as SyncedMessage })
+      // A leaf this key cannot open, or of another kind, is not Sift's to settle: leave it as the engine picked it.
+      if (!document._deleted && (opened === undefined || (kind !== undefined && opened.kind !== kind))) return false
+      if (opened) [kind, id] = [opened.kind, opened.id]
+      leaves.push({ rev: document._rev!, deleted: document._deleted === true, value: opened?.record })
     }
     const winnerRev = change.doc?._rev ?? leaves[0].rev
-    const merged = mergedMessage(leaves, winnerRev)
     const writes: object[] = leaves
       .filter((leaf) => leaf.rev !== winnerRev)
       .map((leaf) => ({ _id: change.id, _rev: leaf.rev, _deleted: true, [SETTLED]: 1 }))
-    if (merged === undefined) writes.push({ _id: change.id, _rev: winnerRev, _deleted: true })
-    else writes.push({ ...(await this.sealed(merged)), _rev: winnerRev })
+    if (kind === 'pin') {
+      // The latest pin or unpin stands; one deleted with its message is deleted everywhere.
+      const latest = latestWrite(leaves as Leaf<SyncedPin>[])
+      if (latest === undefined || leaves.some((leaf) => leaf.deleted))
+        writes.push({ _id: change.id, _rev: winnerRev, _deleted: true })
+      else writes.push({ ...(await this.documents.seal('pin', id, latest.value)), _rev: winnerRev })
+    } else {
+      const merged = mergedMessage(leaves as Leaf<SyncedMessage>[], winnerRev)
+      if (merged === undefined) writes.push({ _id: change.id, _rev: winnerRev, _deleted: true })
+      else writes.push({ ...(await this.sealed(merged)), _rev: winnerRev })
+    }
     await this.mirror.bulkDocs(writes)
     return true
   }
@@ -209,6 +231,63 @@ export class Replica {
       if (entry.deleted || entry.message === undefined || stored.has(documentId)) continue
       writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
     }
+    return this.write(writes)
+  }
+
+  /**
+   * Pins and unpins what arrived after `applied`, for the messages the store holds; a pin of a message that has not
+   * arrived yet waits for it (`waitingPins`).
+   */
+  private async applyPinArrivals(messages: readonly SyncedMessage[], applied: number): Promise<void> {
+    const held = new Set(messages.map((message) => message.id))
+    const pinned = new Set(await this.local.pinned())
+    for (const [documentId, entry] of this.entries) {
+      const pin = entry.pin
+      const arrived = entry.seq > applied && this.written.get(documentId) !== entry.rev
+      if (!pin || entry.deleted || !(arrived || this.waitingPins.has(documentId))) continue
+      if (!held.has(pin.messageId)) {
+        this.waitingPins.add(documentId)
+        continue
+      }
+      this.waitingPins.delete(documentId)
+      if (pinned.has(pin.messageId) !== pin.pinned) await this.local.setPinned(pin.messageId, pin.pinned)
+    }
+  }
+
+  /**
+   * Writes the store's pins to the mirror, one document per message ever pinned: pinned, or unpinned (a write with
+   * its time, so that a pin and an unpin made apart end as the later one), or deleted once its message is.
+   */
+  private async writePins(messages: readonly SyncedMessage[]): Promise<boolean> {
+    const held = new Set(messages.map((message) => message.id))
+    const pinned = new Set(await this.local.pinned())
+    const byMessage = new Map<string, [string, MirrorEntry]>()
+    for (const [documentId, entry] of this.entries)
+      if (entry.pin) byMessage.set(entry.pin.messageId, [documentId, entry])
+    const writtenAt = Date.now()
+    const writes: object[] = []
+    for (const messageId of pinned) {
+      const known = byMessage.get(messageId)?.[1]
+      if (known && !known.deleted && known.pin?.pinned) continue
+      const document = await this.documents.seal('pin', messageId, { pinned: true, writtenAt })
+      writes.push({ ...document, ...(known ? { _rev: known.rev } : {}) })
+    }
+    for (const [messageId, [documentId, entry]] of byMessage) {
+      if (entry.deleted || this.waitingPins.has(documentId)) continue
+      if (!held.has(messageId)) {
+        // Deleted with its message; a message merely not arrived yet keeps its pin.
+        const message = this.entries.get(await this.documentIdOf('message', messageId))
+        if (message?.deleted) writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
+      } else if (entry.pin?.pinned && !pinned.has(messageId)) {
+        const document = await this.documents.seal('pin', messageId, { pinned: false, writtenAt })
+        writes.push({ ...document, _rev: entry.rev })
+      }
+    }
+    return this.write(writes)
+  }
+
+  /** Writes to the mirror, noting each revision written from the store; true when one replaced an older one. */
+  private async write(writes: object[]): Promise<boolean> {
     if (writes.length === 0) return false
     const results = (await this.mirror.bulkDocs(writes)) as { id?: string; rev?: string; ok?: boolean }[]
     for (const result of results) if (result.ok && result.id && result.rev) this.written.set(result.id, result.rev)
@@ -224,15 +303,19 @@ export class Replica {
 
   private async byDocumentId(messages: readonly SyncedMessage[]): Promise<Map<string, SyncedMessage>> {
     const byId = new Map<string, SyncedMessage>()
-    for (const message of messages) {
-      let documentId = this.documentIds.get(message.id)
-      if (documentId === undefined) {
-        documentId = await this.documents.documentId('message', message.id)
-        this.documentIds.set(message.id, documentId)
-      }
-      byId.set(documentId, message)
-    }
+    for (const message of messages) byId.set(await this.documentIdOf('message', message.id), message)
     return byId
+  }
+
+  /** The document id of record `id` of `kind`, hashed once per session. */
+  private async documentIdOf(kind: 'message' | 'pin', id: string): Promise<string> {
+    const key = `${kind}:${id}`
+    let documentId = this.documentIds.get(key)
+    if (documentId === undefined) {
+      documentId = await this.documents.documentId(kind, id)
+      this.documentIds.set(key, documentId)
+    }
+    return documentId
   }
 
   private async appliedSeq(): Promise<number> {
