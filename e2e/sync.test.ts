@@ -1,6 +1,6 @@
 // Sync in every engine (e2e/browsers/each-engine.ts), through the engine's worker: PouchDB with its IndexedDB adapter
 // keeps the mirror, and replicates with a real PouchDB Server on loopback (another origin, so through CORS). Two
-// memories of one user in two tabs (each with its own store and mirror) stand for two devices: what one adds or
+// profiles of the engine (two browsers, each with its own storage) are two devices of one user: what one adds or
 // forgets reaches the other, and a raw read of every IndexedDB database of the profile and of the server's files
 // finds no forgotten sentence and the server no text at all.
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
@@ -9,7 +9,7 @@ import { type StaticServer, startStaticServer } from '../scripts/static-server'
 import type { MessageInput } from '../src/types'
 import { SyncServer } from '../tests/sync/sync-server'
 import { describeEachEngine } from './browsers/each-engine'
-import type { PageSession } from './browsers/session'
+import type { BrowserSession, PageSession } from './browsers/session'
 import { scanDatabase } from './raw-scan'
 
 const PASSPHRASE = 'e2e sync passphrase, the same on both devices'
@@ -56,25 +56,36 @@ const contents = (page: PageSession) =>
 
 describeEachEngine('sync between two devices', (run) => {
   let opened: PageSession[] = []
-  const demoTab = async () => {
-    const page = await run.browser().newPage()
+  /** Browsers of their own (another profile each: another device), closed after the test. */
+  let devices: BrowserSession[] = []
+  const demoTab = async (browser = run.browser()) => {
+    const page = await browser.newPage()
     opened.push(page)
     await page.goto(`${site.url}/?open=0`)
     await page.waitForFunction(() => typeof window.sift?.createMemory === 'function')
     return page
   }
+  const anotherDevice = async () => {
+    const browser = await run.engine.launch()
+    devices.push(browser)
+    return browser
+  }
   afterEach(async () => {
     for (const page of opened) await page.close().catch(() => undefined)
+    for (const browser of devices) await browser.close().catch(() => undefined)
     opened = []
+    devices = []
   })
 
-  test('adds and forgets reach the other device; no forgotten sentence in either IndexedDB, no text on the server', async () => {
+  test('two profiles: adds and forgets reach the other, no forgotten sentence in either IndexedDB, no text on the server, a wiped profile restores', async () => {
     const database = `userdb-${run.engine.name}`
     const url = server.url(database)
-    const [laptop, phone] = [await demoTab(), await demoTab()]
-    const [laptopName, phoneName] = [`e2e-sync-laptop-${run.engine.name}`, `e2e-sync-phone-${run.engine.name}`]
-    await openSynced(laptop, laptopName, url)
-    await openSynced(phone, phoneName, url)
+    // Two profiles of the engine, one memory name: the laptop's browser, and the phone's launched beside it.
+    const phoneBrowser = await anotherDevice()
+    const [laptop, phone] = [await demoTab(), await demoTab(phoneBrowser)]
+    const name = `e2e-sync-${run.engine.name}`
+    await openSynced(laptop, name, url)
+    await openSynced(phone, name, url)
 
     await laptop.evaluate((history) => window.synced.add(history), history)
     await laptop.evaluate(() => window.synced.synced())
@@ -106,17 +117,23 @@ describeEachEngine('sync between two devices', (run) => {
     expect(replaced).toHaveLength(2)
     expect(kept).toHaveLength(1)
     for (const page of [laptop, phone]) await page.evaluate(() => window.synced.close())
-    for (const name of [`_pouch_sift-sync-${laptopName}`, `_pouch_sift-sync-${phoneName}`]) {
-      const scan = await scanDatabase(laptop, name, [...replaced, ...kept])
-      expect(
-        scan.found.map((where) => where.split(': ').at(-1)),
-        name,
-      ).toEqual(kept)
+    for (const page of [laptop, phone]) {
+      const scan = await scanDatabase(page, `_pouch_sift-sync-${name}`, [...replaced, ...kept])
+      expect(scan.found.map((where) => where.split(': ').at(-1))).toEqual(kept)
+      expect((await scanDatabase(page, name, ['locker code is 4417', 'Ottoline'])).found).toEqual([])
     }
-    const gone = ['locker code is 4417', 'Ottoline']
-    for (const name of [laptopName, phoneName]) expect((await scanDatabase(laptop, name, gone)).found, name).toEqual([])
     const raw = Buffer.concat(server.files())
     for (const word of ['4417', 'Ottoline', 'Pemberton', 'gym opens', 'assistant'])
       expect(raw.includes(Buffer.from(word)), word).toBe(false)
+
+    // The phone's storage wiped (a new profile): opened again with the passphrase, it gets the memory back.
+    await phoneBrowser.close()
+    const restored = await demoTab(await anotherDevice())
+    await openSynced(restored, name, url)
+    await restored.evaluate(() => window.synced.synced())
+    expect(await contents(restored)).toEqual([
+      's1: The gym opens at six.',
+      's3: The spare key is with Mrs Pemberton at number nine.',
+    ])
   })
 })
