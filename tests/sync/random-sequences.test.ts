@@ -8,7 +8,8 @@ import { SyncServer } from './sync-server'
  * Seeded random sequences of adds, imports and forgets (every selector) on two devices syncing through a real PouchDB
  * Server, some made while the server was down, against a reference model of what the user did: at the end both
  * devices hold exactly what the model says. The model: every message any device stored stays, less every message a
- * device forgot while it held it and every sentence a device forgot, and a message with no sentence left is gone.
+ * device forgot by id while it held it, every message in the scope of a forget by conversation or time that was stored
+ * (on either device) before it, and every sentence a device forgot; a message with no sentence left is gone.
  */
 
 const PASSPHRASE = 'random sequences passphrase'
@@ -85,7 +86,15 @@ async function runSequence(seed: number): Promise<void> {
     return message
   }
 
-  /** A forget by id or scope removes the messages the device holds when it is made (`held`). */
+  /**
+   * A forget by scope removes every message in its scope stored before it, on any device: those the forgetting device
+   * holds, and those another device stored while they were apart (the forget replayed there).
+   */
+  const inScope = (selects: (message: Modelled) => boolean) =>
+    [...model].flatMap(([id, message]) => (selects(message) ? [id] : []))
+  /** Lets the device's sync round store what was just added in its mirror, so it is stored before any later forget. */
+  const aRound = () => new Promise((done) => setTimeout(done, 150))
+  /** A forget by id removes the message the device holds when it is made (`held`). */
   const markForgotten = (ids: string[]) => {
     for (const id of ids) model.get(id)!.forgotten = true
   }
@@ -100,8 +109,10 @@ async function runSequence(seed: number): Promise<void> {
     const heldIds = [...held.keys()]
     if (roll < 0.35 || heldIds.length < 3) {
       await device.add(Array.from({ length: 1 + Math.floor(random() * 3) }, newMessage))
+      await aRound()
     } else if (roll < 0.45) {
       await device.import([newMessage(), newMessage()])
+      await aRound()
     } else if (roll < 0.6) {
       const id = pick(heldIds)
       const message = held.get(id)!
@@ -117,15 +128,15 @@ async function runSequence(seed: number): Promise<void> {
       await device.forget(random() < 0.5 ? { id } : { ids: [id, 'not-stored'] })
     } else if (roll < 0.8) {
       const conversationId = pick(CONVERSATIONS)
-      markForgotten(heldIds.filter((id) => held.get(id)!.conversationId === conversationId))
+      markForgotten(inScope((m) => m.conversationId === conversationId))
       await device.forget({ conversationId })
     } else if (roll < 0.9) {
       const before = pick([...held.values()]).timestamp
-      markForgotten(heldIds.filter((id) => held.get(id)!.timestamp < before))
+      markForgotten(inScope((m) => m.timestamp < before))
       await device.forget({ before })
     } else {
       const after = pick([...held.values()]).timestamp
-      markForgotten(heldIds.filter((id) => held.get(id)!.timestamp > after))
+      markForgotten(inScope((m) => m.timestamp > after))
       await device.forget({ after })
     }
   }

@@ -3,6 +3,7 @@ import type { EngineApi, EngineOptions } from '../../src/protocol'
 import { ClearBarrier } from '../engine/clear-barrier'
 import { Engine } from '../engine/engine'
 import type { EngineHost } from '../hosts/engine-host'
+import { toForgetSelector } from '../input/forget-selector'
 import { toSyncSettings } from '../input/sync-option'
 import { SyncLink } from '../sync/sync-link'
 
@@ -54,7 +55,13 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     indexed: () => call('indexed', (engine) => engine.indexed()),
     ready: () => call('ready', (engine) => engine.ready()),
     buildContext: (request, options) => call('buildContext', (engine) => engine.buildContext(request, options)),
-    forget: (selector) => write('forget', (engine) => engine.forget(selector)),
+    forget: (selector) =>
+      write('forget', async (engine) => {
+        const removed = await engine.forget(selector)
+        // Validated by the forget itself, so read again only to tell sync what kind of forget it was.
+        sync?.forgotByScope(toForgetSelector(selector))
+        return removed
+      }),
     findForgettable: (text, options) => call('findForgettable', (engine) => engine.findForgettable(text, options)),
     findForgetRequest: (text) => call('findForgetRequest', (engine) => engine.findForgetRequest(text)),
     messages: (options) => call('messages', (engine) => engine.messages(options)),

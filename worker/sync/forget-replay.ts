@@ -9,27 +9,28 @@ export interface SyncedForget {
   at: number
 }
 
+/** A message as a replayed forget reads it: its scope, and when it was first stored in the synced memory. */
+export type ReplayedMessage = Pick<SyncedMessage, 'id' | 'conversationId' | 'timestamp'> & {
+  /** When a device first stored it in the memory (epoch milliseconds, that device's clock): `SyncedMessage.addedAt`. */
+  addedAt: number
+}
+
 /**
  * The ids of `messages` that a forget made on another device removes when it arrives here: those its selector matches
- * that were said no later than the forget was made. Messages added here while the devices were apart never reached
- * the forgetting device, so its tombstones miss them, yet the user forgot their scope as it stood then; a message
- * said after the forget is new and stays ("forget this conversation", then talking on in it). Timestamps are the
- * messages' own (`StoredMessage.timestamp`), as each device's clock set them.
+ * that were stored no later than the forget was made. Messages added on a device while the devices were apart never
+ * reached the forgetting device, so its tombstones miss them, yet the user forgot their scope as it stood then; a
+ * message stored after the forget is new and stays ("forget this conversation", then talking on in it, or importing
+ * an old backup into it). When it was stored, not said: an old message imported later was not part of what the user
+ * forgot. The clocks are the devices' own.
  */
-export function replayedForget(
-  forget: SyncedForget,
-  messages: Iterable<Pick<SyncedMessage, 'id' | 'conversationId' | 'timestamp'>>,
-): string[] {
+export function replayedForget(forget: SyncedForget, messages: Iterable<ReplayedMessage>): string[] {
   const { selector, at } = forget
   const ids: string[] = []
-  for (const message of messages) if (message.timestamp <= at && selects(selector, message)) ids.push(message.id)
+  for (const message of messages) if (message.addedAt <= at && selects(selector, message)) ids.push(message.id)
   return ids
 }
 
-function selects(
-  selector: ScopeSelector,
-  { conversationId, timestamp }: Pick<SyncedMessage, 'conversationId' | 'timestamp'>,
-) {
+function selects(selector: ScopeSelector, { conversationId, timestamp }: ReplayedMessage) {
   if ('conversationId' in selector) return conversationId === selector.conversationId
   if ('before' in selector) return timestamp < selector.before
   return timestamp > selector.after

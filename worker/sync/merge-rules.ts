@@ -20,6 +20,11 @@ export interface SyncedMessage extends SentenceSlots {
   conversationId: string
   role: string
   timestamp: number
+  /**
+   * When a device first stored it in the synced memory (epoch milliseconds, that device's clock), for a forget by
+   * scope replayed elsewhere (`replayedForget`); absent on a message of the store not written to sync yet.
+   */
+  addedAt?: number
 }
 
 /**

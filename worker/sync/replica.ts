@@ -1,4 +1,5 @@
 import type { ForgetSentence } from '../../src/history-types'
+import { type ReplayedMessage, replayedForget, type ScopeSelector, type SyncedForget } from './forget-replay'
 import { type Leaf, latestWrite, mergedMessage, type SyncedMessage, type SyncedPin } from './merge-rules'
 import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments } from './sync-document'
 
@@ -68,6 +69,8 @@ interface MirrorEntry {
   message?: SyncedMessage
   /** The pin it carries (a message's pinned state, and when it was written). */
   pin?: SyncedPin & { messageId: string }
+  /** The forget by scope it carries, for the devices that were apart when it was made. */
+  forget?: SyncedForget
 }
 
 /** The mirror's `_local` document (never replicated) that says how far the store has taken in the mirror's changes. */
@@ -77,6 +80,8 @@ export class Replica {
   private readonly entries = new Map<string, MirrorEntry>()
   private readonly documentIds = new Map<string, string>()
   private seenSeq = 0
+  /** Forgets by scope made here since the last round, to write as `forget` documents. */
+  private readonly scopeForgets: SyncedForget[] = []
   /** Pin documents whose message has not arrived here yet, by document id: applied once it has. */
   private readonly waitingPins = new Set<string>()
   /** The revision this device last wrote from its store, by document id (`writeLocal`). */
@@ -89,6 +94,11 @@ export class Replica {
     private readonly documents: SyncDocuments,
     private readonly local: LocalHistory,
   ) {}
+
+  /** A forget by conversation, `before` or `after` made here: written at the next round for the devices apart now. */
+  forgotByScope(selector: ScopeSelector, at: number): void {
+    this.scopeForgets.push({ selector, at })
+  }
 
   /**
    * One round: the mirror read, its arrivals applied to the store, the store's changes written to the mirror. True
@@ -139,6 +149,7 @@ export class Replica {
     const opened = await this.documents.open(change.doc)
     if (opened?.kind === 'message') entry.message = opened.record as SyncedMessage
     if (opened?.kind === 'pin') entry.pin = { ...(opened.record as SyncedPin), messageId: opened.id }
+    if (opened?.kind === 'forget') entry.forget = opened.record as SyncedForget
     return entry
   }
 
@@ -191,6 +202,9 @@ export class Replica {
     const forgottenIds: string[] = []
     const forgottenSentences: ForgetSentence[] = []
     const arrived: SyncedMessage[] = []
+    const forgets = [...this.entries.values()].flatMap((entry) =>
+      entry.forget && !entry.deleted ? [entry.forget] : [],
+    )
     for (const [documentId, entry] of this.entries) {
       // A revision this device wrote from its store is no arrival: the store may have changed since (a forget), and
       // taking it in again would undo that change.
@@ -199,8 +213,12 @@ export class Replica {
       if (entry.deleted) {
         if (mine) forgottenIds.push(mine.id)
       } else if (entry.message) {
-        if (!mine) arrived.push(entry.message)
-        else forgottenSentences.push(...sentencesGoneFrom(mine, entry.message))
+        // A message a forget by scope took while it was on its way (stored before that forget was made) stays out.
+        if (!mine && !forgets.some((forget) => replayedForget(forget, [addedAtKnown(entry.message!)]).length > 0))
+          arrived.push(entry.message)
+        else if (mine) forgottenSentences.push(...sentencesGoneFrom(mine, entry.message))
+      } else if (entry.forget) {
+        forgottenIds.push(...replayedForget(entry.forget, this.storedSince(stored)))
       }
     }
     if (forgottenIds.length > 0) await this.local.forget({ ids: forgottenIds })
@@ -225,13 +243,25 @@ export class Replica {
         entry === undefined ||
         entry.deleted ||
         (entry.message !== undefined && sentencesGoneFrom(entry.message, mine).length > 0)
-      if (behind) writes.push({ ...(await this.sealed(mine)), ...(entry ? { _rev: entry.rev } : {}) })
+      const addedAt = entry?.message?.addedAt ?? Date.now()
+      if (behind) writes.push({ ...(await this.sealed({ ...mine, addedAt })), ...(entry ? { _rev: entry.rev } : {}) })
     }
+    for (const forget of this.scopeForgets.splice(0))
+      writes.push(await this.documents.seal('forget', crypto.randomUUID(), forget))
     for (const [documentId, entry] of this.entries) {
       if (entry.deleted || entry.message === undefined || stored.has(documentId)) continue
       writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
     }
     return this.write(writes)
+  }
+
+  /** The stored messages that the mirror holds, with when each was first stored there (`addedAt`). */
+  private *storedSince(stored: Map<string, SyncedMessage>): Iterable<ReplayedMessage> {
+    for (const [documentId, mine] of stored) {
+      const addedAt = this.entries.get(documentId)?.message?.addedAt
+      // Not in the mirror yet: stored here since the last round, after any forget that arrives now.
+      if (addedAt !== undefined) yield { ...mine, addedAt }
+    }
   }
 
   /**
@@ -297,8 +327,8 @@ export class Replica {
   }
 
   private async sealed(message: SyncedMessage): Promise<SyncDocument> {
-    const { id, conversationId, role, timestamp, content, spans } = message
-    return this.documents.seal('message', id, { id, conversationId, role, timestamp, content, spans })
+    const { id, conversationId, role, timestamp, content, spans, addedAt } = message
+    return this.documents.seal('message', id, { id, conversationId, role, timestamp, content, spans, addedAt })
   }
 
   private async byDocumentId(messages: readonly SyncedMessage[]): Promise<Map<string, SyncedMessage>> {
@@ -335,6 +365,11 @@ export class Replica {
     }
     await this.mirror.put({ _id: APPLIED_ID, ...(rev ? { _rev: rev } : {}), seq })
   }
+}
+
+/** A message as a replayed forget reads it; one written before `addedAt` was carried counts as stored at once. */
+function addedAtKnown(message: SyncedMessage): ReplayedMessage {
+  return { ...message, addedAt: message.addedAt ?? 0 }
 }
 
 /** The live sentences of a message: each non-empty span's text, at its offsets. */

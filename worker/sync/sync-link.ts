@@ -1,4 +1,6 @@
 import { SiftError } from '../../src/errors'
+import type { ForgetSelector } from '../../src/types'
+import type { ScopeSelector } from './forget-replay'
 import { type LocalHistory, type MirrorDatabase, Replica } from './replica'
 import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments } from './sync-document'
 import { databaseNameOf, syncDocumentsFor } from './sync-keys'
@@ -74,6 +76,16 @@ export class SyncLink {
     // Not awaited: a memory opens while its server is out of reach, and replicates once it is back.
     link.connect().catch(() => undefined)
     return link
+  }
+
+  /**
+   * A forget by conversation, `before` or `after` was made here: besides the deletions a round sends, the forget itself
+   * travels, so that a device apart now applies it to what it stored before it was made (`replayedForget`).
+   */
+  forgotByScope(selector: ForgetSelector): void {
+    if ('conversationId' in selector || 'before' in selector || 'after' in selector)
+      this.replica.forgotByScope(selector as ScopeSelector, Date.now())
+    this.changed()
   }
 
   /** Asks for a round soon: the store changed (an add, a forget, an import, a clear). */
