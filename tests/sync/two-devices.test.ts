@@ -188,6 +188,41 @@ describe('sync between two devices', () => {
     await Promise.all([one.close(), two.close()])
   })
 
+  it('carries summaries, and none that covers what was forgotten, whichever device wrote it', async () => {
+    const one = await device('userdb-frank')
+    const two = await device('userdb-frank')
+    await one.add(HISTORY)
+    await settle(one, two)
+    const summaryOn = async (memory: Memory, conversationId: string) => {
+      const summary = await memory.summary(conversationId)
+      return summary?.state === 'current' ? summary.text : summary?.state
+    }
+
+    await one.setSummary('home', 'Lives at 14 Rua das Flores; a quokka sticker on the fridge.', { through: 'm3' })
+    await settle(one, two)
+    expect(await summaryOn(two, 'home')).toBe('Lives at 14 Rua das Flores; a quokka sticker on the fridge.')
+    await two.clearSummary('home')
+    await settle(two, one)
+    expect(await summaryOn(one, 'home')).toBeUndefined()
+
+    // Apart: the phone summarises the travel chat while the laptop forgets the passport line it covers.
+    await server.stop()
+    await two.setSummary('travel', 'Passport X1234567, renewed in March.', { through: 'm2' })
+    await new Promise((done) => setTimeout(done, 200))
+    await one.forget({ sentences: [{ messageId: 'm2', start: 0, end: 31 }] })
+    await new Promise((done) => setTimeout(done, 200))
+    await server.restart()
+    await settle(one, two)
+    for (const memory of [one, two]) {
+      expect(String(await summaryOn(memory, 'travel'))).not.toContain('X1234567')
+      const context = await memory.buildContext('What is my passport number?', { budget: 4000 })
+      expect(context.text).not.toContain('X1234567')
+    }
+    // The phone's own summary was dropped when the forget arrived; the laptop never took it in.
+    expect(await summaryOn(two, 'travel')).toBe('dropped')
+    await Promise.all([one.close(), two.close()])
+  })
+
   it('refuses sync without a passphrase, and a URL that is not http(s) or names no database', async () => {
     const plain = { name: 'plain', indexedDB: new IDBFactory(), IDBKeyRange: IDBKeyRange as never }
     await expect(createMemory({ ...plain, sync: { url: server.url('userdb-dave') } })).rejects.toMatchObject({

@@ -306,6 +306,7 @@ export class Engine {
       storeMessages: (batch) => this.storeMessages(batch),
       forget: (selector) => this.forget(selector),
       pins: () => this.pins,
+      summaries: () => this.summaries,
     })
   }
 

@@ -106,6 +106,31 @@ export class Summaries {
   }
 
   /**
+   * A summary written on another device of a synced memory (worker/sync/replica.ts): stored where this conversation has
+   * none, or one written or dropped before it; false when its last message is not stored here. The sync checked
+   * that every message it covers is here as it was when it was written, so it holds no text forgotten here.
+   */
+  async arrived(summary: ExportedSummary): Promise<boolean> {
+    return this.parts.writes.run(async () => {
+      const rows = await this.loaded()
+      const message = this.parts.catalog.message(summary.through)
+      if (!message || message.conversationId !== summary.conversationId) return false
+      const existing = rows.get(summary.conversationId)
+      const existingAt = existing === undefined ? -Infinity : 'text' in existing ? existing.setAt : existing.droppedAt
+      if (existingAt >= summary.setAt) return true
+      const record = summaryRecord(message, summary.text, summary.setAt)
+      await this.parts.store.saveSummary(record)
+      rows.set(summary.conversationId, record)
+      return true
+    })
+  }
+
+  /** Every conversation's summary, current or dropped, for sync. */
+  async listed(): Promise<Summary[]> {
+    return [...(await this.loaded()).values()].map(toSummary)
+  }
+
+  /**
    * After a forget: the rows it dropped are read again, and what it removed is kept by revision (the earliest place
    * in each conversation), for `forgottenSince`.
    */

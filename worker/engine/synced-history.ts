@@ -1,9 +1,11 @@
 import { SiftError } from '../../src/errors'
+import { compareTimeOrder } from '../../src/core/render-context'
 import type { ForgetSelector } from '../../src/types'
 import type { ValidMessage } from '../input/message-input'
 import type { SiftStore } from '../store/store'
 import type { LocalHistory } from '../sync/replica'
 import type { Pins } from './pins'
+import type { Summaries } from './summaries'
 
 /** The engine's parts that sync reaches, lent by `Engine.syncedHistory`. */
 export interface SyncedHistoryPorts {
@@ -12,6 +14,7 @@ export interface SyncedHistoryPorts {
   storeMessages(batch: readonly ValidMessage[]): Promise<unknown>
   forget(selector: ForgetSelector): Promise<number>
   pins(): Pick<Pins, 'pin' | 'unpin' | 'list'>
+  summaries(): Pick<Summaries, 'listed' | 'arrived' | 'clear'>
 }
 
 /**
@@ -38,5 +41,17 @@ export function syncedHistory(ports: SyncedHistoryPorts): LocalHistory {
         if (!(error instanceof SiftError && error.code === 'INVALID_INPUT')) throw error
       })
     },
+    summaries: () => ports.summaries().listed(),
+    summaryArrived: (summary) => ports.summaries().arrived(summary),
+    clearSummary: (conversationId) => ports.summaries().clear(conversationId),
+    covered: (conversationId, through) =>
+      ports.inWriteQueue(async () => {
+        const messages = await ports.store().messagesInSeqOrder(conversationId)
+        const last = messages.find((message) => message.id === through)
+        if (!last) return []
+        return messages
+          .filter((message) => compareTimeOrder(message, last) <= 0)
+          .map((message): [string, number] => [message.id, message.content.length])
+      }),
   }
 }

@@ -69,9 +69,9 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     unpin: (messageId) => write('unpin', (engine) => engine.pins.unpin(messageId)),
     pins: (conversationId) => call('pins', (engine) => engine.pins.list(conversationId)),
     setSummary: (conversationId, text, options) =>
-      call('setSummary', (engine) => engine.summaries.set(conversationId, text, options)),
+      write('setSummary', (engine) => engine.summaries.set(conversationId, text, options)),
     summary: (conversationId) => call('summary', (engine) => engine.summaries.get(conversationId)),
-    clearSummary: (conversationId) => call('clearSummary', (engine) => engine.summaries.clear(conversationId)),
+    clearSummary: (conversationId) => write('clearSummary', (engine) => engine.summaries.clear(conversationId)),
     clear: () =>
       withSiftErrors('clear', async () => {
         try {

@@ -1,6 +1,14 @@
 import type { ForgetSentence } from '../../src/history-types'
 import { type ReplayedMessage, replayedForget, type ScopeSelector, type SyncedForget } from './forget-replay'
-import { type Leaf, latestWrite, mergedMessage, type SyncedMessage, type SyncedPin } from './merge-rules'
+import type { CurrentSummary, Summary } from '../../src/types'
+import {
+  type Leaf,
+  latestWrite,
+  mergedMessage,
+  type SyncedMessage,
+  type SyncedPin,
+  type SyncedSummary,
+} from './merge-rules'
 import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments } from './sync-document'
 
 /**
@@ -25,6 +33,25 @@ export interface LocalHistory {
   pinned(): Promise<string[]>
   /** Pins or unpins a stored message (`memory.pin`, `unpin`); a message not stored, or already so, is left alone. */
   setPinned(messageId: string, pinned: boolean): Promise<void>
+  /** Every conversation's summary, current or dropped. */
+  summaries(): Promise<Summary[]>
+  /** Stores a summary written on another device unless one written or dropped later is here; false when its last message is not. */
+  summaryArrived(summary: Omit<CurrentSummary, 'state'>): Promise<boolean>
+  /** Clears a conversation's summary (`memory.clearSummary`). */
+  clearSummary(conversationId: string): Promise<unknown>
+  /** The messages a summary of `conversationId` through `through` covers, each with the length of its content now. */
+  covered(conversationId: string, through: string): Promise<[id: string, length: number][]>
+}
+
+/**
+ * A summary as synced: its write (`SyncedSummary`: text, dropped or cleared, and when), the message it runs through,
+ * and the messages it covers as they were when it was written (id and length), so that a device where one of them was
+ * forgotten since, in whole or in part, does not take in a summary that may repeat it.
+ */
+interface TravellingSummary extends SyncedSummary {
+  conversationId: string
+  through?: string
+  covers?: [id: string, length: number][]
 }
 
 /**
@@ -71,6 +98,8 @@ interface MirrorEntry {
   pin?: SyncedPin & { messageId: string }
   /** The forget by scope it carries, for the devices that were apart when it was made. */
   forget?: SyncedForget
+  /** The summary it carries. */
+  summary?: TravellingSummary
 }
 
 /** The mirror's `_local` document (never replicated) that says how far the store has taken in the mirror's changes. */
@@ -82,6 +111,8 @@ export class Replica {
   private seenSeq = 0
   /** Forgets by scope made here since the last round, to write as `forget` documents. */
   private readonly scopeForgets: SyncedForget[] = []
+  /** Summary documents waiting for a message they cover to arrive here, by document id. */
+  private readonly waitingSummaries = new Set<string>()
   /** Pin documents whose message has not arrived here yet, by document id: applied once it has. */
   private readonly waitingPins = new Set<string>()
   /** The revision this device last wrote from its store, by document id (`writeLocal`). */
@@ -110,14 +141,16 @@ export class Replica {
     let messages = await this.local.messages()
     if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
     await this.applyPinArrivals(messages, applied)
+    await this.applySummaryArrivals(messages, applied)
     await this.saveApplied(this.seenSeq)
     const replacedMessages = await this.writeLocal(messages)
     const replacedPins = await this.writePins(messages)
+    const replacedSummaries = await this.writeSummaries()
     if (this.replacedSinceCompaction) {
       await this.mirror.compact()
       this.replacedSinceCompaction = false
     }
-    return replacedMessages || replacedPins
+    return replacedMessages || replacedPins || replacedSummaries
   }
 
   /** Takes in the mirror's changes since the last read, settling every document two devices changed while apart. */
@@ -150,6 +183,7 @@ export class Replica {
     if (opened?.kind === 'message') entry.message = opened.record as SyncedMessage
     if (opened?.kind === 'pin') entry.pin = { ...(opened.record as SyncedPin), messageId: opened.id }
     if (opened?.kind === 'forget') entry.forget = opened.record as SyncedForget
+    if (opened?.kind === 'summary') entry.summary = opened.record as TravellingSummary
     return entry
   }
 
@@ -177,12 +211,12 @@ export class Replica {
     const writes: object[] = leaves
       .filter((leaf) => leaf.rev !== winnerRev)
       .map((leaf) => ({ _id: change.id, _rev: leaf.rev, _deleted: true, [SETTLED]: 1 }))
-    if (kind === 'pin') {
-      // The latest pin or unpin stands; one deleted with its message is deleted everywhere.
-      const latest = latestWrite(leaves as Leaf<SyncedPin>[])
+    if (kind === 'pin' || kind === 'summary') {
+      // The latest pin or unpin, or summary write, stands; a pin deleted with its message is deleted everywhere.
+      const latest = latestWrite(leaves as Leaf<SyncedPin | SyncedSummary>[])
       if (latest === undefined || leaves.some((leaf) => leaf.deleted))
         writes.push({ _id: change.id, _rev: winnerRev, _deleted: true })
-      else writes.push({ ...(await this.documents.seal('pin', id, latest.value)), _rev: winnerRev })
+      else writes.push({ ...(await this.documents.seal(kind, id, latest.value)), _rev: winnerRev })
     } else {
       const merged = mergedMessage(leaves as Leaf<SyncedMessage>[], winnerRev)
       if (merged === undefined) writes.push({ _id: change.id, _rev: winnerRev, _deleted: true })
@@ -312,6 +346,94 @@ export class Replica {
         const document = await this.documents.seal('pin', messageId, { pinned: false, writtenAt })
         writes.push({ ...document, _rev: entry.rev })
       }
+    }
+    return this.write(writes)
+  }
+
+  /**
+   * Takes in the summaries that arrived after `applied` (or waited for their messages): a summary whose covered
+   * messages are all here as they were when it was written is stored (`summaryArrived`, the later write standing); one
+   * that covers a message forgotten here, or a sentence of one, is not; a clear clears an older summary here. A summary
+   * dropped elsewhere needs nothing: the forget that dropped it arrives too and drops it here.
+   */
+  private async applySummaryArrivals(messages: readonly SyncedMessage[], applied: number): Promise<void> {
+    const held = new Map(messages.map((message) => [message.id, message.content.length]))
+    const local = new Map((await this.local.summaries()).map((summary) => [summary.conversationId, summary]))
+    for (const [documentId, entry] of this.entries) {
+      const summary = entry.summary
+      const arrived = entry.seq > applied && this.written.get(documentId) !== entry.rev
+      if (!summary || entry.deleted || !(arrived || this.waitingSummaries.has(documentId))) continue
+      this.waitingSummaries.delete(documentId)
+      const here = local.get(summary.conversationId)
+      if (summary.text !== undefined && summary.through !== undefined) {
+        const coverage = await this.coverage(summary.covers ?? [], held)
+        if (coverage === 'waiting') this.waitingSummaries.add(documentId)
+        if (coverage !== 'whole') continue
+        const { conversationId, text, through, writtenAt: setAt } = summary
+        // Taken in: a clear of it here is then this device's to send (`writeSummaries`).
+        if (await this.local.summaryArrived({ conversationId, text, through, setAt }))
+          this.written.set(documentId, entry.rev)
+        else this.waitingSummaries.add(documentId)
+      } else if (!summary.dropped && here?.state === 'current' && here.setAt < summary.writtenAt) {
+        await this.local.clearSummary(summary.conversationId)
+      }
+    }
+  }
+
+  /**
+   * Whether the messages a summary covers are here as it saw them: `whole`; `forgotten` when one is gone (its document
+   * deleted, or held back by a forget by scope) or shorter here (a sentence forgotten); `waiting` when one has not
+   * arrived yet, or is longer here (the forget of a sentence of it on its way).
+   */
+  private async coverage(
+    covers: readonly [string, number][],
+    held: Map<string, number>,
+  ): Promise<'whole' | 'forgotten' | 'waiting'> {
+    let waiting = false
+    for (const [id, length] of covers) {
+      const here = held.get(id)
+      if (here === length) continue
+      if (here === undefined) {
+        const entry = this.entries.get(await this.documentIdOf('message', id))
+        if (entry !== undefined) return 'forgotten'
+        waiting = true
+      } else if (here < length) return 'forgotten'
+      else waiting = true
+    }
+    return waiting ? 'waiting' : 'whole'
+  }
+
+  /**
+   * Writes the store's summaries to the mirror, one document per conversation: a current one with what it covers, a
+   * dropped one as dropped, and a clear (a summary this device wrote that the store no longer has) as a write of its
+   * own, so that the latest write stands wherever two devices wrote apart.
+   */
+  private async writeSummaries(): Promise<boolean> {
+    const local = new Map((await this.local.summaries()).map((summary) => [summary.conversationId, summary]))
+    const byConversation = new Map<string, [string, MirrorEntry]>()
+    for (const [documentId, entry] of this.entries)
+      if (entry.summary && !entry.deleted) byConversation.set(entry.summary.conversationId, [documentId, entry])
+    const writes: object[] = []
+    const seal = async (conversationId: string, summary: TravellingSummary, known: MirrorEntry | undefined) =>
+      writes.push({
+        ...(await this.documents.seal('summary', conversationId, summary)),
+        ...(known ? { _rev: known.rev } : {}),
+      })
+    for (const [conversationId, here] of local) {
+      const known = byConversation.get(conversationId)?.[1]
+      const writtenAt = here.state === 'current' ? here.setAt : here.droppedAt
+      if (known?.summary && known.summary.writtenAt >= writtenAt) continue
+      if (here.state === 'dropped') await seal(conversationId, { conversationId, writtenAt, dropped: true }, known)
+      else {
+        const covers = await this.local.covered(conversationId, here.through)
+        await seal(conversationId, { conversationId, writtenAt, text: here.text, through: here.through, covers }, known)
+      }
+    }
+    for (const [conversationId, [documentId, entry]] of byConversation) {
+      if (local.has(conversationId) || entry.summary?.text === undefined) continue
+      // Cleared here: only a summary this device wrote or took in, not one still waiting for its messages.
+      if (this.written.get(documentId) !== entry.rev || this.waitingSummaries.has(documentId)) continue
+      await seal(conversationId, { conversationId, writtenAt: Date.now() }, entry)
     }
     return this.write(writes)
   }
