@@ -1,6 +1,5 @@
 import type { ForgetSentence } from '../../src/history-types'
 import { type ReplayedMessage, replayedForget, type ScopeSelector, type SyncedForget } from './forget-replay'
-import type { CurrentSummary, Summary } from '../../src/types'
 import {
   type Leaf,
   latestWrite,
@@ -9,7 +8,21 @@ import {
   type SyncedPin,
   type SyncedSummary,
 } from './merge-rules'
-import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments } from './sync-document'
+import { PinRecords } from './pin-records'
+import {
+  type MirrorChange,
+  type MirrorDatabase,
+  type MirrorDocument,
+  type MirrorEntry,
+  type LocalHistory,
+  type ReplicaSide,
+  SETTLED,
+  type TravellingSummary,
+} from './replica-side'
+import { SummaryRecords } from './summary-records'
+import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments, type SyncKind } from './sync-document'
+
+export type { LocalHistory, MirrorDatabase } from './replica-side'
 
 /**
  * One memory's side of sync (docs/sync-design.md, "Two databases, one truth"): the Sift store stays the truth, and the
@@ -21,87 +34,6 @@ import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments } from './sync-docu
  * round interrupted anywhere is repeated whole by the next one.
  */
 
-/** What a round reads and writes of the memory (the engine's side, worker/sync/sync-link.ts). */
-export interface LocalHistory {
-  /** Every stored message, with its sentence spans. */
-  messages(): Promise<SyncedMessage[]>
-  /** Stores messages that arrived, with their ids, conversations and timestamps; ids already stored are skipped. */
-  addArrived(messages: readonly SyncedMessage[]): Promise<void>
-  /** Forgets whole messages or sentences of them (`memory.forget`). */
-  forget(selector: { ids: string[] } | { sentences: ForgetSentence[] }): Promise<unknown>
-  /** The pinned messages' ids. */
-  pinned(): Promise<string[]>
-  /** Pins or unpins a stored message (`memory.pin`, `unpin`); a message not stored, or already so, is left alone. */
-  setPinned(messageId: string, pinned: boolean): Promise<void>
-  /** Every conversation's summary, current or dropped. */
-  summaries(): Promise<Summary[]>
-  /** Stores a summary written on another device unless one written or dropped later is here; false when its last message is not. */
-  summaryArrived(summary: Omit<CurrentSummary, 'state'>): Promise<boolean>
-  /** Clears a conversation's summary (`memory.clearSummary`). */
-  clearSummary(conversationId: string): Promise<unknown>
-  /** The messages a summary of `conversationId` through `through` covers, each with the length of its content now. */
-  covered(conversationId: string, through: string): Promise<[id: string, length: number][]>
-}
-
-/**
- * A summary as synced: its write (`SyncedSummary`: text, dropped or cleared, and when), the message it runs through,
- * and the messages it covers as they were when it was written (id and length), so that a device where one of them was
- * forgotten since, in whole or in part, does not take in a summary that may repeat it.
- */
-interface TravellingSummary extends SyncedSummary {
-  conversationId: string
-  through?: string
-  covers?: [id: string, length: number][]
-}
-
-/**
- * The field that marks a leaf deleted by settling a conflict, not by a forget (its only content: the server learns
- * that two devices wrote the record while apart, which it sees from the revisions anyway).
- */
-const SETTLED = 'settled'
-
-/** A mirror document as the changes feed and `get` give it. */
-interface MirrorDocument extends SyncDocument {
-  _deleted?: boolean
-  [SETTLED]?: 1
-}
-
-interface MirrorChange {
-  id: string
-  seq: number | string
-  deleted?: boolean
-  changes: { rev: string }[]
-  doc?: MirrorDocument
-}
-
-/** What a round needs of the mirror: the parts of PouchDB's API it calls. */
-export interface MirrorDatabase {
-  changes(options: {
-    since: number | string
-    include_docs: true
-    style: 'all_docs'
-  }): Promise<{ results: MirrorChange[]; last_seq: number | string }>
-  get(id: string, options?: { open_revs: 'all' }): Promise<unknown>
-  put(document: object): Promise<unknown>
-  bulkDocs(documents: object[]): Promise<unknown>
-  compact(): Promise<unknown>
-}
-
-/** What the mirror holds for one document id, as last read. */
-interface MirrorEntry {
-  seq: number
-  rev: string
-  deleted: boolean
-  /** The message it carries; absent for a deletion or a document that is not a message this key opens. */
-  message?: SyncedMessage
-  /** The pin it carries (a message's pinned state, and when it was written). */
-  pin?: SyncedPin & { messageId: string }
-  /** The forget by scope it carries, for the devices that were apart when it was made. */
-  forget?: SyncedForget
-  /** The summary it carries. */
-  summary?: TravellingSummary
-}
-
 /** The mirror's `_local` document (never replicated) that says how far the store has taken in the mirror's changes. */
 const APPLIED_ID = '_local/sift-applied'
 
@@ -111,20 +43,30 @@ export class Replica {
   private seenSeq = 0
   /** Forgets by scope made here since the last round, to write as `forget` documents. */
   private readonly scopeForgets: SyncedForget[] = []
-  /** Summary documents waiting for a message they cover to arrive here, by document id. */
-  private readonly waitingSummaries = new Set<string>()
-  /** Pin documents whose message has not arrived here yet, by document id: applied once it has. */
-  private readonly waitingPins = new Set<string>()
   /** The revision this device last wrote from its store, by document id (`writeLocal`). */
   private readonly written = new Map<string, string>()
   /** Whether the mirror took in a deletion or a rewrite since it was last compacted: their old bodies are still in it. */
   private replacedSinceCompaction = false
 
+  private readonly pins: PinRecords
+  private readonly summaries: SummaryRecords
+
   constructor(
     private readonly mirror: MirrorDatabase,
     private readonly documents: SyncDocuments,
     private readonly local: LocalHistory,
-  ) {}
+  ) {
+    const side: ReplicaSide = {
+      entries: this.entries,
+      written: this.written,
+      documents,
+      local,
+      documentIdOf: (kind, id) => this.documentIdOf(kind, id),
+      write: (writes) => this.write(writes),
+    }
+    this.pins = new PinRecords(side)
+    this.summaries = new SummaryRecords(side)
+  }
 
   /** A forget by conversation, `before` or `after` made here: written at the next round for the devices apart now. */
   forgotByScope(selector: ScopeSelector, at: number): void {
@@ -140,12 +82,12 @@ export class Replica {
     const applied = await this.appliedSeq()
     let messages = await this.local.messages()
     if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
-    await this.applyPinArrivals(messages, applied)
-    await this.applySummaryArrivals(messages, applied)
+    await this.pins.applyArrivals(messages, applied)
+    await this.summaries.applyArrivals(messages, applied)
     await this.saveApplied(this.seenSeq)
     const replacedMessages = await this.writeLocal(messages)
-    const replacedPins = await this.writePins(messages)
-    const replacedSummaries = await this.writeSummaries()
+    const replacedPins = await this.pins.write(messages)
+    const replacedSummaries = await this.summaries.write()
     if (this.replacedSinceCompaction) {
       await this.mirror.compact()
       this.replacedSinceCompaction = false
@@ -298,146 +240,6 @@ export class Replica {
     }
   }
 
-  /**
-   * Pins and unpins what arrived after `applied`, for the messages the store holds; a pin of a message that has not
-   * arrived yet waits for it (`waitingPins`).
-   */
-  private async applyPinArrivals(messages: readonly SyncedMessage[], applied: number): Promise<void> {
-    const held = new Set(messages.map((message) => message.id))
-    const pinned = new Set(await this.local.pinned())
-    for (const [documentId, entry] of this.entries) {
-      const pin = entry.pin
-      const arrived = entry.seq > applied && this.written.get(documentId) !== entry.rev
-      if (!pin || entry.deleted || !(arrived || this.waitingPins.has(documentId))) continue
-      if (!held.has(pin.messageId)) {
-        this.waitingPins.add(documentId)
-        continue
-      }
-      this.waitingPins.delete(documentId)
-      if (pinned.has(pin.messageId) !== pin.pinned) await this.local.setPinned(pin.messageId, pin.pinned)
-    }
-  }
-
-  /**
-   * Writes the store's pins to the mirror, one document per message ever pinned: pinned, or unpinned (a write with
-   * its time, so that a pin and an unpin made apart end as the later one), or deleted once its message is.
-   */
-  private async writePins(messages: readonly SyncedMessage[]): Promise<boolean> {
-    const held = new Set(messages.map((message) => message.id))
-    const pinned = new Set(await this.local.pinned())
-    const byMessage = new Map<string, [string, MirrorEntry]>()
-    for (const [documentId, entry] of this.entries)
-      if (entry.pin) byMessage.set(entry.pin.messageId, [documentId, entry])
-    const writtenAt = Date.now()
-    const writes: object[] = []
-    for (const messageId of pinned) {
-      const known = byMessage.get(messageId)?.[1]
-      if (known && !known.deleted && known.pin?.pinned) continue
-      const document = await this.documents.seal('pin', messageId, { pinned: true, writtenAt })
-      writes.push({ ...document, ...(known ? { _rev: known.rev } : {}) })
-    }
-    for (const [messageId, [documentId, entry]] of byMessage) {
-      if (entry.deleted || this.waitingPins.has(documentId)) continue
-      if (!held.has(messageId)) {
-        // Deleted with its message; a message merely not arrived yet keeps its pin.
-        const message = this.entries.get(await this.documentIdOf('message', messageId))
-        if (message?.deleted) writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
-      } else if (entry.pin?.pinned && !pinned.has(messageId)) {
-        const document = await this.documents.seal('pin', messageId, { pinned: false, writtenAt })
-        writes.push({ ...document, _rev: entry.rev })
-      }
-    }
-    return this.write(writes)
-  }
-
-  /**
-   * Takes in the summaries that arrived after `applied` (or waited for their messages): a summary whose covered
-   * messages are all here as they were when it was written is stored (`summaryArrived`, the later write standing); one
-   * that covers a message forgotten here, or a sentence of one, is not; a clear clears an older summary here. A summary
-   * dropped elsewhere needs nothing: the forget that dropped it arrives too and drops it here.
-   */
-  private async applySummaryArrivals(messages: readonly SyncedMessage[], applied: number): Promise<void> {
-    const held = new Map(messages.map((message) => [message.id, message.content.length]))
-    const local = new Map((await this.local.summaries()).map((summary) => [summary.conversationId, summary]))
-    for (const [documentId, entry] of this.entries) {
-      const summary = entry.summary
-      const arrived = entry.seq > applied && this.written.get(documentId) !== entry.rev
-      if (!summary || entry.deleted || !(arrived || this.waitingSummaries.has(documentId))) continue
-      this.waitingSummaries.delete(documentId)
-      const here = local.get(summary.conversationId)
-      if (summary.text !== undefined && summary.through !== undefined) {
-        const coverage = await this.coverage(summary.covers ?? [], held)
-        if (coverage === 'waiting') this.waitingSummaries.add(documentId)
-        if (coverage !== 'whole') continue
-        const { conversationId, text, through, writtenAt: setAt } = summary
-        // Taken in: a clear of it here is then this device's to send (`writeSummaries`).
-        if (await this.local.summaryArrived({ conversationId, text, through, setAt }))
-          this.written.set(documentId, entry.rev)
-        else this.waitingSummaries.add(documentId)
-      } else if (!summary.dropped && here?.state === 'current' && here.setAt < summary.writtenAt) {
-        await this.local.clearSummary(summary.conversationId)
-      }
-    }
-  }
-
-  /**
-   * Whether the messages a summary covers are here as it saw them: `whole`; `forgotten` when one is gone (its document
-   * deleted, or held back by a forget by scope) or shorter here (a sentence forgotten); `waiting` when one has not
-   * arrived yet, or is longer here (the forget of a sentence of it on its way).
-   */
-  private async coverage(
-    covers: readonly [string, number][],
-    held: Map<string, number>,
-  ): Promise<'whole' | 'forgotten' | 'waiting'> {
-    let waiting = false
-    for (const [id, length] of covers) {
-      const here = held.get(id)
-      if (here === length) continue
-      if (here === undefined) {
-        const entry = this.entries.get(await this.documentIdOf('message', id))
-        if (entry !== undefined) return 'forgotten'
-        waiting = true
-      } else if (here < length) return 'forgotten'
-      else waiting = true
-    }
-    return waiting ? 'waiting' : 'whole'
-  }
-
-  /**
-   * Writes the store's summaries to the mirror, one document per conversation: a current one with what it covers, a
-   * dropped one as dropped, and a clear (a summary this device wrote that the store no longer has) as a write of its
-   * own, so that the latest write stands wherever two devices wrote apart.
-   */
-  private async writeSummaries(): Promise<boolean> {
-    const local = new Map((await this.local.summaries()).map((summary) => [summary.conversationId, summary]))
-    const byConversation = new Map<string, [string, MirrorEntry]>()
-    for (const [documentId, entry] of this.entries)
-      if (entry.summary && !entry.deleted) byConversation.set(entry.summary.conversationId, [documentId, entry])
-    const writes: object[] = []
-    const seal = async (conversationId: string, summary: TravellingSummary, known: MirrorEntry | undefined) =>
-      writes.push({
-        ...(await this.documents.seal('summary', conversationId, summary)),
-        ...(known ? { _rev: known.rev } : {}),
-      })
-    for (const [conversationId, here] of local) {
-      const known = byConversation.get(conversationId)?.[1]
-      const writtenAt = here.state === 'current' ? here.setAt : here.droppedAt
-      if (known?.summary && known.summary.writtenAt >= writtenAt) continue
-      if (here.state === 'dropped') await seal(conversationId, { conversationId, writtenAt, dropped: true }, known)
-      else {
-        const covers = await this.local.covered(conversationId, here.through)
-        await seal(conversationId, { conversationId, writtenAt, text: here.text, through: here.through, covers }, known)
-      }
-    }
-    for (const [conversationId, [documentId, entry]] of byConversation) {
-      if (local.has(conversationId) || entry.summary?.text === undefined) continue
-      // Cleared here: only a summary this device wrote or took in, not one still waiting for its messages.
-      if (this.written.get(documentId) !== entry.rev || this.waitingSummaries.has(documentId)) continue
-      await seal(conversationId, { conversationId, writtenAt: Date.now() }, entry)
-    }
-    return this.write(writes)
-  }
-
   /** Writes to the mirror, noting each revision written from the store; true when one replaced an older one. */
   private async write(writes: object[]): Promise<boolean> {
     if (writes.length === 0) return false
@@ -460,7 +262,7 @@ export class Replica {
   }
 
   /** The document id of record `id` of `kind`, hashed once per session. */
-  private async documentIdOf(kind: 'message' | 'pin', id: string): Promise<string> {
+  private async documentIdOf(kind: SyncKind, id: string): Promise<string> {
     const key = `${kind}:${id}`
     let documentId = this.documentIds.get(key)
     if (documentId === undefined) {

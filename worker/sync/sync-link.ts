@@ -29,6 +29,7 @@ interface PouchConstructor {
 
 interface PouchDatabase extends MirrorDatabase {
   close(): Promise<void>
+  info(): Promise<unknown>
 }
 
 interface LiveSync {
@@ -70,7 +71,7 @@ export class SyncLink {
       pouchWith(adapter),
     ])
     const mirror = new PouchDB(`sift-sync-${settings.memoryName}`, { adapter: adapter.name })
-    const remote = new PouchDB(settings.url.href)
+    const remote = withObservedInfo(new PouchDB(settings.url.href))
     const link = new SyncLink(PouchDB, mirror, remote, documents, new Replica(mirror, documents, local))
     link.changed()
     // Not awaited: a memory opens while its server is out of reach, and replicates once it is back.
@@ -198,6 +199,35 @@ export class SyncLink {
     // A failed round is repeated whole by the next one; `synced` reports it.
     this.rounds = round.catch(() => undefined)
     return round
+  }
+}
+
+/**
+ * The server's database with an `info` whose failures nobody fails to handle. pouchdb-replication 9.0.0 updates its
+ * progress with `src.info().then(…)` and no rejection handler: a server that goes away in the middle of a pull then
+ * leaves an unhandled rejection (in Node, the end of the process). Every promise `info` gives, and each one derived from
+ * it, gets a handler that ignores the failure, besides its callers' own: those that await it still see it.
+ */
+function withObservedInfo(remote: PouchDatabase): PouchDatabase {
+  const info = remote.info.bind(remote)
+  remote.info = (...args: unknown[]) => {
+    const result = (info as (...args: unknown[]) => Promise<unknown>)(...args)
+    // Called with a callback (the HTTP adapter's compaction polls so), the promise is PouchDB's to handle.
+    if (typeof args.at(-1) === 'function') return result
+    return ObservedPromise.resolve(result)
+  }
+  return remote
+}
+
+/** A promise whose `then` without a rejection handler gets one that ignores the failure (`withObservedInfo`). */
+class ObservedPromise<T> extends Promise<T> {
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    const next = super.then(onFulfilled, onRejected)
+    if (!onRejected) next.catch(() => undefined)
+    return next
   }
 }
 
