@@ -223,6 +223,21 @@ describe('sync between two devices', () => {
     await Promise.all([one.close(), two.close()])
   })
 
+  it("a clear is a forget of everything, on every device and the server's copy", async () => {
+    const one = await device('userdb-grace')
+    const two = await device('userdb-grace')
+    await one.add(HISTORY)
+    await one.pin('m1')
+    await settle(one, two)
+    expect(await contents(two)).toHaveLength(3)
+    expect(await two.clear()).toBe(3)
+    await settle(two, one)
+    expect(await contents(one)).toEqual([])
+    expect(await one.pins()).toEqual([])
+    expect(await server.sealings('userdb-grace')).toEqual([])
+    await Promise.all([one.close(), two.close()])
+  })
+
   it('refuses sync without a passphrase, and a URL that is not http(s) or names no database', async () => {
     const plain = { name: 'plain', indexedDB: new IDBFactory(), IDBKeyRange: IDBKeyRange as never }
     await expect(createMemory({ ...plain, sync: { url: server.url('userdb-dave') } })).rejects.toMatchObject({
