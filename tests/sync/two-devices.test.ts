@@ -238,6 +238,37 @@ describe('sync between two devices', () => {
     await Promise.all([one.close(), two.close()])
   })
 
+  it('a store that lost its messages without a forget takes them back, and sends no deletion', async () => {
+    const indexedDB = new IDBFactory()
+    const open = () =>
+      createMemory({
+        name: 'wiped-store',
+        indexedDB,
+        IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+        passphrase: PASSPHRASE,
+        sync: { url: server.url('userdb-heidi') },
+      })
+    const laptop = await open()
+    const phone = await device('userdb-heidi')
+    await laptop.add(HISTORY)
+    await laptop.pin('m2')
+    await laptop.forget({ sentences: [{ messageId: 'm1', start: 0, end: 45 }] })
+    await settle(laptop, phone)
+    const before = await contents(phone)
+    await laptop.close()
+    // The store's database deleted on its own (devtools, a repair), the sync mirror kept.
+    await new Promise((done) => {
+      const request = indexedDB.deleteDatabase('wiped-store')
+      request.onsuccess = request.onerror = done
+    })
+    const reopened = await open()
+    await settle(reopened, phone)
+    expect(await contents(phone)).toEqual(before)
+    expect(await contents(reopened)).toEqual(before)
+    expect((await reopened.pins()).map((pin) => pin.messageId)).toEqual(['m2'])
+    await Promise.all([reopened.close(), phone.close()])
+  })
+
   it('refuses sync without a passphrase, and a URL that is not http(s) or names no database', async () => {
     const plain = { name: 'plain', indexedDB: new IDBFactory(), IDBKeyRange: IDBKeyRange as never }
     await expect(createMemory({ ...plain, sync: { url: server.url('userdb-dave') } })).rejects.toMatchObject({

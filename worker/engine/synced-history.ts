@@ -10,7 +10,7 @@ import type { Summaries } from './summaries'
 /** The engine's parts that sync reaches, lent by `Engine.syncedHistory`. */
 export interface SyncedHistoryPorts {
   inWriteQueue<T>(work: () => Promise<T>): Promise<T>
-  store(): Pick<SiftStore, 'messagesInSeqOrder' | 'storedIds'>
+  store(): Pick<SiftStore, 'messagesInSeqOrder' | 'storedIds' | 'forgetRevision'>
   storeMessages(batch: readonly ValidMessage[]): Promise<unknown>
   forget(selector: ForgetSelector): Promise<number>
   pins(): Pick<Pins, 'pin' | 'unpin' | 'list'>
@@ -26,6 +26,7 @@ export interface SyncedHistoryPorts {
 export function syncedHistory(ports: SyncedHistoryPorts): LocalHistory {
   return {
     messages: () => ports.inWriteQueue(() => ports.store().messagesInSeqOrder()),
+    forgetRevision: () => ports.inWriteQueue(() => ports.store().forgetRevision()),
     addArrived: async (messages) => {
       const taken = await ports.inWriteQueue(() => ports.store().storedIds(messages.map((m) => m.id)))
       const batch = messages

@@ -74,11 +74,9 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     clearSummary: (conversationId) => write('clearSummary', (engine) => engine.summaries.clear(conversationId)),
     clear: () =>
       withSiftErrors('clear', async () => {
-        try {
-          return await barrier.clear(() => opened().clear())
-        } finally {
-          sync?.changed()
-        }
+        const removed = await barrier.clear(() => opened().clear())
+        sync?.cleared()
+        return removed
       }),
     export: (options) => call('export', (engine) => engine.export(options)),
     import: (data, options) => write('import', (engine) => engine.import(data, options)),

@@ -8,6 +8,8 @@ import type { SyncDocument, SyncDocuments, SyncKind } from './sync-document'
 export interface LocalHistory {
   /** Every stored message, with its sentence spans. */
   messages(): Promise<SyncedMessage[]>
+  /** How many forgets removed anything from the store (`MessagePage.revision`): 0 in a store made anew. */
+  forgetRevision(): Promise<number>
   /** Stores messages that arrived, with their ids, conversations and timestamps; ids already stored are skipped. */
   addArrived(messages: readonly SyncedMessage[]): Promise<void>
   /** Forgets whole messages or sentences of them (`memory.forget`). */

@@ -47,6 +47,10 @@ export class Replica {
   private readonly written = new Map<string, string>()
   /** Whether the mirror took in a deletion or a rewrite since it was last compacted: their old bodies are still in it. */
   private replacedSinceCompaction = false
+  /** Messages a forget by scope kept from being stored here when they arrived: their deletion is this device's to send. */
+  private readonly heldBack = new Set<string>()
+  /** `clearedStore` was called since the last round. */
+  private cleared = false
 
   private readonly pins: PinRecords
   private readonly summaries: SummaryRecords
@@ -68,6 +72,11 @@ export class Replica {
     this.summaries = new SummaryRecords(side)
   }
 
+  /** The store was cleared: the next round sends every message's deletion (`memory.clear` forgets everything). */
+  clearedStore(): void {
+    this.cleared = true
+  }
+
   /** A forget by conversation, `before` or `after` made here: written at the next round for the devices apart now. */
   forgotByScope(selector: ScopeSelector, at: number): void {
     this.scopeForgets.push({ selector, at })
@@ -79,13 +88,25 @@ export class Replica {
    */
   async round(): Promise<boolean> {
     await this.readMirror()
-    const applied = await this.appliedSeq()
+    const marker = await this.appliedMarker()
     let messages = await this.local.messages()
+    // Read after the messages: a forget between the two then counts, and its message is not missing yet.
+    const revision = await this.local.forgetRevision()
+    const forgotSince = this.cleared || marker.revision === undefined || revision > marker.revision
+    this.cleared = false
+    // Messages the mirror holds that the store lost with no forget since the last round (its database deleted or
+    // repaired on its own, the mirror kept) are taken back, as everything else in the mirror, instead of being sent
+    // as deletions to every device.
+    const lost = !forgotSince && (await this.missingFrom(messages))
+    if (lost) this.written.clear()
+    const applied = lost ? 0 : marker.seq
     if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
     await this.pins.applyArrivals(messages, applied)
     await this.summaries.applyArrivals(messages, applied)
-    await this.saveApplied(this.seenSeq)
-    const replacedMessages = await this.writeLocal(messages)
+    await this.saveApplied({ seq: this.seenSeq, revision: marker.revision })
+    const replacedMessages = await this.writeLocal(messages, forgotSince)
+    // Only now: were the round cut off before its deletions were written, the next one still counts the forget.
+    await this.saveApplied({ seq: this.seenSeq, revision })
     const replacedPins = await this.pins.write(messages)
     const replacedSummaries = await this.summaries.write()
     if (this.replacedSinceCompaction) {
@@ -190,9 +211,10 @@ export class Replica {
         if (mine) forgottenIds.push(mine.id)
       } else if (entry.message) {
         // A message a forget by scope took while it was on its way (stored before that forget was made) stays out.
-        if (!mine && !forgets.some((forget) => replayedForget(forget, [addedAtKnown(entry.message!)]).length > 0))
-          arrived.push(entry.message)
-        else if (mine) forgottenSentences.push(...sentencesGoneFrom(mine, entry.message))
+        if (!mine && forgets.some((forget) => replayedForget(forget, [addedAtKnown(entry.message!)]).length > 0))
+          this.heldBack.add(documentId)
+        else if (!mine) arrived.push(entry.message)
+        else forgottenSentences.push(...sentencesGoneFrom(mine, entry.message))
       } else if (entry.forget) {
         forgottenIds.push(...replayedForget(entry.forget, this.storedSince(stored)))
       }
@@ -207,10 +229,10 @@ export class Replica {
 
   /**
    * Writes the store's state to the mirror: a message it lacks (or holds deleted, when the store has it again) or
-   * holds with sentences the store has forgotten, and a deletion of each message the store no longer holds. The round
+   * holds with sentences the store has forgotten, and a deletion of each message a forget took from the store. The round
    * then compacts the mirror, so that what was deleted or rewritten leaves its files.
    */
-  private async writeLocal(messages: readonly SyncedMessage[]): Promise<boolean> {
+  private async writeLocal(messages: readonly SyncedMessage[], forgotSince: boolean): Promise<boolean> {
     const stored = await this.byDocumentId(messages)
     const writes: object[] = []
     for (const [documentId, mine] of stored) {
@@ -226,7 +248,9 @@ export class Replica {
       writes.push(await this.documents.seal('forget', crypto.randomUUID(), forget))
     for (const [documentId, entry] of this.entries) {
       if (entry.deleted || entry.message === undefined || stored.has(documentId)) continue
-      writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
+      // Gone from the store by a forget (or held back by one when it arrived); else it is taken back (`round`).
+      if (forgotSince || this.heldBack.has(documentId))
+        writes.push({ _id: documentId, _rev: entry.rev, _deleted: true })
     }
     return this.write(writes)
   }
@@ -272,22 +296,35 @@ export class Replica {
     return documentId
   }
 
-  private async appliedSeq(): Promise<number> {
+  /** Whether a message the mirror holds, live, is missing from `messages` (held back by no forget by scope). */
+  private async missingFrom(messages: readonly SyncedMessage[]): Promise<boolean> {
+    const stored = await this.byDocumentId(messages)
+    for (const [documentId, entry] of this.entries)
+      if (!entry.deleted && entry.message && !stored.has(documentId) && !this.heldBack.has(documentId)) return true
+    return false
+  }
+
+  /**
+   * How far the store has taken in the mirror (`seq`), and its forget revision when the round last wrote its state
+   * (`revision`, undefined before the first): a message gone from the store is a forget only if the revision moved.
+   */
+  private async appliedMarker(): Promise<{ seq: number; revision?: number }> {
     try {
-      return Number(((await this.mirror.get(APPLIED_ID)) as { seq: number }).seq)
+      const { seq, revision } = (await this.mirror.get(APPLIED_ID)) as { seq: number; revision?: number }
+      return { seq: Number(seq), revision }
     } catch {
-      return 0
+      return { seq: 0 }
     }
   }
 
-  private async saveApplied(seq: number): Promise<void> {
+  private async saveApplied(marker: { seq: number; revision?: number }): Promise<void> {
     let rev: string | undefined
     try {
       rev = ((await this.mirror.get(APPLIED_ID)) as { _rev: string })._rev
     } catch {
       rev = undefined
     }
-    await this.mirror.put({ _id: APPLIED_ID, ...(rev ? { _rev: rev } : {}), seq })
+    await this.mirror.put({ _id: APPLIED_ID, ...(rev ? { _rev: rev } : {}), ...marker })
   }
 }
 

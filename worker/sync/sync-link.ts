@@ -89,6 +89,12 @@ export class SyncLink {
     this.changed()
   }
 
+  /** The app cleared the memory: the next round sends the deletion of everything (a forget of it all). */
+  cleared(): void {
+    this.replica.clearedStore()
+    this.changed()
+  }
+
   /** Asks for a round soon: the store changed (an add, a forget, an import, a clear). */
   changed(): void {
     if (this.stopped || this.roundTimer !== undefined) return
@@ -221,6 +227,7 @@ function withObservedInfo(remote: PouchDatabase): PouchDatabase {
 
 /** A promise whose `then` without a rejection handler gets one that ignores the failure (`withObservedInfo`). */
 class ObservedPromise<T> extends Promise<T> {
+  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass, thenable by design; only a then with no rejection handler changes
   override then<A = T, B = never>(
     onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
