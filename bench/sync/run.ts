@@ -5,9 +5,8 @@
 //
 //   npm run bench:sync [-- --messages 10000]
 import { createServer, type Server, connect } from 'node:net'
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
-import { createMemory, type Memory } from '../../src/node'
-import { SyncServer } from '../../tests/sync/sync-server'
+import type { Memory } from '../../src/node'
+import { SyncServer, syncedDevice } from '../../tests/sync/sync-server'
 import { generateHistory } from '../shared/synthetic-history'
 
 const PASSPHRASE = 'bench sync passphrase'
@@ -37,13 +36,7 @@ function countingProxy(port: number): Promise<{ server: Server; port: number; up
 }
 
 function device(name: string, url: string): Promise<Memory> {
-  return createMemory({
-    name,
-    indexedDB: new IDBFactory(),
-    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
-    passphrase: PASSPHRASE,
-    sync: { url },
-  })
+  return syncedDevice(name, url, PASSPHRASE)
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {

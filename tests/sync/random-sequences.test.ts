@@ -1,8 +1,7 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMemory, type Memory, splitSentences } from '../../src/node'
+import { type Memory, splitSentences } from '../../src/node'
 import { seededRandom } from '../../worker/util/seeded-random'
-import { SyncServer } from './sync-server'
+import { SyncServer, syncedDevice } from './sync-server'
 
 /**
  * Seeded random sequences of adds, imports and forgets (every selector) on two devices syncing through a real PouchDB
@@ -48,14 +47,7 @@ async function runSequence(seed: number): Promise<void> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]
   const database = `userdb-random-${seed}`
   const open = (name: string) =>
-    createMemory({
-      name: `${name}-${seed}`,
-      indexedDB: new IDBFactory(),
-      IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
-      passphrase: PASSPHRASE,
-      sync: { url: server.url(database) },
-      requireModelFiles: false,
-    })
+    syncedDevice(`${name}-${seed}`, server.url(database), PASSPHRASE, { requireModelFiles: false })
   const devices = [await open('one'), await open('two')]
   const model = new Map<string, Modelled>()
   let next = 0

@@ -33,7 +33,7 @@ describe('sync documents (what leaves the device)', () => {
     const document = await (await documents()).seal('message', message.id, message)
     expect(Object.keys(document).sort()).toEqual(['_id', 's'])
     // The sealed field is base64 of random-looking bytes, so it is searched as bytes: a lowercased base64 text
-    // holds a short word like "rua" by chance about once in 300 seals.
+    // holds a three-letter word like "rua" by chance about once in 40 seals ((2/64)^3 per place, about 850 places).
     const sealed = new TextDecoder('latin1').decode(fromBase64(document.s))
     for (const word of [
       'Rua das Flores',

@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { createMemory, type Memory, type NodeMemoryOptions } from '../../src/node'
 
 /**
  * A real PouchDB Server (the CouchDB replication protocol, LevelDB files) on loopback, in a folder of its own, for the
@@ -113,6 +115,26 @@ export class SyncServer {
     const rows = body.rows as { id: string; doc: { s: string } }[]
     return rows.filter((row) => row.id !== 'sift-key-check').map((row) => row.doc.s)
   }
+}
+
+/**
+ * A device of a synced memory in Node: memory `name` in an IndexedDB of its own (or `options.indexedDB`, to open the
+ * same storage again), synced with `url` under `passphrase`.
+ */
+export function syncedDevice(
+  name: string,
+  url: string,
+  passphrase: string,
+  options: Partial<NodeMemoryOptions> = {},
+): Promise<Memory> {
+  return createMemory({
+    name,
+    indexedDB: new IDBFactory(),
+    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
+    passphrase,
+    sync: { url },
+    ...options,
+  })
 }
 
 interface LevelDown {

@@ -1,7 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemory, type Memory } from '../../src/node'
-import { SyncServer } from './sync-server'
+import { SyncServer, syncedDevice } from './sync-server'
 
 /**
  * Two devices of one user (two memories, each with an IndexedDB of its own) syncing through a real PouchDB Server on
@@ -24,13 +24,7 @@ let devices = 0
 /** A device: a memory of its own storage (and mirror) synced with `database` on the server. */
 function device(database: string, passphrase = PASSPHRASE): Promise<Memory> {
   devices++
-  return createMemory({
-    name: `device-${devices}`,
-    indexedDB: new IDBFactory(),
-    IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
-    passphrase,
-    sync: { url: server.url(database) },
-  })
+  return syncedDevice(`device-${devices}`, server.url(database), passphrase)
 }
 
 const contents = async (memory: Memory) =>
@@ -240,14 +234,7 @@ describe('sync between two devices', () => {
 
   it('a store that lost its messages without a forget takes them back, and sends no deletion', async () => {
     const indexedDB = new IDBFactory()
-    const open = () =>
-      createMemory({
-        name: 'wiped-store',
-        indexedDB,
-        IDBKeyRange: IDBKeyRange as unknown as typeof globalThis.IDBKeyRange,
-        passphrase: PASSPHRASE,
-        sync: { url: server.url('userdb-heidi') },
-      })
+    const open = () => syncedDevice('wiped-store', server.url('userdb-heidi'), PASSPHRASE, { indexedDB })
     const laptop = await open()
     const phone = await device('userdb-heidi')
     await laptop.add(HISTORY)
