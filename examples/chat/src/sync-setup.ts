@@ -1,6 +1,6 @@
 // Opt-in sync between the user's devices (docs/sync.md): with a server database URL in the settings, the page opens a
 // memory of its own, sealed with a passphrase the user types on each device, and keeps it in step with the user's other
-// browsers through that server. Without a URL nothing here runs and nothing leaves the device.
+// browsers through that server. Without a URL the page opens its plain memory and nothing leaves the device.
 import { createMemory, isSiftError, type Memory, type MemoryOptions } from 'sift-memory'
 
 /** The URL is kept across reloads; the passphrase never is (anything in localStorage is readable by every script this origin runs). */
@@ -21,17 +21,25 @@ const passphraseForm = byId<HTMLFormElement>('passphrase-form')
 const passphraseField = byId<HTMLInputElement>('passphrase')
 const passphraseNote = byId<HTMLParagraphElement>('passphrase-note')
 
-/** The server database URL saved in this browser, shown in the settings; `''` when sync is off. */
+const isServerUrl = (text: string) => /^https?:\/\/[^/]+\/[^/]/.test(text) && URL.canParse(text)
+
+/**
+ * The server database URL saved in this browser, shown in the settings; `''` when sync is off. Saved as it is typed,
+ * so it should not carry credentials (`https://user:password@…`): a cookie the server sets keeps them out of localStorage.
+ */
 export function savedSyncUrl(): string {
-  const url = localStorage.getItem(URL_KEY) ?? ''
-  urlField.value = url
-  // A change applies at the next load: the memory open now stays the one the page opened.
+  const saved = localStorage.getItem(URL_KEY) ?? ''
+  urlField.value = saved
+  // A change applies at the next load: the memory open now stays the one the page opened. Only a URL with a
+  // database path is kept, so that a half-typed one does not stop the next load at a passphrase it cannot use.
   urlField.addEventListener('change', () => {
     const next = urlField.value.trim()
-    if (next) localStorage.setItem(URL_KEY, next)
-    else localStorage.removeItem(URL_KEY)
+    if (isServerUrl(next)) localStorage.setItem(URL_KEY, next)
+    else if (!next) localStorage.removeItem(URL_KEY)
+    urlField.setCustomValidity(next && !isServerUrl(next) ? 'A database URL: http(s)://host/database' : '')
+    urlField.reportValidity()
   })
-  return url
+  return isServerUrl(saved) ? saved : ''
 }
 
 /** Shows the passphrase form with `note`, and resolves with what the user typed once they submit it. */
