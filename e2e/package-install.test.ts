@@ -23,8 +23,10 @@ import { enginesToRun } from './browsers/each-engine'
 import { engineTitle } from './browsers/session'
 import type { BrowserSession, PageSession } from './browsers/session'
 import { chatThrough, chatThroughIn, expectChatRequests, expectContextNotHistory } from './chat-example-run'
-import { startFakeLlm, type FakeLlm } from './fake-llm'
+import { chatAcrossDevices, FACT } from './chat-sync-run'
+import { messageText, startFakeLlm, type FakeLlm } from './fake-llm'
 import { expectReactChat, reactChatThrough, reactChatThroughIn } from './react-example-run'
+import { SyncServer } from '../tests/sync/sync-server'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const exampleDir = join(root, 'examples/chat')
@@ -167,6 +169,34 @@ describe('examples/chat, installed from the tarball', () => {
       expect(decoded).toBeLessThanOrEqual(28 * MB)
     } finally {
       await server.close()
+    }
+  })
+})
+
+describe('examples/chat with sync on, installed from the tarball', () => {
+  test('two Chromium profiles of one user, under vite preview, share a memory through a PouchDB Server: a fact stated on one reaches the chat request of the other, a mistyped passphrase is refused, the server holds no text', async () => {
+    buildApp(appDir)
+    const [server, sync] = await Promise.all([startVite(appDir, ['preview']), SyncServer.start()])
+    try {
+      const passphrase = 'correct horse battery staple, on both devices'
+      const started = performance.now()
+      const run = await chatAcrossDevices(server.url, llm, sync.url('userdb-chat-example'), passphrase)
+      console.log(
+        `[chat sync] ${((performance.now() - started) / 1000).toFixed(0)} s; statuses: ${JSON.stringify(run.statuses)}`,
+      )
+      expect(run.pageErrors).toEqual([])
+      expect(run.refusal).toContain('WRONG_KEY')
+      for (const status of run.statuses) expect(status).toMatch(/^4 messages in memory, .*\. Synced with 127\.0\.0\.1:/)
+      // B was never told the fact: it came from A through the server, from B's memory into B's request to the LLM
+      // (as a recent turn, the conversation B shows having been refreshed from its memory).
+      const carrying = run.question.messages.filter((message) => messageText(message).includes('4417'))
+      console.log(`[chat sync] the fact in B's request, in messages of role ${carrying.map(({ role }) => role)}`)
+      expect(carrying.length).toBeGreaterThan(0)
+      const raw = Buffer.concat(sync.files())
+      for (const text of [FACT, '4417', 'locker', 'Mill Street', 'Noted'])
+        expect(raw.includes(Buffer.from(text)), text).toBe(false)
+    } finally {
+      await Promise.all([server.close(), sync.stop()])
     }
   })
 })

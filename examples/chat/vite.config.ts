@@ -6,7 +6,8 @@ const headers = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   // Scripts, workers and the model from this origin only; 'wasm-unsafe-eval' lets ONNX Runtime compile its
-  // WebAssembly. connect-src names where chat requests may go: narrow it to your LLM endpoint's origin.
+  // WebAssembly. connect-src names where chat requests may go, and sync's (the settings' "Sync across devices"): narrow
+  // it to your LLM endpoint's origin, and add your sync server's (localhost's and 127.0.0.1's are there for trying it).
   'Content-Security-Policy':
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
 }

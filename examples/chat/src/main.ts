@@ -1,6 +1,8 @@
-// The chat page: settings, the conversation, and a status line; each exchange is `chatTurn` (chat-turn.ts).
-import { createMemory, type Memory } from 'sift-memory'
+// The chat page: settings, the conversation, and a status line; each exchange is `chatTurn` (chat-turn.ts), and sync
+// between the user's devices, when a server is set, is sync-setup.ts.
+import { createMemory, type Memory, type MemoryOptions } from 'sift-memory'
 import { chatTurn, type ChatEndpoint, type Turn } from './chat-turn'
+import { openSyncedMemory, savedSyncUrl, watchSync } from './sync-setup'
 
 /** Turns sent verbatim after the context, as the conversation's thread; older turns reach the model through the context. */
 const RECENT_TURNS = 6
@@ -47,13 +49,17 @@ function show(role: Turn['role'] | 'error', content: string): void {
   item.scrollIntoView({ block: 'nearest' })
 }
 
-/** What the status line says: messages stored, sentences still to embed, the backend, and a background failure if any. */
-const memoryState = { messages: 0, pending: 0, backend: '', failure: '' }
+/**
+ * What the status line says: messages stored, sentences still to embed, the backend, a background failure if any,
+ * and with sync on, its state.
+ */
+const memoryState = { messages: 0, pending: 0, backend: '', failure: '', sync: '' }
 
 function showStatus(): void {
-  const { messages, pending, backend, failure } = memoryState
+  const { messages, pending, backend, failure, sync } = memoryState
   const indexing = pending > 0 ? `${pending} sentences to index` : 'all indexed'
-  status.textContent = `${messages} messages in memory, ${indexing} (${backend})${failure ? `. ${failure}` : ''}`
+  const notes = [failure, sync].filter(Boolean).map((note) => `. ${note}`)
+  status.textContent = `${messages} messages in memory, ${indexing} (${backend})${notes.join('')}`
 }
 
 async function refreshStatus(memory: Memory): Promise<void> {
@@ -78,18 +84,49 @@ async function storedTurns(memory: Memory, limit: number): Promise<Turn[]> {
   return found.reverse()
 }
 
-const memory = await createMemory({
-  name: 'sift-chat',
+/** Shows the stored conversation again, from the top: at open, and when another device's messages arrived. */
+async function showStoredTurns(memory: Memory): Promise<void> {
+  const stored = await storedTurns(memory, SHOWN_TURNS)
+  turns.splice(0, turns.length, ...stored)
+  turnList.replaceChildren()
+  for (const turn of stored) show(turn.role, turn.content)
+}
+
+const options: MemoryOptions = {
   persist: true,
   onProgress: ({ pending, backend, failure }) => {
     Object.assign(memoryState, { pending, backend, failure: failure?.message ?? memoryState.failure })
     showStatus()
   },
-})
-for (const turn of await storedTurns(memory, SHOWN_TURNS)) {
-  turns.push(turn)
-  show(turn.role, turn.content)
 }
+const syncUrl = savedSyncUrl()
+let memory: Memory
+if (syncUrl) {
+  // Nothing to chat into until the passphrase opened the synced memory.
+  message.disabled = send.disabled = true
+  status.textContent = 'Sync is on: type the passphrase to open the memory.'
+  const opened = await openSyncedMemory(syncUrl, options, (text) => {
+    memoryState.sync = status.textContent = text
+  })
+  memory = opened.memory
+  memoryState.sync = opened.state
+  message.disabled = send.disabled = false
+  if (!opened.refused)
+    watchSync(memory, syncUrl, {
+      state: (text) => {
+        memoryState.sync = text
+        showStatus()
+      },
+      arrived: async () => {
+        // Not while a turn is in flight: its request is shown but not stored yet, and would vanish from the list.
+        if (send.disabled) return false
+        await showStoredTurns(memory)
+        await refreshStatus(memory)
+        return true
+      },
+    })
+} else memory = await createMemory({ name: 'sift-chat', ...options })
+await showStoredTurns(memory)
 await refreshStatus(memory)
 
 chatForm.addEventListener('submit', async (event) => {
