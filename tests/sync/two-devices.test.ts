@@ -182,6 +182,31 @@ describe('sync between two devices', () => {
     await Promise.all([one.close(), two.close()])
   })
 
+  it('an unpin made while a message from the other device arrives stays unpinned', async () => {
+    // The arrival came into the mirror in the same round as the unpin: that round took the store for one that had
+    // lost messages (the arrival was not in it yet), read every record as an arrival again, and pinned m1 back from
+    // the mirror's copy, so the unpin never left the device.
+    const one = await device('userdb-ivan')
+    const two = await device('userdb-ivan')
+    await one.add(HISTORY)
+    await settle(one, two)
+    const pinned = async (memory: Memory) => (await memory.pins()).map((pin) => pin.messageId).sort()
+    // The arrival reaches the other mirror about one round (50 ms) and a push and pull after the add: unpins at
+    // several delays after it, so that some land in the round that takes it in.
+    for (const [attempt, delay] of [40, 60, 80, 100, 120, 140, 160, 200].entries()) {
+      await two.pin('m1')
+      await settle(two, one)
+      expect(await pinned(one)).toEqual(['m1'])
+      await one.add({ ...HISTORY[0], id: `arriving-${attempt}`, content: `Arriving note ${attempt}.` })
+      await new Promise((done) => setTimeout(done, delay))
+      await two.unpin('m1')
+      await settle(two, one)
+      expect(await pinned(two), `attempt ${attempt}`).toEqual([])
+      expect(await pinned(one), `attempt ${attempt}`).toEqual([])
+    }
+    await Promise.all([one.close(), two.close()])
+  })
+
   it('carries summaries, and none that covers what was forgotten, whichever device wrote it', async () => {
     const one = await device('userdb-frank')
     const two = await device('userdb-frank')

@@ -84,10 +84,10 @@ export class Replica {
 
   /**
    * One round: the mirror read, its arrivals applied to the store, the store's changes written to the mirror. True
-   * when it wrote a deletion or a rewrite there: once pushed, the server holds an old body to compact away.
+   * when it wrote a deletion, a rewrite or a settling there: once pushed, the server holds an old body to compact away.
    */
   async round(): Promise<boolean> {
-    await this.readMirror()
+    const settled = await this.readMirror()
     const marker = await this.appliedMarker()
     let messages = await this.local.messages()
     // Read after the messages: a forget between the two then counts, and its message is not missing yet.
@@ -97,7 +97,7 @@ export class Replica {
     // Messages the mirror holds that the store lost with no forget since the last round (its database deleted or
     // repaired on its own, the mirror kept) are taken back, as everything else in the mirror, instead of being sent
     // as deletions to every device.
-    const lost = !forgotSince && (await this.missingFrom(messages))
+    const lost = !forgotSince && (await this.missingFrom(messages, marker.seq))
     if (lost) this.written.clear()
     const applied = lost ? 0 : marker.seq
     if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
@@ -113,11 +113,15 @@ export class Replica {
       await this.mirror.compact()
       this.replacedSinceCompaction = false
     }
-    return replacedMessages || replacedPins || replacedSummaries
+    return settled || replacedMessages || replacedPins || replacedSummaries
   }
 
-  /** Takes in the mirror's changes since the last read, settling every document two devices changed while apart. */
-  private async readMirror(): Promise<void> {
+  /**
+   * Takes in the mirror's changes since the last read, settling every document two devices changed while apart. True
+   * when it settled one: the losing leaves' bodies, on the server too once pushed, are then old revisions to compact.
+   */
+  private async readMirror(): Promise<boolean> {
+    let settledAny = false
     for (;;) {
       const { results, last_seq } = await this.mirror.changes({
         since: this.seenSeq,
@@ -134,7 +138,8 @@ export class Replica {
       }
       this.seenSeq = Number(last_seq)
       // A settled document's writes are new changes: read them before the round goes on.
-      if (!settled) return
+      if (!settled) return settledAny
+      settledAny = true
     }
   }
 
@@ -296,11 +301,18 @@ export class Replica {
     return documentId
   }
 
-  /** Whether a message the mirror holds, live, is missing from `messages` (held back by no forget by scope). */
-  private async missingFrom(messages: readonly SyncedMessage[]): Promise<boolean> {
+  /**
+   * Whether a message the store held is missing from `messages`: one the mirror holds live that the store took in
+   * (by `applied`) or sent itself, and no forget by scope holds back. An arrival not applied yet is not missing: taken
+   * for a lost store, it would make every record an arrival again, and a pin undone here since the last round would
+   * come back from the mirror's older copy.
+   */
+  private async missingFrom(messages: readonly SyncedMessage[], applied: number): Promise<boolean> {
     const stored = await this.byDocumentId(messages)
-    for (const [documentId, entry] of this.entries)
-      if (!entry.deleted && entry.message && !stored.has(documentId) && !this.heldBack.has(documentId)) return true
+    for (const [documentId, entry] of this.entries) {
+      if (entry.deleted || !entry.message || stored.has(documentId) || this.heldBack.has(documentId)) continue
+      if (entry.seq <= applied || this.written.get(documentId) === entry.rev) return true
+    }
     return false
   }
 

@@ -14,8 +14,8 @@ export class SummaryRecords {
   /**
    * Takes in the summaries that arrived after `applied` (or waited for their messages): a summary whose covered
    * messages are all here as they were when it was written is stored (`summaryArrived`, the later write standing); one
-   * that covers a message forgotten here, or a sentence of one, is not; a clear clears an older summary here. A summary
-   * dropped elsewhere needs nothing: the forget that dropped it arrives too and drops it here.
+   * that covers a message forgotten here, or a sentence of one, is not; a clear, or a drop by a forget elsewhere, clears
+   * an older summary here.
    */
   async applyArrivals(messages: readonly SyncedMessage[], applied: number): Promise<void> {
     const held = new Map(messages.map((message) => [message.id, message.content.length]))
@@ -35,7 +35,9 @@ export class SummaryRecords {
         if (await this.side.local.summaryArrived({ conversationId, text, through, setAt }))
           this.side.written.set(documentId, entry.rev)
         else this.waiting.add(documentId)
-      } else if (!summary.dropped && here?.state === 'current' && here.setAt < summary.writtenAt) {
+      } else if (here?.state === 'current' && here.setAt < summary.writtenAt) {
+        // A clear, or a drop by a forget elsewhere: the forget arrives too, but a summary taken in here while it ran
+        // (its coverage read before the forget's rewrite) would outlive it, holding what the forget removed.
         await this.side.local.clearSummary(summary.conversationId)
       }
     }

@@ -54,8 +54,15 @@ export class SyncLink {
   private live: LiveSync | undefined
   private checked: Promise<void> | undefined
   private stopped = false
-  /** A round wrote a deletion or a rewrite that the server has not compacted away since. */
-  private serverCompactionDue = false
+  /**
+   * A round wrote a deletion or a rewrite that the server has not compacted away since. True at first: the last session
+   * may have closed between a push and its compaction.
+   */
+  private serverCompactionDue = true
+  /** Live pushes so far: one that lands while the server compacts may bring a body the compaction has passed. */
+  private livePushes = 0
+  /** The server's compaction under way, which `compactServer` joins. */
+  private compaction: Promise<void> | undefined
 
   private constructor(
     private readonly PouchDB: PouchConstructor,
@@ -168,7 +175,11 @@ export class SyncLink {
     this.live = this.PouchDB.sync(this.mirror, this.remote, { live: true, retry: true })
       .on('change', (info) => {
         if (info.direction === 'pull') this.changed()
-        else this.compactServer().catch(() => undefined)
+        else {
+          this.livePushes++
+          // After the round that wrote what was pushed: it says whether that replaced anything.
+          this.rounds.then(() => this.compactServer()).catch(() => undefined)
+        }
       })
       // Retried by the replication itself (`retry`), with a growing pause; `synced` reports a server out of reach.
       .on('error', () => undefined)
@@ -188,13 +199,25 @@ export class SyncLink {
    * its storage (docs/sync-design.md, "Forget everywhere"). CouchDB lets a database's admins do it, as a per-user
    * database's owner is; a server that refuses leaves them to its own automatic compaction.
    */
-  private async compactServer(): Promise<void> {
-    if (!this.serverCompactionDue) return
-    this.serverCompactionDue = false
-    try {
-      await this.remote.compact()
-    } catch {
-      this.serverCompactionDue = true
+  private compactServer(): Promise<void> {
+    this.compaction ??= this.compactWhileDue().finally(() => {
+      this.compaction = undefined
+    })
+    return this.compaction
+  }
+
+  /** Compacts until no push landed during the last compaction that may have brought a body it passed. */
+  private async compactWhileDue(): Promise<void> {
+    while (this.serverCompactionDue && !this.stopped) {
+      this.serverCompactionDue = false
+      const pushesBefore = this.livePushes
+      try {
+        await this.remote.compact()
+      } catch {
+        this.serverCompactionDue = true
+        return
+      }
+      if (this.livePushes !== pushesBefore) this.serverCompactionDue = true
     }
   }
 
