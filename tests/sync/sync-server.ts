@@ -103,6 +103,21 @@ export class SyncServer {
     return buffers
   }
 
+  /**
+   * The sealed fields of `sealings` that the server's files hold. LevelDB compresses its blocks (Snappy): a repeat of
+   * four bytes anywhere in a block becomes a back-reference, so a long run of a sealing may not be in the files as
+   * written; ten 12-character pieces of each are searched, and one found is it (a piece of random base64 matches by
+   * chance about once in 64^12).
+   */
+  sealingsInFiles(sealings: readonly string[]): string[] {
+    const raw = Buffer.concat(this.files())
+    return sealings.filter((sealing) =>
+      Array.from({ length: 10 }, (_, i) => sealing.slice(i * 12, i * 12 + 12)).some((piece) =>
+        raw.includes(Buffer.from(piece)),
+      ),
+    )
+  }
+
   /** GET a path of the server's HTTP API, as JSON. */
   async get(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`http://127.0.0.1:${this.port}/${path}`)
