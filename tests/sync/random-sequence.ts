@@ -5,8 +5,8 @@ import { seededRandom } from '../../worker/util/seeded-random'
 
 /**
  * One seeded random sequence of what a user does on two devices of one synced memory — adds, imports, forgets by every
- * selector, pins, unpins, summaries set and cleared — with the server stopped and started again, and one device
- * offline (its memory closed) for a stretch in between; then both devices sync and are compared with a reference
+ * selector, pins, unpins, summaries set and cleared, the same messages imported on both while apart — with the server
+ * stopped and started again, and one device offline (its memory closed, or its tab) for a stretch in between; then both devices sync and are compared with a reference
  * model of what the user did. The same sequence runs on Node devices (tests/sync/random-sequences.test.ts) and on two
  * browser profiles of every engine (e2e/sync.test.ts), each side passing its own devices and server.
  *
@@ -197,6 +197,12 @@ export async function runSequence(
           .synced()
           .catch(() => undefined)
 
+    if (step === serverUp - 1) {
+      // The same backup imported on both devices while they are apart: each message once, on both, in the end.
+      const imported = [newMessage(), newMessage()]
+      for (const [index, device] of devices.entries())
+        await traced(device.memory(), `step ${step}, device ${index}`, count).import(imported)
+    }
     const device = pick(online())
     const memory = traced(device.memory(), `step ${step}, device ${devices.indexOf(device)}`, count)
     const held = await stored(memory)
