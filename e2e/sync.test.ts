@@ -53,8 +53,8 @@ function openSynced(page: PageSession, name: string, url: string): Promise<void>
 }
 
 /**
- * A profile as a device of the random sequences: its memory's calls made in its tab; offline, the tab closed whatever it
- * was doing (a round or a push under way), and back, a new tab of the profile opening the memory again.
+ * A profile as a device of the random sequences: its memory's calls made in its tab; offline, its memory closed and the
+ * tab left, and back, a new tab of the profile opening the memory again.
  */
 function profileDevice(
   first: PageSession,
@@ -76,7 +76,7 @@ function profileDevice(
   return {
     memory: () => memory,
     page: () => page,
-    goOffline: () => page.close(),
+    goOffline: () => page.evaluate(() => window.synced.close()),
     comeBack: async () => {
       page = await newTab()
       await openSynced(page, name, url)

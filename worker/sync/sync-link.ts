@@ -134,8 +134,13 @@ export class SyncLink {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true
+    // A round asked for and not run yet carries what the store changed last (a forget by scope's record is held in
+    // memory until then): run it into the mirror before closing, so the next session sends it.
+    const pending = this.roundTimer !== undefined
     clearTimeout(this.roundTimer)
+    this.roundTimer = undefined
+    if (pending) await this.queueRound().catch(() => undefined)
+    this.stopped = true
     await this.stopLive()
     await this.rounds.catch(() => undefined)
     await this.mirror.close()
