@@ -78,6 +78,8 @@ class WebDriverBrowser implements BrowserSession {
    * instead, for the next tab.
    */
   closeWindow(handle: string): Promise<void> {
+    // Closed already, and maybe taken since as the spare by another tab, which this must not close.
+    if (!this.open.has(handle)) return Promise.resolve()
     return this.inWindow(handle, async () => {
       if (this.open.size === 1) {
         await this.send('Navigate', { url: 'about:blank' })
@@ -223,7 +225,12 @@ Promise.resolve()
     return [...this.seen, ...(await this.readHook())]
   }
 
+  private closed = false
+
   close(): Promise<void> {
+    // Once: its window may be another tab's by now (the spare `newPage` hands on).
+    if (this.closed) return Promise.resolve()
+    this.closed = true
     return this.browser.closeWindow(this.handle)
   }
 

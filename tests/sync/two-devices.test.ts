@@ -128,6 +128,29 @@ describe('sync between two devices', () => {
     await Promise.all([one.close(), two.close()])
   })
 
+  it('a forget by conversation takes what the other device stored in it just before, though that device had not synced it yet', async () => {
+    const one = await device('userdb-zoe')
+    const two = await device('userdb-zoe')
+    await one.add(HISTORY)
+    await settle(one, two)
+
+    await server.stop()
+    // Stored on two before the forget on one, and made a sync record by two's next round, after the forget: the user
+    // forgot the conversation as it stood, this message included.
+    await two.add({
+      id: 'just-before',
+      role: 'user',
+      content: 'The spare key is in the blue pot.',
+      conversationId: 'home',
+    })
+    await one.forget({ conversationId: 'home' })
+    await server.restart()
+    await settle(one, two)
+
+    for (const memory of [one, two]) expect((await contents(memory)).map((m) => m.id)).toEqual(['m2'])
+    await Promise.all([one.close(), two.close()])
+  })
+
   it('restores a wiped device from the server, and refuses another passphrase before sending anything', async () => {
     const first = await device('userdb-carol')
     await first.add(HISTORY)

@@ -32,6 +32,8 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
       sync?.changed()
     }
   }
+  /** An add or import: sync dates what it stores from when it began (`SyncLink.storing`). */
+  const storing = <T>(work: () => Promise<T>): Promise<T> => (sync ? sync.storing(work) : work())
   return {
     open: (options, onProgress) =>
       withSiftErrors('createMemory', async () => {
@@ -51,16 +53,15 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
         }
         engine = opening
       }),
-    add: (message) => write('add', (engine) => engine.add(message)),
+    add: (message) => write('add', (engine) => storing(() => engine.add(message))),
     indexed: () => call('indexed', (engine) => engine.indexed()),
     ready: () => call('ready', (engine) => engine.ready()),
     buildContext: (request, options) => call('buildContext', (engine) => engine.buildContext(request, options)),
     forget: (selector) =>
       write('forget', async (engine) => {
-        const removed = await engine.forget(selector)
-        // Validated by the forget itself, so read again only to tell sync what kind of forget it was.
-        sync?.forgotByScope(toForgetSelector(selector))
-        return removed
+        // Validated first: sync records a forget by scope before the store forgets (`SyncLink.forgetting`).
+        await sync?.forgetting(toForgetSelector(selector))
+        return engine.forget(selector)
       }),
     findForgettable: (text, options) => call('findForgettable', (engine) => engine.findForgettable(text, options)),
     findForgetRequest: (text) => call('findForgetRequest', (engine) => engine.findForgetRequest(text)),
@@ -74,12 +75,17 @@ export function engineApi(hostFor: (options: EngineOptions) => EngineHost): Engi
     clearSummary: (conversationId) => write('clearSummary', (engine) => engine.summaries.clear(conversationId)),
     clear: () =>
       withSiftErrors('clear', async () => {
-        const removed = await barrier.clear(() => opened().clear())
+        const removed = await barrier.clear(async () => {
+          const engine = opened()
+          // Noted in the mirror before the store is cleared, for a round in any session (`SyncLink.clearing`).
+          await sync?.clearing()
+          return engine.clear()
+        })
         sync?.cleared()
         return removed
       }),
     export: (options) => call('export', (engine) => engine.export(options)),
-    import: (data, options) => write('import', (engine) => engine.import(data, options)),
+    import: (data, options) => write('import', (engine) => storing(() => engine.import(data, options))),
     changeKey: (next) => call('changeKey', (engine) => engine.changeKey(next)),
     stats: () => call('stats', (engine) => engine.stats()),
     synced: () =>

@@ -1,5 +1,5 @@
 import type { ForgetSentence } from '../../src/history-types'
-import { type ReplayedMessage, replayedForget, type ScopeSelector, type SyncedForget } from './forget-replay'
+import { type ReplayedMessage, replayedForget, type SyncedForget } from './forget-replay'
 import {
   type Leaf,
   latestWrite,
@@ -36,6 +36,18 @@ export type { LocalHistory, MirrorDatabase } from './replica-side'
 
 /** The mirror's `_local` document (never replicated) that says how far the store has taken in the mirror's changes. */
 const APPLIED_ID = '_local/sift-applied'
+/**
+ * The mirror's `_local` document that counts the clears asked for here (`clearing`), written before the store is
+ * cleared: a round that finds more than the applied marker has handled sends the deletion of everything, though the
+ * page that cleared closed before its round ran.
+ */
+const CLEARS_ID = '_local/sift-clears'
+/**
+ * The mirror's `_local` document that holds when the earliest add or import not yet written to the mirror began
+ * (`since`, absent when there is none), written before that add stores: a message a tab closed before its round
+ * stored is dated by it in the next session, not by when that session's first round found it.
+ */
+const STORING_ID = '_local/sift-storing'
 
 export class Replica {
   private readonly entries = new Map<string, MirrorEntry>()
@@ -49,8 +61,14 @@ export class Replica {
   private replacedSinceCompaction = false
   /** Messages a forget by scope kept from being stored here when they arrived: their deletion is this device's to send. */
   private readonly heldBack = new Set<string>()
-  /** `clearedStore` was called since the last round. */
+  /** `clearedStore` was called since the last round (and `clearing` could not say so in the mirror). */
   private cleared = false
+  /** When the earliest add or import not yet read by a round began (epoch milliseconds): its messages' `addedAt`. */
+  private storingSince: number | undefined
+  /** Adds and imports begun and not ended: a round that reads the store meanwhile may miss what they store. */
+  private storesUnderWay = 0
+  /** The writes of `STORING_ID`, one after another; the latest is the one every add begun meanwhile waits for. */
+  private storingNoted: Promise<void> = Promise.resolve()
 
   private readonly pins: PinRecords
   private readonly summaries: SummaryRecords
@@ -77,9 +95,40 @@ export class Replica {
     this.cleared = true
   }
 
-  /** A forget by conversation, `before` or `after` made here: written at the next round for the devices apart now. */
-  forgotByScope(selector: ScopeSelector, at: number): void {
-    this.scopeForgets.push({ selector, at })
+  /**
+   * An add or an import begins here. Its messages become sync records at the next round, tens of milliseconds later:
+   * dated then, they would count as stored after a forget by scope another device made in between, and outlive it.
+   */
+  async storeBegan(at: number): Promise<void> {
+    this.storesUnderWay++
+    if (this.storingSince === undefined) {
+      this.storingSince = at
+      // Only the first add since the last round writes: the ones after it are later, and wait for that write.
+      this.storingNoted = this.storingNoted.then(() => this.putLocal(STORING_ID, { since: at })).catch(() => undefined)
+    }
+    await this.storingNoted
+  }
+
+  storeEnded(): void {
+    this.storesUnderWay--
+  }
+
+  /** A clear is about to be made here: noted in the mirror first, so that the round after it runs in any session. */
+  async clearing(): Promise<void> {
+    await this.putLocal(CLEARS_ID, { requested: (await this.clearsRequested()) + 1 })
+  }
+
+  /**
+   * A forget by conversation, `before` or `after` is about to be made here: its record, for the devices apart now, is
+   * written to the mirror before the store forgets, so that a page closed at once still sends it.
+   */
+  async recordScopeForget(forget: SyncedForget): Promise<void> {
+    await this.write([await this.documents.seal('forget', crypto.randomUUID(), forget)])
+  }
+
+  /** A forget by scope whose record `recordScopeForget` could not write: written at the next round instead. */
+  forgotByScope(forget: SyncedForget): void {
+    this.scopeForgets.push(forget)
   }
 
   /**
@@ -89,24 +138,42 @@ export class Replica {
   async round(): Promise<boolean> {
     const settled = await this.readMirror()
     const marker = await this.appliedMarker()
+    // Taken before the read: a store or a clear begun after it is the next round's, and a store still under way may
+    // land after it.
+    const notedFrom = (await this.getLocal<{ since?: number }>(STORING_ID))?.since
+    const storedFrom = earliest(this.storingSince, notedFrom)
+    if (this.storesUnderWay === 0) this.storingSince = undefined
+    const clears = await this.clearsRequested()
+    const clearedHere = this.cleared
+    this.cleared = false
     let messages = await this.local.messages()
     // Read after the messages: a forget between the two then counts, and its message is not missing yet.
     const revision = await this.local.forgetRevision()
-    const forgotSince = this.cleared || marker.revision === undefined || revision > marker.revision
-    this.cleared = false
+    const forgotSince =
+      clearedHere || clears > marker.clears || marker.revision === undefined || revision > marker.revision
     // Messages the mirror holds that the store lost with no forget since the last round (its database deleted or
     // repaired on its own, the mirror kept) are taken back, as everything else in the mirror, instead of being sent
     // as deletions to every device.
     const lost = !forgotSince && (await this.missingFrom(messages, marker.seq))
     if (lost) this.written.clear()
     const applied = lost ? 0 : marker.seq
-    if (await this.applyArrivals(messages, applied)) messages = await this.local.messages()
+    if (await this.applyArrivals(messages, applied, storedFrom)) messages = await this.local.messages()
     await this.pins.applyArrivals(messages, applied)
     await this.summaries.applyArrivals(messages, applied)
-    await this.saveApplied({ seq: this.seenSeq, revision: marker.revision })
-    const replacedMessages = await this.writeLocal(messages, forgotSince)
+    await this.saveApplied({ seq: this.seenSeq, revision: marker.revision, clears: marker.clears })
+    const replacedMessages = await this.writeLocal(messages, forgotSince, storedFrom)
     // Only now: were the round cut off before its deletions were written, the next one still counts the forget.
-    await this.saveApplied({ seq: this.seenSeq, revision })
+    await this.saveApplied({ seq: this.seenSeq, revision, clears })
+    // What was stored by then is in the mirror, dated; an add begun during the round noted its own start.
+    // In the chain of those notes, and checked there: one written after the check would be cleared.
+    if (storedFrom !== undefined) {
+      const cleared = this.storingNoted.then(async () => {
+        if (this.storingSince === undefined) await this.putLocal(STORING_ID, {})
+      })
+      this.storingNoted = cleared.catch(() => undefined)
+      // Failed, the round fails and is repeated: a note left standing would date later adds too early.
+      await cleared
+    }
     const replacedPins = await this.pins.write(messages)
     const replacedSummaries = await this.summaries.write()
     if (this.replacedSinceCompaction) {
@@ -199,7 +266,11 @@ export class Replica {
    * store lacks is stored, and one the store holds with sentences the arrival no longer has loses them. True when the
    * store changed.
    */
-  private async applyArrivals(messages: readonly SyncedMessage[], applied: number): Promise<boolean> {
+  private async applyArrivals(
+    messages: readonly SyncedMessage[],
+    applied: number,
+    storedFrom: number | undefined,
+  ): Promise<boolean> {
     const stored = await this.byDocumentId(messages)
     const forgottenIds: string[] = []
     const forgottenSentences: ForgetSentence[] = []
@@ -221,7 +292,7 @@ export class Replica {
         else if (!mine) arrived.push(entry.message)
         else forgottenSentences.push(...sentencesGoneFrom(mine, entry.message))
       } else if (entry.forget) {
-        forgottenIds.push(...replayedForget(entry.forget, this.storedSince(stored)))
+        forgottenIds.push(...replayedForget(entry.forget, this.storedSince(stored, storedFrom)))
       }
     }
     if (forgottenIds.length > 0) await this.local.forget({ ids: forgottenIds })
@@ -237,7 +308,11 @@ export class Replica {
    * holds with sentences the store has forgotten, and a deletion of each message a forget took from the store. The round
    * then compacts the mirror, so that what was deleted or rewritten leaves its files.
    */
-  private async writeLocal(messages: readonly SyncedMessage[], forgotSince: boolean): Promise<boolean> {
+  private async writeLocal(
+    messages: readonly SyncedMessage[],
+    forgotSince: boolean,
+    storedFrom: number | undefined,
+  ): Promise<boolean> {
     const stored = await this.byDocumentId(messages)
     const writes: object[] = []
     for (const [documentId, mine] of stored) {
@@ -246,7 +321,8 @@ export class Replica {
         entry === undefined ||
         entry.deleted ||
         (entry.message !== undefined && sentencesGoneFrom(entry.message, mine).length > 0)
-      const addedAt = entry?.message?.addedAt ?? Date.now()
+      // New to the mirror: stored by an add or import begun at `storedFrom` at the earliest, or in an earlier session.
+      const addedAt = entry?.message?.addedAt ?? storedFrom ?? Date.now()
       if (behind) writes.push({ ...(await this.sealed({ ...mine, addedAt })), ...(entry ? { _rev: entry.rev } : {}) })
     }
     for (const forget of this.scopeForgets.splice(0))
@@ -260,11 +336,14 @@ export class Replica {
     return this.write(writes)
   }
 
-  /** The stored messages that the mirror holds, with when each was first stored there (`addedAt`). */
-  private *storedSince(stored: Map<string, SyncedMessage>): Iterable<ReplayedMessage> {
+  /**
+   * The stored messages with when each was first stored in the memory (`addedAt`): the mirror's date, or for one new
+   * since the last round, when the add or import that stored it began (`storedFrom`).
+   */
+  private *storedSince(stored: Map<string, SyncedMessage>, storedFrom: number | undefined): Iterable<ReplayedMessage> {
     for (const [documentId, mine] of stored) {
-      const addedAt = this.entries.get(documentId)?.message?.addedAt
-      // Not in the mirror yet: stored here since the last round, after any forget that arrives now.
+      const addedAt = this.entries.get(documentId)?.message?.addedAt ?? storedFrom
+      // Neither: stored in an earlier session and not written to the mirror then, so dated by no forget here.
       if (addedAt !== undefined) yield { ...mine, addedAt }
     }
   }
@@ -317,27 +396,48 @@ export class Replica {
   }
 
   /**
-   * How far the store has taken in the mirror (`seq`), and its forget revision when the round last wrote its state
-   * (`revision`, undefined before the first): a message gone from the store is a forget only if the revision moved.
+   * How far the store has taken in the mirror (`seq`), its forget revision when the round last wrote its state
+   * (`revision`, undefined before the first: a message gone from the store is a forget only if the revision moved),
+   * and how many clears (`CLEARS_ID`) the rounds have sent.
    */
-  private async appliedMarker(): Promise<{ seq: number; revision?: number }> {
+  private async appliedMarker(): Promise<AppliedMarker> {
+    const marker = await this.getLocal<Partial<AppliedMarker>>(APPLIED_ID)
+    return { seq: Number(marker?.seq ?? 0), revision: marker?.revision, clears: Number(marker?.clears ?? 0) }
+  }
+
+  /** How many clears were asked for here (`clearing`). */
+  private async clearsRequested(): Promise<number> {
+    return Number((await this.getLocal<{ requested: number }>(CLEARS_ID))?.requested ?? 0)
+  }
+
+  private async saveApplied(marker: AppliedMarker): Promise<void> {
+    await this.putLocal(APPLIED_ID, marker)
+  }
+
+  /** A `_local` document of the mirror (never replicated), undefined when there is none. */
+  private async getLocal<T>(id: string): Promise<T | undefined> {
     try {
-      const { seq, revision } = (await this.mirror.get(APPLIED_ID)) as { seq: number; revision?: number }
-      return { seq: Number(seq), revision }
+      return (await this.mirror.get(id)) as T
     } catch {
-      return { seq: 0 }
+      return undefined
     }
   }
 
-  private async saveApplied(marker: { seq: number; revision?: number }): Promise<void> {
-    let rev: string | undefined
-    try {
-      rev = ((await this.mirror.get(APPLIED_ID)) as { _rev: string })._rev
-    } catch {
-      rev = undefined
-    }
-    await this.mirror.put({ _id: APPLIED_ID, ...(rev ? { _rev: rev } : {}), ...marker })
+  /** Writes a `_local` document of the mirror, replacing what it held. */
+  private async putLocal(id: string, fields: object): Promise<void> {
+    const rev = (await this.getLocal<{ _rev: string }>(id))?._rev
+    await this.mirror.put({ _id: id, ...(rev ? { _rev: rev } : {}), ...fields })
   }
+}
+
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b)
+}
+
+interface AppliedMarker {
+  seq: number
+  revision?: number
+  clears: number
 }
 
 /** A message as a replayed forget reads it; one written before `addedAt` was carried counts as stored at once. */

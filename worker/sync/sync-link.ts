@@ -87,13 +87,29 @@ export class SyncLink {
   }
 
   /**
-   * A forget by conversation, `before` or `after` was made here: besides the deletions a round sends, the forget itself
-   * travels, so that a device apart now applies it to what it stored before it was made (`replayedForget`).
+   * A forget is about to be made here. One by conversation, `before` or `after` travels itself, besides the deletions a
+   * round sends, so that a device apart now applies it to what it stored before it was made (`replayedForget`); its
+   * record is in the mirror before the store forgets. Should the mirror refuse it, the next round writes it.
    */
-  forgotByScope(selector: ForgetSelector): void {
-    if ('conversationId' in selector || 'before' in selector || 'after' in selector)
-      this.replica.forgotByScope(selector as ScopeSelector, Date.now())
-    this.changed()
+  async forgetting(selector: ForgetSelector): Promise<void> {
+    if (!('conversationId' in selector || 'before' in selector || 'after' in selector)) return
+    const forget = { selector: selector as ScopeSelector, at: Date.now() }
+    await this.replica.recordScopeForget(forget).catch(() => this.replica.forgotByScope(forget))
+  }
+
+  /** The app is about to clear the memory: the mirror notes it first, for the round that sends it in any session. */
+  async clearing(): Promise<void> {
+    await this.replica.clearing().catch(() => undefined)
+  }
+
+  /** Runs an add or an import of the app's: its messages are dated, for the forgets by scope of other devices, from its start. */
+  async storing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      await this.replica.storeBegan(Date.now())
+      return await work()
+    } finally {
+      this.replica.storeEnded()
+    }
   }
 
   /** The app cleared the memory: the next round sends the deletion of everything (a forget of it all). */
