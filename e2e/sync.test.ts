@@ -53,8 +53,9 @@ function openSynced(page: PageSession, name: string, url: string): Promise<void>
 }
 
 /**
- * A profile as a device of the random sequences: its memory's calls made in its tab; offline, its memory closed and the
- * tab left, and back, a new tab of the profile opening the memory again.
+ * A profile as a device of the random sequences: its memory's calls made in its tab; offline, the tab closed whatever it
+ * was doing (a round or a push under way, a record not yet sent), and back, a new tab of the profile opening the memory
+ * again.
  */
 function profileDevice(
   first: PageSession,
@@ -76,7 +77,7 @@ function profileDevice(
   return {
     memory: () => memory,
     page: () => page,
-    goOffline: () => page.evaluate(() => window.synced.close()),
+    goOffline: () => page.close(),
     comeBack: async () => {
       page = await newTab()
       await openSynced(page, name, url)
@@ -232,8 +233,10 @@ describeEachEngine('sync between two devices', (run) => {
     expect(await contents(tabs.laptop)).toEqual([])
   })
 
-  // Not in WebKit without cross-origin isolation: there it failed 2 of 4 runs in WebDriver itself (a script's result
-  // "could not be parsed", or a call that never returned), not yet understood; WebKit runs it as `webkit`.
+  // Not in WebKit without cross-origin isolation, to keep WebKit's WebDriver calls down: there it failed 2 of 4 runs in
+  // WebDriver itself, a call that never returned (likely a reused window closed twice, which ended the session; fixed
+  // in e2e/browsers/webdriver-driver.ts, and 1 run passed since) or a script's result "could not be parsed" (seen in
+  // other WebKit tests too, not understood). WebKit runs it as `webkit`.
   test.skipIf(run.engine.name === 'webkit-nostorage')(
     'two profiles, a random sequence of every write with the server restarted and one profile offline: both end as the reference model says, and no replaced record is left in either mirror or on the server',
     async () => {
