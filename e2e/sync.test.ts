@@ -54,14 +54,15 @@ function openSynced(page: PageSession, name: string, url: string): Promise<void>
 
 /**
  * A profile as a device of the random sequences: its memory's calls made in its tab; offline, the tab closed whatever it
- * was doing (a round or a push under way, a record not yet sent), and back, a new tab of the profile opening the memory
- * again.
+ * was doing (a round or a push under way, a record not yet sent), or its memory closed (`closeTab` false), and back, a
+ * new tab of the profile opening the memory again.
  */
 function profileDevice(
   first: PageSession,
   newTab: () => Promise<PageSession>,
   name: string,
   url: string,
+  closeTab: boolean,
 ): SequenceDevice & { page(): PageSession } {
   let page = first
   const memory = new Proxy({} as SequenceMemory, {
@@ -77,7 +78,7 @@ function profileDevice(
   return {
     memory: () => memory,
     page: () => page,
-    goOffline: () => page.close(),
+    goOffline: () => (closeTab ? page.close() : page.evaluate(() => window.synced.close())),
     comeBack: async () => {
       page = await newTab()
       await openSynced(page, name, url)
@@ -105,6 +106,8 @@ describeEachEngine('sync between two devices', (run) => {
     return browser
   }
   afterEach(async () => {
+    // A random sequence cut off by its timeout may have left the server stopped: the next tests need it.
+    if (!server.running) await server.restart()
     for (const page of opened) await page.close().catch(() => undefined)
     for (const browser of devices) await browser.close().catch(() => undefined)
     opened = []
@@ -248,7 +251,11 @@ describeEachEngine('sync between two devices', (run) => {
       for (const browser of browsers) {
         const page = await demoTab(browser)
         await openSynced(page, name, url)
-        devices.push(profileDevice(page, () => demoTab(browser), name, url))
+        // In WebKit the memory is closed instead: WebKit's WebDriver hung around the tab's close (its last window,
+        // sent to a blank page) under CI's load, in both CI runs that closed it. A write made just before a tab
+        // closes is tested in every engine by 'a tab closed at once'.
+        const closeTab = !run.engine.name.startsWith('webkit')
+        devices.push(profileDevice(page, () => demoTab(browser), name, url, closeTab))
       }
       const seed = 11 + ['chromium', 'firefox', 'webkit'].indexOf(run.engine.name.split('-')[0])
       const outcome = await runSequence(

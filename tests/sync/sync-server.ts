@@ -37,6 +37,11 @@ export class SyncServer {
     return `http://127.0.0.1:${this.port}/${name}`
   }
 
+  /** Whether the server's process is up (`stop` ends it; `restart` starts it again). */
+  get running(): boolean {
+    return this.process !== undefined && this.process.exitCode === null && this.process.signalCode === null
+  }
+
   async restart(): Promise<void> {
     await this.stop()
     const bin = resolve('node_modules/.bin/pouchdb-server')
