@@ -188,16 +188,31 @@ describeEachEngine('sync between two devices', (run) => {
       const browsers = { laptop: run.browser(), phone: await anotherDevice() }
       const tabs = { laptop: await demoTab(browsers.laptop), phone: await demoTab(browsers.phone) }
       for (const page of Object.values(tabs)) await openSynced(page, name, url)
-      const said: MessageInput[] = [
-        { id: 'trip-1', role: 'user', content: 'We land in Athens on the fourth.', conversationId: 'trip' },
-        { id: 'home-1', role: 'user', content: 'The boiler is serviced every May.', conversationId: 'home' },
-        { id: 'garden-1', role: 'user', content: 'The quince tree needs pruning.', conversationId: 'garden' },
+      const said = (conversationId: string, id: string, content: string): MessageInput => ({
+        id,
+        role: 'user',
+        content,
+        conversationId,
+      })
+      const first = [
+        said('trip', 'trip-1', 'We land in Athens on the fourth.'),
+        said('home', 'home-1', 'The boiler is serviced every May.'),
+        said('garden', 'garden-1', 'The quince tree needs pruning.'),
       ]
-      await tabs.laptop.evaluate((said) => window.synced.add(said), said)
-      /** The profile's tab closed as soon as `write` resolved (before the memory's next round), and a new one opened. */
-      const closedAfter = async <T>(device: keyof typeof tabs, write: (arg: T) => Promise<unknown>, arg: T) => {
+      await tabs.laptop.evaluate((first) => window.synced.add(first), first)
+      /**
+       * The profile's tab closed as soon as `write` resolved (before the memory's next round), `meanwhile` run, and a
+       * new tab opened.
+       */
+      const closedAfter = async <T>(
+        device: keyof typeof tabs,
+        write: (arg: T) => Promise<unknown>,
+        arg: T,
+        meanwhile?: () => Promise<unknown>,
+      ) => {
         await tabs[device].evaluate(write, arg)
         await tabs[device].close()
+        await meanwhile?.()
         tabs[device] = await demoTab(browsers[device])
         await openSynced(tabs[device], name, url)
       }
@@ -209,12 +224,7 @@ describeEachEngine('sync between two devices', (run) => {
 
       // Apart: the phone stores a message in the trip, then the laptop forgets the trip and its tab closes.
       await server.stop()
-      const apart = {
-        id: 'trip-2',
-        role: 'user',
-        content: 'The ferry to Hydra leaves at nine.',
-        conversationId: 'trip',
-      }
+      const apart = said('trip', 'trip-2', 'The ferry to Hydra leaves at nine.')
       await tabs.phone.evaluate((apart) => window.synced.add(apart), apart)
       await closedAfter('laptop', (scope) => window.synced.forget(scope), { conversationId: 'trip' })
       await server.restart()
@@ -225,17 +235,13 @@ describeEachEngine('sync between two devices', (run) => {
 
       // The phone's tab closes right after an add, and the laptop forgets the garden before the phone opens again: the
       // message was stored before the forget, so it goes, though the phone's sync saw it only after.
-      const late = {
-        id: 'garden-2',
-        role: 'user',
-        content: 'Plant the tulips before the frost.',
-        conversationId: 'garden',
-      }
-      await tabs.phone.evaluate((late) => window.synced.add(late), late)
-      await tabs.phone.close()
-      await tabs.laptop.evaluate(() => window.synced.forget({ conversationId: 'garden' }))
-      tabs.phone = await demoTab(browsers.phone)
-      await openSynced(tabs.phone, name, url)
+      const late = said('garden', 'garden-2', 'Plant the tulips before the frost.')
+      await closedAfter(
+        'phone',
+        (late) => window.synced.add(late),
+        late,
+        () => tabs.laptop.evaluate(() => window.synced.forget({ conversationId: 'garden' })),
+      )
       await syncAll()
       expect(await contents(tabs.phone)).toEqual(['home-1: The boiler is serviced every May.'])
       expect(await contents(tabs.laptop)).toEqual(await contents(tabs.phone))

@@ -36,6 +36,14 @@ const contents = async (memory: Memory) =>
     timestamp,
   }))
 
+/** Two devices of `database`, the first holding HISTORY and both synced with it. */
+async function pairWithHistory(database: string): Promise<[Memory, Memory]> {
+  const pair: [Memory, Memory] = [await device(database), await device(database)]
+  await pair[0].add(HISTORY)
+  await settle(...pair)
+  return pair
+}
+
 /** Both devices synced, twice, so that what each sent is in the other. */
 async function settle(...memories: Memory[]): Promise<void> {
   for (let pass = 0; pass < 2; pass++) for (const memory of memories) await memory.synced()
@@ -67,10 +75,7 @@ const HISTORY = [
 
 describe('sync between two devices', () => {
   it("carries adds and every kind of forget both ways, and the server holds none of the history's text", async () => {
-    const laptop = await device('userdb-alice')
-    const phone = await device('userdb-alice')
-    await laptop.add(HISTORY)
-    await settle(laptop, phone)
+    const [laptop, phone] = await pairWithHistory('userdb-alice')
     expect(await contents(phone)).toEqual(HISTORY)
 
     await phone.add({ id: 'm4', role: 'user', content: 'Book the dentist for Tuesday. Bring the x-rays.' })
@@ -106,10 +111,7 @@ describe('sync between two devices', () => {
   })
 
   it('keeps both sides of what two devices did while the server was down, and a forget made there wins', async () => {
-    const one = await device('userdb-bob')
-    const two = await device('userdb-bob')
-    await one.add(HISTORY)
-    await settle(one, two)
+    const [one, two] = await pairWithHistory('userdb-bob')
 
     await server.stop()
     await one.add({ id: 'apart-1', role: 'user', content: 'Offline on the train: the wifi password is tulip42.' })
@@ -129,10 +131,7 @@ describe('sync between two devices', () => {
   })
 
   it('a forget by conversation takes what the other device stored in it just before, though that device had not synced it yet', async () => {
-    const one = await device('userdb-zoe')
-    const two = await device('userdb-zoe')
-    await one.add(HISTORY)
-    await settle(one, two)
+    const [one, two] = await pairWithHistory('userdb-zoe')
 
     await server.stop()
     // Stored on two before the forget on one, and made a sync record by two's next round, after the forget: the user
@@ -174,10 +173,7 @@ describe('sync between two devices', () => {
   })
 
   it('carries pins and unpins, the later of two made apart standing, and a pin goes with its message', async () => {
-    const one = await device('userdb-erin')
-    const two = await device('userdb-erin')
-    await one.add(HISTORY)
-    await settle(one, two)
+    const [one, two] = await pairWithHistory('userdb-erin')
     const pinned = async (memory: Memory) => (await memory.pins()).map((pin) => pin.messageId).sort()
 
     await one.pin('m1')
@@ -209,10 +205,7 @@ describe('sync between two devices', () => {
     // The arrival came into the mirror in the same round as the unpin: that round took the store for one that had
     // lost messages (the arrival was not in it yet), read every record as an arrival again, and pinned m1 back from
     // the mirror's copy, so the unpin never left the device.
-    const one = await device('userdb-ivan')
-    const two = await device('userdb-ivan')
-    await one.add(HISTORY)
-    await settle(one, two)
+    const [one, two] = await pairWithHistory('userdb-ivan')
     const pinned = async (memory: Memory) => (await memory.pins()).map((pin) => pin.messageId).sort()
     // The arrival reaches the other mirror about one round (50 ms) and a push and pull after the add: unpins at
     // several delays after it, so that some land in the round that takes it in.
@@ -231,10 +224,7 @@ describe('sync between two devices', () => {
   })
 
   it('carries summaries, and none that covers what was forgotten, whichever device wrote it', async () => {
-    const one = await device('userdb-frank')
-    const two = await device('userdb-frank')
-    await one.add(HISTORY)
-    await settle(one, two)
+    const [one, two] = await pairWithHistory('userdb-frank')
     const summaryOn = async (memory: Memory, conversationId: string) => {
       const summary = await memory.summary(conversationId)
       return summary?.state === 'current' ? summary.text : summary?.state

@@ -38,7 +38,7 @@ import { toInputLimits, type InputLimits } from '../input/input-limits'
 import { assertIdsFree } from '../input/import-data'
 import { toValidMessages, type ValidMessage } from '../input/message-input'
 import { toTuning, type Tuning } from '../input/tuning-option'
-import type { EngineStore, OpenedParts } from './open-parts'
+import type { EngineParts, EngineStore, OpenedParts } from './open-parts'
 import { BackgroundIndexing } from './background-indexing'
 import { exportMessages, readImport } from './export-import'
 import { forgettableMatches } from './find-forgettable'
@@ -52,20 +52,6 @@ import { Pins } from './pins'
 import { Summaries } from './summaries'
 import { WriteQueue } from './write-queue'
 import type { AtRestKey } from '../crypto/at-rest-key'
-
-/** What an engine is made of: what `openParts` read and built, and what `Engine.open` adds. */
-interface EngineParts extends OpenedParts {
-  /** The size limits `add` and `buildContext` enforce (`MemoryOptions.maxMessageChars`, `maxRequestChars`). */
-  limits: InputLimits
-  /** What requests are ranked and their contexts selected with (`NodeMemoryOptions.tuning`). */
-  tuning: Tuning
-  /** Runs the writes of `add`, `forget` and the background work one at a time. */
-  writes: WriteQueue
-  /** `MemoryOptions.onProgress`, for the background work. */
-  onProgress: MemoryOptions['onProgress']
-  /** Opens the store and rebuilds the indexes again, with the options the engine was opened with (`clear`). */
-  reopen: (atRestKey: AtRestKey | undefined) => Promise<OpenedParts>
-}
 
 /**
  * The whole memory behind the `Memory` interface: stores and forgets messages, answers requests from the indexes,

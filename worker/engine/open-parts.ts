@@ -3,6 +3,9 @@ import { loadWordNeighbours } from '../embed/word-neighbours'
 import { SiftError } from '../../src/errors'
 import type { AtRestKey } from '../crypto/at-rest-key'
 import type { MemoryOptions, OpenRepairs } from '../../src/types'
+import type { InputLimits } from '../input/input-limits'
+import type { Tuning } from '../input/tuning-option'
+import type { WriteQueue } from './write-queue'
 import { Embedder } from '../embed/embedder'
 import { DEFAULT_MODEL, modelFingerprint, resolveEmbedding } from '../embed/embedding-presets'
 import type { EmbeddingCache } from '../embed/embedding-cache'
@@ -58,6 +61,20 @@ export interface OpenedParts {
   wordNeighbours: WordNeighboursLoad
   /** The tokenizers token budgets count with, each loaded when a budget first names it. */
   tokenCounters: TokenCounters
+}
+
+/** What an engine is made of: what `openParts` read and built, and what `Engine.open` adds. */
+export interface EngineParts extends OpenedParts {
+  /** The size limits `add` and `buildContext` enforce (`MemoryOptions.maxMessageChars`, `maxRequestChars`). */
+  limits: InputLimits
+  /** What requests are ranked and their contexts selected with (`NodeMemoryOptions.tuning`). */
+  tuning: Tuning
+  /** Runs the writes of `add`, `forget` and the background work one at a time. */
+  writes: WriteQueue
+  /** `MemoryOptions.onProgress`, for the background work. */
+  onProgress: MemoryOptions['onProgress']
+  /** Opens the store and rebuilds the indexes again, with the options the engine was opened with (`clear`). */
+  reopen: (atRestKey: AtRestKey | undefined) => Promise<OpenedParts>
 }
 
 /**

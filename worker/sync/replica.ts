@@ -1,4 +1,5 @@
 import type { ForgetSentence } from '../../src/history-types'
+import { MirrorNotes } from './mirror-notes'
 import { type ReplayedMessage, replayedForget, type SyncedForget } from './forget-replay'
 import {
   type Leaf,
@@ -34,21 +35,6 @@ export type { LocalHistory, MirrorDatabase } from './replica-side'
  * round interrupted anywhere is repeated whole by the next one.
  */
 
-/** The mirror's `_local` document (never replicated) that says how far the store has taken in the mirror's changes. */
-const APPLIED_ID = '_local/sift-applied'
-/**
- * The mirror's `_local` document that counts the clears asked for here (`clearing`), written before the store is
- * cleared: a round that finds more than the applied marker has handled sends the deletion of everything, though the
- * page that cleared closed before its round ran.
- */
-const CLEARS_ID = '_local/sift-clears'
-/**
- * The mirror's `_local` document that holds when the earliest add or import not yet written to the mirror began
- * (`since`, absent when there is none), written before that add stores: a message a tab closed before its round
- * stored is dated by it in the next session, not by when that session's first round found it.
- */
-const STORING_ID = '_local/sift-storing'
-
 export class Replica {
   private readonly entries = new Map<string, MirrorEntry>()
   private readonly documentIds = new Map<string, string>()
@@ -63,12 +49,8 @@ export class Replica {
   private readonly heldBack = new Set<string>()
   /** `clearedStore` was called since the last round (and `clearing` could not say so in the mirror). */
   private cleared = false
-  /** When the earliest add or import not yet read by a round began (epoch milliseconds): its messages' `addedAt`. */
-  private storingSince: number | undefined
-  /** Adds and imports begun and not ended: a round that reads the store meanwhile may miss what they store. */
-  private storesUnderWay = 0
-  /** The writes of `STORING_ID`, one after another; the latest is the one every add begun meanwhile waits for. */
-  private storingNoted: Promise<void> = Promise.resolve()
+  /** The applied marker, the clears asked for, and when the adds not yet in the mirror began. */
+  readonly notes: MirrorNotes
 
   private readonly pins: PinRecords
   private readonly summaries: SummaryRecords
@@ -78,6 +60,7 @@ export class Replica {
     private readonly documents: SyncDocuments,
     private readonly local: LocalHistory,
   ) {
+    this.notes = new MirrorNotes(mirror)
     const side: ReplicaSide = {
       entries: this.entries,
       written: this.written,
@@ -93,29 +76,6 @@ export class Replica {
   /** The store was cleared: the next round sends every message's deletion (`memory.clear` forgets everything). */
   clearedStore(): void {
     this.cleared = true
-  }
-
-  /**
-   * An add or an import begins here. Its messages become sync records at the next round, tens of milliseconds later:
-   * dated then, they would count as stored after a forget by scope another device made in between, and outlive it.
-   */
-  async storeBegan(at: number): Promise<void> {
-    this.storesUnderWay++
-    if (this.storingSince === undefined) {
-      this.storingSince = at
-      // Only the first add since the last round writes: the ones after it are later, and wait for that write.
-      this.storingNoted = this.storingNoted.then(() => this.putLocal(STORING_ID, { since: at })).catch(() => undefined)
-    }
-    await this.storingNoted
-  }
-
-  storeEnded(): void {
-    this.storesUnderWay--
-  }
-
-  /** A clear is about to be made here: noted in the mirror first, so that the round after it runs in any session. */
-  async clearing(): Promise<void> {
-    await this.putLocal(CLEARS_ID, { requested: (await this.clearsRequested()) + 1 })
   }
 
   /**
@@ -137,13 +97,10 @@ export class Replica {
    */
   async round(): Promise<boolean> {
     const settled = await this.readMirror()
-    const marker = await this.appliedMarker()
-    // Taken before the read: a store or a clear begun after it is the next round's, and a store still under way may
-    // land after it.
-    const notedFrom = (await this.getLocal<{ since?: number }>(STORING_ID))?.since
-    const storedFrom = earliest(this.storingSince, notedFrom)
-    if (this.storesUnderWay === 0) this.storingSince = undefined
-    const clears = await this.clearsRequested()
+    const marker = await this.notes.applied()
+    // Taken before the read: an add or a clear begun after it is the next round's.
+    const storedFrom = await this.notes.takeStoredFrom()
+    const clears = await this.notes.clearsRequested()
     const clearedHere = this.cleared
     this.cleared = false
     let messages = await this.local.messages()
@@ -160,20 +117,11 @@ export class Replica {
     if (await this.applyArrivals(messages, applied, storedFrom)) messages = await this.local.messages()
     await this.pins.applyArrivals(messages, applied)
     await this.summaries.applyArrivals(messages, applied)
-    await this.saveApplied({ seq: this.seenSeq, revision: marker.revision, clears: marker.clears })
+    await this.notes.saveApplied({ seq: this.seenSeq, revision: marker.revision, clears: marker.clears })
     const replacedMessages = await this.writeLocal(messages, forgotSince, storedFrom)
     // Only now: were the round cut off before its deletions were written, the next one still counts the forget.
-    await this.saveApplied({ seq: this.seenSeq, revision, clears })
-    // What was stored by then is in the mirror, dated; an add begun during the round noted its own start.
-    // In the chain of those notes, and checked there: one written after the check would be cleared.
-    if (storedFrom !== undefined) {
-      const cleared = this.storingNoted.then(async () => {
-        if (this.storingSince === undefined) await this.putLocal(STORING_ID, {})
-      })
-      this.storingNoted = cleared.catch(() => undefined)
-      // Failed, the round fails and is repeated: a note left standing would date later adds too early.
-      await cleared
-    }
+    await this.notes.saveApplied({ seq: this.seenSeq, revision, clears })
+    await this.notes.storedWritten(storedFrom)
     const replacedPins = await this.pins.write(messages)
     const replacedSummaries = await this.summaries.write()
     if (this.replacedSinceCompaction) {
@@ -394,50 +342,6 @@ export class Replica {
     }
     return false
   }
-
-  /**
-   * How far the store has taken in the mirror (`seq`), its forget revision when the round last wrote its state
-   * (`revision`, undefined before the first: a message gone from the store is a forget only if the revision moved),
-   * and how many clears (`CLEARS_ID`) the rounds have sent.
-   */
-  private async appliedMarker(): Promise<AppliedMarker> {
-    const marker = await this.getLocal<Partial<AppliedMarker>>(APPLIED_ID)
-    return { seq: Number(marker?.seq ?? 0), revision: marker?.revision, clears: Number(marker?.clears ?? 0) }
-  }
-
-  /** How many clears were asked for here (`clearing`). */
-  private async clearsRequested(): Promise<number> {
-    return Number((await this.getLocal<{ requested: number }>(CLEARS_ID))?.requested ?? 0)
-  }
-
-  private async saveApplied(marker: AppliedMarker): Promise<void> {
-    await this.putLocal(APPLIED_ID, marker)
-  }
-
-  /** A `_local` document of the mirror (never replicated), undefined when there is none. */
-  private async getLocal<T>(id: string): Promise<T | undefined> {
-    try {
-      return (await this.mirror.get(id)) as T
-    } catch {
-      return undefined
-    }
-  }
-
-  /** Writes a `_local` document of the mirror, replacing what it held. */
-  private async putLocal(id: string, fields: object): Promise<void> {
-    const rev = (await this.getLocal<{ _rev: string }>(id))?._rev
-    await this.mirror.put({ _id: id, ...(rev ? { _rev: rev } : {}), ...fields })
-  }
-}
-
-function earliest(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined ? b : b === undefined ? a : Math.min(a, b)
-}
-
-interface AppliedMarker {
-  seq: number
-  revision?: number
-  clears: number
 }
 
 /** A message as a replayed forget reads it; one written before `addedAt` was carried counts as stored at once. */

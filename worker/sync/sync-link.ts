@@ -99,16 +99,16 @@ export class SyncLink {
 
   /** The app is about to clear the memory: the mirror notes it first, for the round that sends it in any session. */
   async clearing(): Promise<void> {
-    await this.replica.clearing().catch(() => undefined)
+    await this.replica.notes.clearing().catch(() => undefined)
   }
 
   /** Runs an add or an import of the app's: its messages are dated, for the forgets by scope of other devices, from its start. */
   async storing<T>(work: () => Promise<T>): Promise<T> {
     try {
-      await this.replica.storeBegan(Date.now())
+      await this.replica.notes.storeBegan(Date.now())
       return await work()
     } finally {
-      this.replica.storeEnded()
+      this.replica.notes.storeEnded()
     }
   }
 
