@@ -18,15 +18,18 @@ export interface SyncedHistoryPorts {
 }
 
 /**
- * What sync reads and writes of a memory (`LocalHistory`, worker/sync/replica.ts): its messages read in the write queue
+ * What sync reads and writes of a memory (`LocalHistory`, worker/sync/replica.ts): its messages and forget revision read in one turn of the write queue
  * (no write falls inside the read), arrivals stored as the app's adds are (one transaction, then indexed in the
  * background) with their ids and timestamps and without the length limit (another device of the memory took them),
  * and forgets as the app's, so that each reaches the indexes, pins and summaries by the one forget cascade.
  */
 export function syncedHistory(ports: SyncedHistoryPorts): LocalHistory {
   return {
-    messages: () => ports.inWriteQueue(() => ports.store().messagesInSeqOrder()),
-    forgetRevision: () => ports.inWriteQueue(() => ports.store().forgetRevision()),
+    snapshot: () =>
+      ports.inWriteQueue(async () => {
+        const store = ports.store()
+        return { messages: await store.messagesInSeqOrder(), forgetRevision: await store.forgetRevision() }
+      }),
     addArrived: async (messages) => {
       const taken = await ports.inWriteQueue(() => ports.store().storedIds(messages.map((m) => m.id)))
       const batch = messages

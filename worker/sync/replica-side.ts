@@ -6,10 +6,12 @@ import type { SyncDocument, SyncDocuments, SyncKind } from './sync-document'
 
 /** What a round reads and writes of the memory (the engine's side, worker/sync/sync-link.ts). */
 export interface LocalHistory {
-  /** Every stored message, with its sentence spans. */
-  messages(): Promise<SyncedMessage[]>
-  /** How many forgets removed anything from the store (`MessagePage.revision`): 0 in a store made anew. */
-  forgetRevision(): Promise<number>
+  /**
+   * Every stored message, with its sentence spans, and how many forgets had removed anything from the store when they
+   * were read (`MessagePage.revision`; 0 in a store made anew): both read with no write between them, so that the
+   * revision says which forgets the messages reflect.
+   */
+  snapshot(): Promise<{ messages: SyncedMessage[]; forgetRevision: number }>
   /** Stores messages that arrived, with their ids, conversations and timestamps; ids already stored are skipped. */
   addArrived(messages: readonly SyncedMessage[]): Promise<void>
   /** Forgets whole messages or sentences of them (`memory.forget`). */

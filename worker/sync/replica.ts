@@ -25,6 +25,9 @@ import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments, type SyncKind } fr
 
 export type { LocalHistory, MirrorDatabase } from './replica-side'
 
+/** How many times a deletion the mirror refused as a conflict is made again on the document's current revision. */
+const DELETION_ATTEMPTS = 3
+
 /**
  * One memory's side of sync (docs/sync-design.md, "Two databases, one truth"): the Sift store stays the truth, and the
  * mirror (a PouchDB database the replication engine copies to and from the server) holds one sealed document per
@@ -103,24 +106,25 @@ export class Replica {
     const clears = await this.notes.clearsRequested()
     const clearedHere = this.cleared
     this.cleared = false
-    let messages = await this.local.messages()
-    // Read after the messages: a forget between the two then counts, and its message is not missing yet.
-    const revision = await this.local.forgetRevision()
-    const forgotSince =
+    // Whether a forget (or a clear) has removed messages since the last round, as of the store read at `revision`:
+    // the messages and the revision are read together, so a forget made after the read is the next round's.
+    const forgotSince = (revision: number) =>
       clearedHere || clears > marker.clears || marker.revision === undefined || revision > marker.revision
+    let { messages, forgetRevision } = await this.local.snapshot()
     // Messages the mirror holds that the store lost with no forget since the last round (its database deleted or
     // repaired on its own, the mirror kept) are taken back, as everything else in the mirror, instead of being sent
     // as deletions to every device.
-    const lost = !forgotSince && (await this.missingFrom(messages, marker.seq))
+    const lost = !forgotSince(forgetRevision) && (await this.missingFrom(messages, marker.seq))
     if (lost) this.written.clear()
     const applied = lost ? 0 : marker.seq
-    if (await this.applyArrivals(messages, applied, storedFrom)) messages = await this.local.messages()
+    if (await this.applyArrivals(messages, applied, storedFrom))
+      ({ messages, forgetRevision } = await this.local.snapshot())
     await this.pins.applyArrivals(messages, applied)
     await this.summaries.applyArrivals(messages, applied)
     await this.notes.saveApplied({ seq: this.seenSeq, revision: marker.revision, clears: marker.clears })
-    const replacedMessages = await this.writeLocal(messages, forgotSince, storedFrom)
+    const replacedMessages = await this.writeLocal(messages, forgotSince(forgetRevision), storedFrom)
     // Only now: were the round cut off before its deletions were written, the next one still counts the forget.
-    await this.notes.saveApplied({ seq: this.seenSeq, revision, clears })
+    await this.notes.saveApplied({ seq: this.seenSeq, revision: forgetRevision, clears })
     await this.notes.storedWritten(storedFrom)
     const replacedPins = await this.pins.write(messages)
     const replacedSummaries = await this.summaries.write()
@@ -296,14 +300,45 @@ export class Replica {
     }
   }
 
-  /** Writes to the mirror, noting each revision written from the store; true when one replaced an older one. */
+  /**
+   * Writes to the mirror, noting each revision written from the store; true when one replaced an older one. A deletion
+   * the mirror refuses, because the document has a revision this device had not read (the other device's, replicated
+   * in since), is made again on the current revision: a forget wins over a change made concurrently with it
+   * (`mergedMessage`), and that revision, left standing, would arrive at the next round as a message the store no
+   * longer holds, and be stored again.
+   */
   private async write(writes: object[]): Promise<boolean> {
     if (writes.length === 0) return false
-    const results = (await this.mirror.bulkDocs(writes)) as { id?: string; rev?: string; ok?: boolean }[]
-    for (const result of results) if (result.ok && result.id && result.rev) this.written.set(result.id, result.rev)
+    let refused = await this.bulkWrite(writes)
+    for (let attempt = 1; refused.length > 0; attempt++) {
+      if (attempt > DELETION_ATTEMPTS) throw new Error(`the mirror refused the deletion of ${refused.join(', ')}`)
+      const again: object[] = []
+      for (const id of refused) {
+        const current = (await this.mirror.get(id).catch(() => undefined)) as MirrorDocument | undefined
+        if (current !== undefined && !current._deleted) again.push({ _id: id, _rev: current._rev, _deleted: true })
+      }
+      refused = again.length > 0 ? await this.bulkWrite(again) : []
+    }
     const replaced = writes.some((write) => '_rev' in write)
     if (replaced) this.replacedSinceCompaction = true
     return replaced
+  }
+
+  /** One `bulkDocs`, noting each revision written; the ids of the deletions it refused as conflicts. */
+  private async bulkWrite(writes: object[]): Promise<string[]> {
+    const results = (await this.mirror.bulkDocs(writes)) as {
+      id?: string
+      rev?: string
+      ok?: boolean
+      status?: number
+    }[]
+    const refused: string[] = []
+    results.forEach((result, index) => {
+      if (result.ok && result.id && result.rev) this.written.set(result.id, result.rev)
+      const write = writes[index] as { _id?: string; _deleted?: boolean }
+      if (result.status === 409 && write._deleted && write._id) refused.push(write._id)
+    })
+    return refused
   }
 
   private async sealed(message: SyncedMessage): Promise<SyncDocument> {
