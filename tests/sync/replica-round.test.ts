@@ -28,74 +28,61 @@ async function deviceWithMirror(name: string) {
 
 const ids = async (engine: Engine) => (await engine.messages({ limit: 100 })).messages.map((message) => message.id)
 
+/**
+ * A device holding a kept and a secret message, synced once to its mirror; then `meanwhile` runs inside the next round,
+ * right after it has read the store, and three more rounds follow. The secret is forgotten by `forget` (before or
+ * inside that round): it must end gone from the store and deleted in the mirror.
+ */
+async function forgetAcrossRounds(
+  name: string,
+  forgetBefore: boolean,
+  meanwhile: (device: Awaited<ReturnType<typeof deviceWithMirror>>, secretId: string) => Promise<void>,
+) {
+  const device = await deviceWithMirror(name)
+  const { engine, mirror, documents } = device
+  await engine.add([
+    { id: 'kept', role: 'user', content: 'The boiler is serviced every May.', conversationId: 'home' },
+    { id: 'secret', role: 'user', content: 'The spare key is under the third flowerpot.', conversationId: 'home' },
+  ])
+  const secretId = await documents.documentId('message', 'secret')
+  const history = engine.syncedHistory()
+  let inside = false
+  const local: LocalHistory = {
+    ...history,
+    snapshot: async () => {
+      const read = await history.snapshot()
+      if (inside) {
+        inside = false
+        await meanwhile(device, secretId)
+      }
+      return read
+    },
+  }
+  const replica = new Replica(mirror as unknown as MirrorDatabase, documents, local)
+  await replica.round()
+  if (forgetBefore) await engine.forget({ id: 'secret' })
+  inside = true
+  for (let round = 0; round < 4; round++) await replica.round()
+
+  expect(await ids(engine)).toEqual(['kept'])
+  const secret = await mirror.get(secretId).catch((error: { status?: number }) => error.status)
+  expect(secret, "the mirror's copy of the forgotten message").toBe(404)
+}
+
 describe("a sync round's reads of the store", () => {
   it('a forget made while the round reads the store is sent as a deletion, not taken for a lost store and undone', async () => {
-    const { engine, mirror, documents } = await deviceWithMirror('forget-inside-round')
-    await engine.add([
-      { id: 'kept', role: 'user', content: 'The boiler is serviced every May.', conversationId: 'home' },
-      { id: 'secret', role: 'user', content: 'The spare key is under the third flowerpot.', conversationId: 'home' },
-    ])
-    const history = engine.syncedHistory()
-    // The app's forget lands right after the round has read the store, before it goes on.
-    let forgetInside = false
-    const local: LocalHistory = {
-      ...history,
-      snapshot: async () => {
-        const read = await history.snapshot()
-        if (forgetInside) {
-          forgetInside = false
-          await engine.forget({ id: 'secret' })
-        }
-        return read
-      },
-    }
-    const replica = new Replica(mirror as unknown as MirrorDatabase, documents, local)
-    await replica.round()
-    forgetInside = true
-    await replica.round()
-    await replica.round()
-    await replica.round()
-
-    expect(await ids(engine)).toEqual(['kept'])
-    const secretId = await documents.documentId('message', 'secret')
-    const secret = await mirror.get(secretId).catch((error: { status?: number }) => error.status)
-    expect(secret, "the mirror's copy of the forgotten message").toBe(404)
+    await forgetAcrossRounds('forget-inside-round', false, ({ engine }) =>
+      engine.forget({ id: 'secret' }).then(() => undefined),
+    )
   })
 
   it('a deletion the mirror refuses, its document changed by the other device meanwhile, is sent again, and the message is not taken back', async () => {
-    const { engine, mirror, documents } = await deviceWithMirror('deletion-refused')
-    await engine.add([
-      { id: 'kept', role: 'user', content: 'The boiler is serviced every May.', conversationId: 'home' },
-      { id: 'secret', role: 'user', content: 'The spare key is under the third flowerpot.', conversationId: 'home' },
-    ])
-    const history = engine.syncedHistory()
-    const secretId = await documents.documentId('message', 'secret')
     // After the round has read the mirror, replication brings the other device's rewrite of the message (a conflict it
     // settled): the revision this round knows is no longer the document's leaf, so its deletion is refused.
-    let arrivalInside = false
-    const local: LocalHistory = {
-      ...history,
-      snapshot: async () => {
-        const read = await history.snapshot()
-        if (arrivalInside) {
-          arrivalInside = false
-          const current = (await mirror.get(secretId)) as { _rev: string }
-          const record = (await documents.open(current as never))!.record as object
-          await mirror.put({ ...(await documents.seal('message', 'secret', record)), _rev: current._rev })
-        }
-        return read
-      },
-    }
-    const replica = new Replica(mirror as unknown as MirrorDatabase, documents, local)
-    await replica.round()
-    await engine.forget({ id: 'secret' })
-    arrivalInside = true
-    await replica.round()
-    await replica.round()
-    await replica.round()
-
-    expect(await ids(engine)).toEqual(['kept'])
-    const secret = await mirror.get(secretId).catch((error: { status?: number }) => error.status)
-    expect(secret, "the mirror's copy of the forgotten message").toBe(404)
+    await forgetAcrossRounds('deletion-refused', true, async ({ mirror, documents }, secretId) => {
+      const current = (await mirror.get(secretId)) as { _rev: string }
+      const record = (await documents.open(current as never))!.record as object
+      await mirror.put({ ...(await documents.seal('message', 'secret', record)), _rev: current._rev })
+    })
   })
 })
