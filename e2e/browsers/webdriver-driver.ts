@@ -70,24 +70,22 @@ class WebDriverBrowser implements BrowserSession {
     })
   }
 
-  /** A window left blank when its tab closed, because it was the last one: the next `newPage()` takes it. */
+  /** A blank window opened when the last tab's closed (`closeWindow`): the next `newPage()` takes it. */
   private spare: string | undefined
 
   /**
-   * Closes a tab's window. WebDriver ends the session with its last window, so the last one is left on a blank page
-   * instead, for the next tab.
+   * Closes a tab's window. WebDriver ends the session with its last window, so before the last one closes a blank one
+   * opens, for the next tab. The tab's window is closed, not sent to a blank page: a page navigated away from may stay
+   * alive in the back-forward cache, its memory still open, which a closed tab's never is.
    */
   closeWindow(handle: string): Promise<void> {
     // Closed already, and maybe taken since as the spare by another tab, which this must not close.
     if (!this.open.has(handle)) return Promise.resolve()
     return this.inWindow(handle, async () => {
-      if (this.open.size === 1) {
-        await this.send('Navigate', { url: 'about:blank' })
-        this.spare = handle
-      } else {
-        await this.send('CloseWindow')
-        if (this.current === handle) this.current = undefined
-      }
+      if (this.open.size === 1)
+        this.spare = ((await this.send('NewWindow', { type: 'tab' })) as { handle: string }).handle
+      await this.send('CloseWindow')
+      this.current = undefined
       this.open.delete(handle)
     })
   }
