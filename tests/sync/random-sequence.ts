@@ -106,6 +106,14 @@ function traced(memory: SequenceMemory, where: string, count: (what: string) => 
 
 const byTime = (held: Map<string, Held>) => [...held.values()].map((message) => message.timestamp).sort((a, b) => a - b)
 
+/** The seeds to run: `defaults`, or with SIFT_SEQUENCE_SEEDS=FROM-TO those (a wider sweep, to look for a rare failure). */
+export function sequenceSeeds(defaults: number[]): number[] {
+  const range = process.env.SIFT_SEQUENCE_SEEDS
+  if (!range) return defaults
+  const [from, to] = range.split('-').map(Number)
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i)
+}
+
 /** Runs the sequence of `seed` for `steps` steps, syncs, and checks both devices against the model. */
 export async function runSequence(
   seed: number,
@@ -244,15 +252,16 @@ export async function runSequence(
     } else if (roll < 0.8) {
       const pinnedHere = new Set((await memory.pins()).map((pin) => pin.messageId))
       const unpinned = heldIds.filter((id) => !pinnedHere.has(id))
-      if (pinnedHere.size > 0 && (random() < 0.5 || unpinned.length === 0)) {
-        const id = pick([...pinnedHere])
-        pinned.set(id, false)
-        await memory.unpin(id)
-      } else {
-        const id = pick(unpinned)
-        pinned.set(id, true)
-        await memory.pin(id)
-      }
+      const pinning = !(pinnedHere.size > 0 && (random() < 0.5 || unpinned.length === 0))
+      const id = pinning ? pick(unpinned) : pick([...pinnedHere])
+      // A forget from the other device may take the message between the read above and the call: the call then fails
+      // saying so, as it does for an app, and the pin or unpin is not made.
+      await (pinning ? memory.pin(id) : memory.unpin(id)).then(
+        () => pinned.set(id, pinning),
+        (error: unknown) => {
+          if (!String(error).includes('is stored')) throw error
+        },
+      )
     } else if (roll < 0.92) {
       // A summary is written from what the app read, so set here only where both devices agree on the conversation: a
       // summary set apart from the other device's forgets covers what that device forgot, which the model leaves out.
