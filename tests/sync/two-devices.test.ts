@@ -130,6 +130,21 @@ describe('sync between two devices', () => {
     await Promise.all([one.close(), two.close()])
   })
 
+  it('the same message imported on both while apart, then forgotten on one before its sync round ran, is forgotten on both', async () => {
+    const [one, two] = await pairWithHistory('userdb-kai')
+    await server.stop()
+    const backup = [{ id: 'b1', role: 'user', content: 'The safe code is 4417.', conversationId: 'vault' }] as const
+    await two.import([...backup])
+    // One forgets it the moment its import resolves, by id and by its only sentence: its sync copy never held it.
+    await one.import([...backup])
+    await one.forget({ sentences: [{ messageId: 'b1', start: 0, end: 22 }] })
+    await server.restart()
+    await settle(one, two)
+
+    for (const memory of [one, two]) expect((await contents(memory)).map((m) => m.id)).toEqual(['m1', 'm2', 'm3'])
+    await Promise.all([one.close(), two.close()])
+  })
+
   it('a forget by conversation takes what the other device stored in it just before, though that device had not synced it yet', async () => {
     const [one, two] = await pairWithHistory('userdb-zoe')
 

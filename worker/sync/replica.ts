@@ -1,4 +1,5 @@
 import type { ForgetSentence } from '../../src/history-types'
+import { addedAtKnown, sentencesGoneFrom } from './message-copies'
 import { MirrorNotes } from './mirror-notes'
 import { type ReplayedMessage, replayedForget, type SyncedForget } from './forget-replay'
 import {
@@ -50,6 +51,12 @@ export class Replica {
   private replacedSinceCompaction = false
   /** Messages a forget by scope kept from being stored here when they arrived: their deletion is this device's to send. */
   private readonly heldBack = new Set<string>()
+  /**
+   * Messages a forget by id or by sentence named since they were last looked at: one the store lost by it and the mirror
+   * never held (stored and forgotten between two rounds) gets a deletion of its own, for the copies other devices hold
+   * under the same id (the same backup imported on both).
+   */
+  private readonly forgottenByName = new Set<string>()
   /** `clearedStore` was called since the last round (and `clearing` could not say so in the mirror). */
   private cleared = false
   /** The applied marker, the clears asked for, and when the adds not yet in the mirror began. */
@@ -87,6 +94,11 @@ export class Replica {
    */
   async recordScopeForget(forget: SyncedForget): Promise<void> {
     await this.write([await this.documents.seal('forget', crypto.randomUUID(), forget)])
+  }
+
+  /** A forget by id or by sentence is about to be made here, of these messages (`forgottenByName`). */
+  forgettingByName(messageIds: readonly string[]): void {
+    for (const id of messageIds) this.forgottenByName.add(id)
   }
 
   /** A forget by scope whose record `recordScopeForget` could not write: written at the next round instead. */
@@ -279,6 +291,16 @@ export class Replica {
     }
     for (const forget of this.scopeForgets.splice(0))
       writes.push(await this.documents.seal('forget', crypto.randomUUID(), forget))
+    for (const id of this.forgottenByName) {
+      const documentId = await this.documentIdOf('message', id)
+      // Held by the mirror: its copy is deleted or rewritten as any message's. Still stored: not forgotten yet (the
+      // forget lands after this round read the store), or only some of its sentences, which the next round writes.
+      if (this.entries.has(documentId)) this.forgottenByName.delete(id)
+      else if (!stored.has(documentId)) {
+        writes.push({ _id: documentId, _deleted: true })
+        this.forgottenByName.delete(id)
+      }
+    }
     for (const [documentId, entry] of this.entries) {
       if (entry.deleted || entry.message === undefined || stored.has(documentId)) continue
       // Gone from the store by a forget (or held back by one when it arrived); else it is taken back (`round`).
@@ -377,35 +399,4 @@ export class Replica {
     }
     return false
   }
-}
-
-/** A message as a replayed forget reads it; one written before `addedAt` was carried counts as stored at once. */
-function addedAtKnown(message: SyncedMessage): ReplayedMessage {
-  return { ...message, addedAt: message.addedAt ?? 0 }
-}
-
-/** The live sentences of a message: each non-empty span's text, at its offsets. */
-function sentencesOf(message: SyncedMessage): { text: string; start: number; end: number }[] {
-  const sentences = []
-  for (let slot = 0; slot < message.spans.length / 2; slot++) {
-    const start = message.spans[2 * slot]
-    const end = message.spans[2 * slot + 1]
-    if (start < end) sentences.push({ text: message.content.slice(start, end), start, end })
-  }
-  return sentences
-}
-
-/**
- * The sentences of `mine` that `other`, a copy of the same message, no longer has: a forget made where `other` was.
- * None when the two are the same text, or share no sentence (two different messages under one id, which no forget
- * made: neither is cut down to the other).
- */
-function sentencesGoneFrom(mine: SyncedMessage, other: SyncedMessage): ForgetSentence[] {
-  if (mine.content === other.content) return []
-  const kept = new Set(sentencesOf(other).map((sentence) => sentence.text))
-  const ours = sentencesOf(mine)
-  if (!ours.some((sentence) => kept.has(sentence.text))) return []
-  return ours
-    .filter((sentence) => !kept.has(sentence.text))
-    .map(({ start, end }) => ({ messageId: mine.id, start, end }))
 }

@@ -92,7 +92,16 @@ export class SyncLink {
    * record is in the mirror before the store forgets. Should the mirror refuse it, the next round writes it.
    */
   async forgetting(selector: ForgetSelector): Promise<void> {
-    if (!('conversationId' in selector || 'before' in selector || 'after' in selector)) return
+    if (!('conversationId' in selector || 'before' in selector || 'after' in selector)) {
+      this.replica.forgettingByName(
+        'id' in selector
+          ? [selector.id]
+          : 'ids' in selector
+            ? selector.ids
+            : selector.sentences.map((s) => s.messageId),
+      )
+      return
+    }
     const forget = { selector: selector as ScopeSelector, at: Date.now() }
     await this.replica.recordScopeForget(forget).catch(() => this.replica.forgotByScope(forget))
   }
