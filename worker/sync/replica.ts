@@ -1,6 +1,7 @@
 import type { ForgetSentence } from '../../src/history-types'
 import { addedAtKnown, sentencesGoneFrom } from './message-copies'
 import { MirrorNotes } from './mirror-notes'
+import { writeToMirror } from './mirror-writes'
 import { type ReplayedMessage, replayedForget, type SyncedForget } from './forget-replay'
 import {
   type Leaf,
@@ -25,9 +26,6 @@ import { SummaryRecords } from './summary-records'
 import { KEY_CHECK_ID, type SyncDocument, type SyncDocuments, type SyncKind } from './sync-document'
 
 export type { LocalHistory, MirrorDatabase } from './replica-side'
-
-/** How many times a deletion the mirror refused as a conflict is made again on the document's current revision. */
-const DELETION_ATTEMPTS = 3
 
 /**
  * One memory's side of sync (docs/sync-design.md, "Two databases, one truth"): the Sift store stays the truth, and the
@@ -322,45 +320,13 @@ export class Replica {
     }
   }
 
-  /**
-   * Writes to the mirror, noting each revision written from the store; true when one replaced an older one. A deletion
-   * the mirror refuses, because the document has a revision this device had not read (the other device's, replicated
-   * in since), is made again on the current revision: a forget wins over a change made concurrently with it
-   * (`mergedMessage`), and that revision, left standing, would arrive at the next round as a message the store no
-   * longer holds, and be stored again.
-   */
+  /** Writes to the mirror (`writeToMirror`), noting each revision written; true when one replaced an older one. */
   private async write(writes: object[]): Promise<boolean> {
     if (writes.length === 0) return false
-    let refused = await this.bulkWrite(writes)
-    for (let attempt = 1; refused.length > 0; attempt++) {
-      if (attempt > DELETION_ATTEMPTS) throw new Error(`the mirror refused the deletion of ${refused.join(', ')}`)
-      const again: object[] = []
-      for (const id of refused) {
-        const current = (await this.mirror.get(id).catch(() => undefined)) as MirrorDocument | undefined
-        if (current !== undefined && !current._deleted) again.push({ _id: id, _rev: current._rev, _deleted: true })
-      }
-      refused = again.length > 0 ? await this.bulkWrite(again) : []
-    }
+    await writeToMirror(this.mirror, writes, this.written)
     const replaced = writes.some((write) => '_rev' in write)
     if (replaced) this.replacedSinceCompaction = true
     return replaced
-  }
-
-  /** One `bulkDocs`, noting each revision written; the ids of the deletions it refused as conflicts. */
-  private async bulkWrite(writes: object[]): Promise<string[]> {
-    const results = (await this.mirror.bulkDocs(writes)) as {
-      id?: string
-      rev?: string
-      ok?: boolean
-      status?: number
-    }[]
-    const refused: string[] = []
-    results.forEach((result, index) => {
-      if (result.ok && result.id && result.rev) this.written.set(result.id, result.rev)
-      const write = writes[index] as { _id?: string; _deleted?: boolean }
-      if (result.status === 409 && write._deleted && write._id) refused.push(write._id)
-    })
-    return refused
   }
 
   private async sealed(message: SyncedMessage): Promise<SyncDocument> {
