@@ -18,8 +18,8 @@ export interface SyncedHistoryPorts {
 }
 
 /**
- * What sync reads and writes of a memory (`LocalHistory`, worker/sync/replica.ts): its messages and forget revision read in one turn of the write queue
- * (no write falls inside the read), arrivals stored as the app's adds are (one transaction, then indexed in the
+ * What sync reads and writes of a memory (`LocalHistory`, worker/sync/replica.ts): its messages and forget revision
+ * read in one turn of the write queue (no write falls between or inside the reads), arrivals stored as the app's adds are (one transaction, then indexed in the
  * background) with their ids and timestamps and without the length limit (another device of the memory took them),
  * and forgets as the app's, so that each reaches the indexes, pins and summaries by the one forget cascade.
  */

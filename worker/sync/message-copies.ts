@@ -2,7 +2,7 @@ import type { ForgetSentence } from '../../src/history-types'
 import type { ReplayedMessage } from './forget-replay'
 import type { SyncedMessage } from './merge-rules'
 
-/** Two copies of one message compared, as a round reads them: the store's and the mirror's (worker/sync/replica.ts). */
+// Two copies of one message compared, as a round reads them: the store's and the mirror's (worker/sync/replica.ts).
 
 /** A message as a replayed forget reads it; one written before `addedAt` was carried counts as stored at once. */
 export function addedAtKnown(message: SyncedMessage): ReplayedMessage {
